@@ -1,0 +1,111 @@
+// Command linemem turns a LINE chat export into a searchable SQLite memory and
+// evaluates how well each search method finds the conversations that answer a
+// question. Run `linemem help` for the command list; spec §12 fixes the names.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand. Each lives in its own cmd_*.go file and registers
+// itself in init. run receives the arguments after the command name(s).
+type command struct {
+	name    string // "ingest", or "vectors import" for a two-word command
+	summary string // one line for `linemem help`
+	usage   string // argument synopsis, after the name
+	run     func(env *environment, args []string) error
+}
+
+// environment carries the process's streams so commands stay testable.
+type environment struct {
+	stdout io.Writer
+	stderr io.Writer
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("linemem: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// errUsage marks an error whose message is a usage hint; exit code 2.
+var errUsage = errors.New("usage")
+
+func main() {
+	env := &environment{stdout: os.Stdout, stderr: os.Stderr}
+	os.Exit(runMain(env, os.Args[1:]))
+}
+
+// runMain dispatches args and returns the process exit code: 0 ok, 1 failure,
+// 2 usage error.
+func runMain(env *environment, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printHelp(env.stdout)
+		return 0
+	}
+	cmd, rest := lookup(args)
+	if cmd == nil {
+		fmt.Fprintf(env.stderr, "linemem: unknown command %q; run `linemem help`\n", strings.Join(args[:min(2, len(args))], " "))
+		return 2
+	}
+	if err := cmd.run(env, rest); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(env.stderr, "linemem %s: %v\n", cmd.name, err)
+		if errors.Is(err, errUsage) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func lookup(args []string) (*command, []string) {
+	if len(args) >= 2 {
+		if c, ok := commands[args[0]+" "+args[1]]; ok {
+			return c, args[2:]
+		}
+	}
+	if c, ok := commands[args[0]]; ok {
+		return c, args[1:]
+	}
+	return nil, nil
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "linemem — personal memory retrieval over LINE chat exports")
+	fmt.Fprintln(w, "\nUsage: linemem COMMAND [flags] [args]   (every command takes --db FILE)")
+	fmt.Fprintln(w, "\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-18s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun `linemem COMMAND --help` for a command's flags.")
+}
+
+// newFlagSet returns a flag set for c whose usage text names the command, with
+// the shared --db flag bound to db.
+func newFlagSet(env *environment, c *command, db *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("linemem "+c.name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.StringVar(db, "db", "linemem.db", "SQLite database `FILE`")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: linemem %s [flags] %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}

@@ -1,0 +1,169 @@
+// Package trec reads and writes the TREC formats that linemem exchanges with
+// other evaluation tools (spec §11): qrels lines `qid 0 chunk_id rel` and run
+// lines `qid Q0 chunk_id rank score tag`. Files written here are accepted by
+// trec_eval, ranx and ir_measures.
+package trec
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Qrels maps qid → chunk_id → graded relevance (0, 1 or 2 in linemem).
+type Qrels map[string]map[string]int
+
+// Hit is one ranked item of a run.
+type Hit struct {
+	ChunkID string
+	Score   float64
+}
+
+// Run maps qid → ranked hits, best first.
+type Run map[string][]Hit
+
+// InputError names the file and line of malformed input and what was expected.
+type InputError struct {
+	File     string
+	Line     int
+	Expected string
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected)
+}
+
+// ReadQrelsFile reads a qrels file; see ReadQrels.
+func ReadQrelsFile(path string) (Qrels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadQrels(path, f)
+}
+
+// ReadQrels parses whitespace-separated `qid iteration chunk_id rel` lines.
+// Blank lines are ignored. rel must be an integer in 0…2. A repeated
+// (qid, chunk_id) pair keeps the last line. name is used in errors.
+func ReadQrels(name string, r io.Reader) (Qrels, error) {
+	q := Qrels{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if !utf8.ValidString(text) {
+			return nil, &InputError{name, line, "valid UTF-8"}
+		}
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			continue
+		}
+		if len(fields) != 4 {
+			return nil, &InputError{name, line, fmt.Sprintf("4 fields `qid 0 chunk_id rel`, got %d", len(fields))}
+		}
+		rel, err := strconv.Atoi(fields[3])
+		if err != nil || rel < 0 || rel > 2 {
+			return nil, &InputError{name, line, fmt.Sprintf("relevance 0, 1 or 2 in field 4, got %q", fields[3])}
+		}
+		if q[fields[0]] == nil {
+			q[fields[0]] = map[string]int{}
+		}
+		q[fields[0]][fields[2]] = rel
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return q, nil
+}
+
+// WriteQrels writes q sorted by qid, then chunk_id.
+func WriteQrels(w io.Writer, q Qrels) error {
+	bw := bufio.NewWriter(w)
+	for _, qid := range sortedKeys(q) {
+		docs := q[qid]
+		ids := make([]string, 0, len(docs))
+		for id := range docs {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			fmt.Fprintf(bw, "%s 0 %s %d\n", qid, id, docs[id])
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteRun writes run lines for the qids in order (each qid's hits in the
+// given order, rank from 1), with scores at full precision ('g', shortest
+// representation that round-trips a float64).
+func WriteRun(w io.Writer, qids []string, run Run, tag string) error {
+	bw := bufio.NewWriter(w)
+	for _, qid := range qids {
+		for i, h := range run[qid] {
+			fmt.Fprintf(bw, "%s Q0 %s %d %s %s\n", qid, h.ChunkID, i+1, strconv.FormatFloat(h.Score, 'g', -1, 64), tag)
+		}
+	}
+	return bw.Flush()
+}
+
+// ReadRun parses `qid Q0 chunk_id rank score tag` lines; hits are ordered by
+// rank. name is used in errors.
+func ReadRun(name string, r io.Reader) (Run, error) {
+	type ranked struct {
+		rank int
+		hit  Hit
+	}
+	byQ := map[string][]ranked{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	line := 0
+	for sc.Scan() {
+		line++
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		if len(fields) != 6 {
+			return nil, &InputError{name, line, fmt.Sprintf("6 fields `qid Q0 chunk_id rank score tag`, got %d", len(fields))}
+		}
+		rank, err := strconv.Atoi(fields[3])
+		if err != nil || rank < 1 {
+			return nil, &InputError{name, line, fmt.Sprintf("a rank ≥ 1 in field 4, got %q", fields[3])}
+		}
+		score, err := strconv.ParseFloat(fields[4], 64)
+		if err != nil {
+			return nil, &InputError{name, line, fmt.Sprintf("a number in field 5, got %q", fields[4])}
+		}
+		byQ[fields[0]] = append(byQ[fields[0]], ranked{rank, Hit{fields[2], score}})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	run := Run{}
+	for qid, rs := range byQ {
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].rank < rs[j].rank })
+		hits := make([]Hit, len(rs))
+		for i, r := range rs {
+			hits[i] = r.hit
+		}
+		run[qid] = hits
+	}
+	return run, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
