@@ -1,0 +1,39 @@
+# linemem: each target is a thin wrapper; the logic lives in scripts/.
+#
+#   make test             go vet + go test (what CI runs first)
+#   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, gonb kernel
+#   make notebooks        setup-notebooks, then execute notebooks/NN_*.ipynb headless
+#   make reproduce        regenerate results/ from the synthetic export
+#   make check-results    fail if results/ drift from what reproduce regenerates
+#   make bench            benchmarks of every package
+#   make all              setup-notebooks, notebooks, check-results (the main job)
+
+DATA ?= data/synthetic
+
+# Steps depend on each other's files (results/, bin/): never run them in parallel.
+.NOTPARALLEL:
+
+.PHONY: all test setup-notebooks notebooks reproduce check-results bench
+
+all: setup-notebooks notebooks check-results
+
+# go test runs even when go vet complains, so the log always ends with its
+# summary; the target fails if either does.
+test:
+	@echo "go vet ./..."; go vet ./...; vet=$$?; \
+	echo "go test ./..."; go test ./... && exit $$vet
+
+setup-notebooks:
+	scripts/setup-notebooks.sh
+
+notebooks: setup-notebooks
+	scripts/run-notebooks.sh
+
+reproduce:
+	go run ./cmd/linemem reproduce --data $(DATA) --out results
+
+check-results:
+	DATA=$(DATA) scripts/check-results.sh
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./...

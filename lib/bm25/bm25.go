@@ -1,0 +1,275 @@
+// Package bm25 is an in-memory inverted index scored with Okapi BM25 exactly as
+// spec §9 fixes it (Robertson and Zaragoza, "The Probabilistic Relevance
+// Framework: BM25 and Beyond", 2009, with the non-negative IDF of Lucene):
+//
+//	IDF(t)      = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
+//	score(q, d) = Σ over query tokens t, repeats included,
+//	              IDF(t) · f(t,d)·(K1 + 1) / (f(t,d) + K1·(1 − B + B·|d|/avgdl))
+//
+// where N is the number of documents, df(t) the number containing t, f(t,d)
+// the count of t in d, |d| the token count of d and avgdl the mean |d|.
+// Only documents holding at least one query token are returned, ordered by
+// score desc, then StartAt desc, then ID desc (byte order). A query without
+// tokens returns nothing.
+package bm25
+
+import (
+	"cmp"
+	"container/heap"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+// BM25 parameters (spec §9; the common defaults of Robertson et al.).
+const (
+	// K1 saturates term frequency: the tf factor f(K1+1)/(f+K1·norm) tends
+	// to K1+1 as f grows.
+	K1 = 1.2
+	// B is the strength of document-length normalisation: 0 ignores |d|,
+	// 1 scales K1 fully by |d|/avgdl.
+	B = 0.75
+)
+
+// Doc is one indexed document.
+type Doc struct {
+	ID      string // chunk ID, the final tie-break
+	StartAt string // YYYY-MM-DDTHH:MM:SS, the second tie-break (later first)
+	Text    string // the representation's text
+}
+
+// posting is one (document, term frequency) pair of a term's posting list.
+type posting struct {
+	doc int32
+	tf  int32
+}
+
+// Index is an immutable BM25 index, safe for concurrent searches.
+type Index struct {
+	tok      tokenize.Tokenizer
+	docs     []Doc
+	lengths  []int32   // |d|
+	lenNorm  []float64 // K1·(1 − B + B·|d|/avgdl)
+	avgdl    float64
+	terms    map[string]int32
+	postings [][]posting // by term ID, ascending doc
+}
+
+// New tokenizes docs with tok and indexes them. Tokenization runs on all
+// cores; the index is the same whatever the number of cores. Duplicate IDs
+// are not checked: the caller's IDs are used as given.
+func New(docs []Doc, tok tokenize.Tokenizer) *Index {
+	docs = slices.Clone(docs)
+	counts := countTerms(docs, tok)
+	ix := &Index{
+		tok:     tok,
+		docs:    docs,
+		lengths: make([]int32, len(docs)),
+		lenNorm: make([]float64, len(docs)),
+		terms:   map[string]int32{},
+	}
+	total := 0
+	for d, c := range counts {
+		ix.lengths[d] = int32(c.length)
+		total += c.length
+		for _, tf := range c.terms {
+			id, ok := ix.terms[tf.term]
+			if !ok {
+				id = int32(len(ix.postings))
+				ix.terms[tf.term] = id
+				ix.postings = append(ix.postings, nil)
+			}
+			ix.postings[id] = append(ix.postings[id], posting{int32(d), tf.count})
+		}
+	}
+	if len(docs) > 0 {
+		ix.avgdl = float64(total) / float64(len(docs))
+	}
+	for d, n := range ix.lengths {
+		ratio := 0.0
+		if ix.avgdl > 0 {
+			ratio = float64(n) / ix.avgdl
+		}
+		ix.lenNorm[d] = K1 * (1 - B + B*ratio)
+	}
+	return ix
+}
+
+type termCount struct {
+	term  string
+	count int32
+}
+
+type docCounts struct {
+	length int
+	terms  []termCount // distinct terms in order of first occurrence
+}
+
+// countTerms tokenizes every document in parallel.
+func countTerms(docs []Doc, tok tokenize.Tokenizer) []docCounts {
+	out := make([]docCounts, len(docs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))
+	var next sync.Mutex
+	cursor := 0
+	const batch = 64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			seen := map[string]int{}
+			for {
+				next.Lock()
+				lo := cursor
+				cursor += batch
+				next.Unlock()
+				if lo >= len(docs) {
+					return
+				}
+				for d := lo; d < min(lo+batch, len(docs)); d++ {
+					tokens := tok.Tokens(docs[d].Text)
+					clear(seen)
+					var terms []termCount
+					for _, t := range tokens {
+						if i, ok := seen[t]; ok {
+							terms[i].count++
+							continue
+						}
+						seen[t] = len(terms)
+						terms = append(terms, termCount{t, 1})
+					}
+					out[d] = docCounts{len(tokens), terms}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// Len returns N, the number of documents.
+func (ix *Index) Len() int { return len(ix.docs) }
+
+// AvgDocLen returns avgdl, the mean token count (0 for an empty index).
+func (ix *Index) AvgDocLen() float64 { return ix.avgdl }
+
+// Tokenizer returns the tokenizer used for documents and queries.
+func (ix *Index) Tokenizer() tokenize.Tokenizer { return ix.tok }
+
+// DocFreq returns df(term): how many documents contain the index term.
+func (ix *Index) DocFreq(term string) int {
+	id, ok := ix.terms[term]
+	if !ok {
+		return 0
+	}
+	return len(ix.postings[id])
+}
+
+// IDF returns ln(1 + (N − df + 0.5)/(df + 0.5)) for the given N and df.
+func IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// termScore is one query token's contribution to a document's score.
+func termScore(idf float64, tf int32, lenNorm float64) float64 {
+	f := float64(tf)
+	return idf * f * (K1 + 1) / (f + lenNorm)
+}
+
+// Search returns the k best documents for query (all matching documents when
+// k ≤ 0), ordered by score desc, StartAt desc, ID desc. Scores are summed
+// over the query tokens in query order.
+func (ix *Index) Search(query string, k int) []trec.Hit {
+	var (
+		scores  []float64 // by doc, allocated on the first known term
+		touched []int32   // docs reached, first-touch order; every contribution is > 0 (IDF > 0, f ≥ 1), so score 0 means untouched
+	)
+	for _, t := range ix.tok.Tokens(query) {
+		id, ok := ix.terms[t]
+		if !ok {
+			continue
+		}
+		if scores == nil {
+			scores = make([]float64, len(ix.docs))
+		}
+		list := ix.postings[id]
+		idf := IDF(len(ix.docs), len(list))
+		for _, p := range list {
+			if scores[p.doc] == 0 {
+				touched = append(touched, p.doc)
+			}
+			scores[p.doc] += termScore(idf, p.tf, ix.lenNorm[p.doc])
+		}
+	}
+	if len(touched) == 0 {
+		return nil
+	}
+	ranked := make([]scored, len(touched))
+	for i, d := range touched {
+		ranked[i] = scored{d, scores[d]}
+	}
+	ranked = ix.top(ranked, k)
+	hits := make([]trec.Hit, len(ranked))
+	for i, r := range ranked {
+		hits[i] = trec.Hit{ChunkID: ix.docs[r.doc].ID, Score: r.score}
+	}
+	return hits
+}
+
+type scored struct {
+	doc   int32
+	score float64
+}
+
+// compare orders a before b (negative) by score desc, StartAt desc, ID desc,
+// then index order for duplicate IDs.
+func (ix *Index) compare(a, b scored) int {
+	if c := cmp.Compare(b.score, a.score); c != 0 {
+		return c
+	}
+	da, db := &ix.docs[a.doc], &ix.docs[b.doc]
+	if c := cmp.Compare(db.StartAt, da.StartAt); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(db.ID, da.ID); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.doc, b.doc)
+}
+
+// top sorts the k best of all (all of them when k ≤ 0 or k ≥ len(all)).
+func (ix *Index) top(all []scored, k int) []scored {
+	if k <= 0 || k >= len(all) {
+		slices.SortFunc(all, ix.compare)
+		return all
+	}
+	h := &worstFirst{ix: ix, items: make([]scored, 0, k)}
+	for _, s := range all {
+		if len(h.items) < k {
+			heap.Push(h, s)
+		} else if ix.compare(s, h.items[0]) < 0 {
+			h.items[0] = s
+			heap.Fix(h, 0)
+		}
+	}
+	slices.SortFunc(h.items, ix.compare)
+	return h.items
+}
+
+// worstFirst is a heap whose root is the worst kept document.
+type worstFirst struct {
+	ix    *Index
+	items []scored
+}
+
+func (h *worstFirst) Len() int           { return len(h.items) }
+func (h *worstFirst) Less(i, j int) bool { return h.ix.compare(h.items[i], h.items[j]) > 0 }
+func (h *worstFirst) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *worstFirst) Push(x any)         { h.items = append(h.items, x.(scored)) }
+func (h *worstFirst) Pop() any {
+	last := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return last
+}

@@ -1,0 +1,90 @@
+package bm25
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Explanation is one node of a score breakdown, after bleve's: Value is the
+// node's number, Message says what it is, Children are the parts it is made
+// of.
+type Explanation struct {
+	Value    float64
+	Message  string
+	Children []Explanation
+}
+
+// String renders the tree, one node per line, children indented by two
+// spaces.
+func (e Explanation) String() string {
+	var sb strings.Builder
+	e.write(&sb, 0)
+	return sb.String()
+}
+
+func (e Explanation) write(sb *strings.Builder, depth int) {
+	fmt.Fprintf(sb, "%s%.6g  %s\n", strings.Repeat("  ", depth), e.Value, e.Message)
+	for _, c := range e.Children {
+		c.write(sb, depth+1)
+	}
+}
+
+// Explain breaks the score of document docID for query into one child per
+// query token (repeats included, in query order). Each child is
+// IDF · tf-factor with children IDF (with N and df), the term frequency
+// f(t,d) and the length norm K1·(1 − B + B·|d|/avgdl). A token absent from
+// the index or the document contributes 0 and says so. The root's Value equals
+// the score Search reports. An unknown docID gives a root with Value 0 and a
+// message saying the document is not indexed.
+func (ix *Index) Explain(query, docID string) Explanation {
+	d := -1
+	for i := range ix.docs {
+		if ix.docs[i].ID == docID {
+			d = i
+			break
+		}
+	}
+	if d < 0 {
+		return Explanation{Message: fmt.Sprintf("document %s is not in the index", docID)}
+	}
+	tokens := ix.tok.Tokens(query)
+	root := Explanation{Message: fmt.Sprintf("BM25 score of %s: sum over %d query tokens (%s tokenizer)", docID, len(tokens), ix.tok.Name())}
+	for _, t := range tokens {
+		child := ix.explainTerm(t, int32(d))
+		root.Value += child.Value
+		root.Children = append(root.Children, child)
+	}
+	return root
+}
+
+func (ix *Index) explainTerm(term string, d int32) Explanation {
+	id, ok := ix.terms[term]
+	if !ok {
+		return Explanation{Message: fmt.Sprintf("term %q: in no document", term)}
+	}
+	list := ix.postings[id]
+	var tf int32
+	for _, p := range list {
+		if p.doc == d {
+			tf = p.tf
+			break
+		}
+	}
+	if tf == 0 {
+		return Explanation{Message: fmt.Sprintf("term %q: not in this document", term)}
+	}
+	n, df := len(ix.docs), len(list)
+	idf := IDF(n, df)
+	norm := ix.lenNorm[d]
+	f := float64(tf)
+	return Explanation{
+		Value:   termScore(idf, tf, norm),
+		Message: fmt.Sprintf("term %q: IDF · f·(K1+1)/(f + length norm)", term),
+		Children: []Explanation{
+			{Value: idf, Message: fmt.Sprintf("IDF = ln(1 + (N − df + 0.5)/(df + 0.5)), N = %d, df = %d", n, df)},
+			{Value: f, Message: "f(t,d), occurrences in the document"},
+			{Value: norm, Message: fmt.Sprintf("length norm = K1·(1 − B + B·|d|/avgdl), K1 = %g, B = %g, |d| = %d, avgdl = %.4f", K1, B, ix.lengths[d], ix.avgdl)},
+			{Value: f * (K1 + 1) / (f + norm), Message: "tf factor = f·(K1+1)/(f + length norm)"},
+		},
+	}
+}

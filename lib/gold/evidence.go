@@ -1,0 +1,136 @@
+// Package gold builds graded relevance judgments (TREC qrels) from evidence
+// files, the way the paper built its gold (paper §4.2–4.3, spec §11): each
+// evidence item names one message by source, date, time, sender and a text
+// prefix; the item is matched to a stored message, the message is mapped to
+// every chunk that contains it, and chunks holding an answer message get
+// relevance 2 while chunks holding only supporting messages get relevance 1.
+package gold
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"unicode/utf8"
+)
+
+// Evidence roles (spec §11). An item without a role is an answer.
+const (
+	RoleAnswer  = "answer"
+	RoleSupport = "support"
+)
+
+// Evidence is one line of an evidence file: a question and the messages that
+// answer or support it.
+type Evidence struct {
+	QID      string `json:"qid"`
+	Question string `json:"question"`
+	Type     string `json:"type"`
+	Items    []Item `json:"evidence"`
+}
+
+// Item names one evidence message as a person (or a question-writing tool)
+// would quote it: where and when it was said, by whom, and how it begins.
+type Item struct {
+	Source     string `json:"source"`
+	Date       string `json:"date"`        // YYYY-MM-DD
+	Time       string `json:"time"`        // H:MM, HH:MM or HH:MM:SS; empty when unknown
+	Sender     string `json:"sender"`      // as exported; SYSTEM for system events
+	TextPrefix string `json:"text_prefix"` // the start of the message text, or an excerpt of it
+	Role       string `json:"role"`        // RoleAnswer or RoleSupport; empty means RoleAnswer
+}
+
+// IsAnswer reports whether the item is answer evidence (the default role).
+func (it Item) IsAnswer() bool { return it.Role == "" || it.Role == RoleAnswer }
+
+// InputError names the file and line of a malformed evidence line and what
+// was expected.
+type InputError struct {
+	File     string
+	Line     int
+	Expected string
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected)
+}
+
+// ReadEvidenceFile reads an evidence file; see ReadEvidence.
+func ReadEvidenceFile(path string) ([]Evidence, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadEvidence(path, f)
+}
+
+// ReadEvidence parses one JSON object per line in file order (spec §11).
+// Blank lines are skipped and one leading byte-order mark is allowed. qid must
+// be a non-empty string, unique in the file; every item needs source, date
+// and text_prefix, and a role that is empty, "answer" or "support". file is
+// used in errors.
+func ReadEvidence(file string, r io.Reader) ([]Evidence, error) {
+	var out []Evidence
+	seen := map[string]int{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		}
+		if len(b) == 0 {
+			continue
+		}
+		if !utf8.Valid(b) {
+			return nil, &InputError{file, line, "valid UTF-8"}
+		}
+		var ev Evidence
+		dec := json.NewDecoder(bytes.NewReader(b))
+		if err := dec.Decode(&ev); err != nil {
+			return nil, &InputError{file, line, `a JSON object {"qid", "question", "type", "evidence": [...]}: ` + err.Error()}
+		}
+		if ev.QID == "" {
+			return nil, &InputError{file, line, `a non-empty "qid"`}
+		}
+		if prev, dup := seen[ev.QID]; dup {
+			return nil, &InputError{file, line, fmt.Sprintf("a unique qid; %q already on line %d", ev.QID, prev)}
+		}
+		seen[ev.QID] = line
+		for i, it := range ev.Items {
+			if it.Source == "" || it.Date == "" || it.TextPrefix == "" {
+				return nil, &InputError{file, line, fmt.Sprintf(`"source", "date" and "text_prefix" in evidence item %d`, i)}
+			}
+			if it.Role != "" && it.Role != RoleAnswer && it.Role != RoleSupport {
+				return nil, &InputError{file, line, fmt.Sprintf(`role "answer" or "support" in evidence item %d, got %q`, i, it.Role)}
+			}
+		}
+		out = append(out, ev)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return out, nil
+}
+
+// WriteEvidence writes one JSON line per question in the given order, with
+// non-ASCII text unescaped.
+func WriteEvidence(w io.Writer, evidence []Evidence) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, ev := range evidence {
+		if ev.Items == nil {
+			ev.Items = []Item{}
+		}
+		if err := enc.Encode(ev); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,226 @@
+// Package openai implements provider.Summarizer with the OpenAI Responses API
+// and provider.Embedder with the Embeddings API, through the official
+// openai-go SDK, so the same code talks to OpenAI and to OpenAI-compatible
+// local servers (set BaseURL or OPENAI_BASE_URL).
+//
+// The API key is read by the SDK from OPENAI_API_KEY and nowhere else; no
+// option takes a key, so none can end up in a database, a log or a report.
+// Error texts that reach callers are scrubbed of anything shaped like a key.
+//
+// The SDK's own retries are disabled: every attempt goes through
+// retry.Policy (exponential backoff with seeded jitter, honouring
+// Retry-After / retry-after-ms) and the client-side ratelimit.Limiter, so
+// provenance counts attempts exactly. Transient: HTTP 408, 409, 429, 5xx, a
+// per-attempt timeout, a network error, an unparseable body. Permanent: any
+// other HTTP status and an answer that is well-formed but unusable (empty
+// summary, wrong number of vectors, a dimension change).
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/linemem/linemem/lib/provider"
+	"github.com/linemem/linemem/lib/provider/ratelimit"
+	"github.com/linemem/linemem/lib/provider/retry"
+)
+
+// Name is the provider name in the registry.
+const Name = "openai"
+
+// DefaultBaseURL is where requests go when neither Config.BaseURL nor
+// OPENAI_BASE_URL is set (the SDK's default).
+const DefaultBaseURL = "https://api.openai.com/v1/"
+
+// Config is shared by the summarizer and the embedder.
+type Config struct {
+	Model        string        // requested model
+	BaseURL      string        // "" = OPENAI_BASE_URL, else DefaultBaseURL
+	Organization string        // "" = OPENAI_ORG_ID when set
+	Timeout      time.Duration // per attempt; 0 = no client timeout
+	Retry        retry.Policy
+	Limiter      *ratelimit.Limiter // nil = unlimited
+	HTTPClient   *http.Client       // nil = the SDK default
+}
+
+type client struct {
+	sdk     openai.Client
+	cfg     Config
+	baseURL string
+}
+
+func newClient(cfg Config) *client {
+	opts := []option.RequestOption{option.WithMaxRetries(0)}
+	if cfg.BaseURL != "" {
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	}
+	if cfg.Organization != "" {
+		opts = append(opts, option.WithOrganization(cfg.Organization))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = os.Getenv("OPENAI_BASE_URL")
+	}
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	return &client{sdk: openai.NewClient(opts...), cfg: cfg, baseURL: base}
+}
+
+// call runs attempt under the retry policy, the rate limiter and the
+// per-attempt timeout. attempt receives a slot for the HTTP response so
+// errors can be classified by status. It returns the attempts made and the
+// total latency; a failure is a *provider.CallError unless ctx itself ended.
+func (c *client) call(ctx context.Context, tokens int, attempt func(ctx context.Context, raw **http.Response) error) (int, time.Duration, error) {
+	start := time.Now()
+	var last *http.Response
+	classify := func(err error) retry.Outcome { return classifyError(err, last) }
+	n, err := c.cfg.Retry.Do(ctx, classify, func(ctx context.Context) error {
+		if err := c.cfg.Limiter.Wait(ctx, tokens); err != nil {
+			return err
+		}
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if c.cfg.Timeout > 0 {
+			actx, cancel = context.WithTimeout(ctx, c.cfg.Timeout)
+		}
+		defer cancel()
+		last = nil
+		err := attempt(actx, &last)
+		if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return fmt.Errorf("%w: no answer within %s", errTimeout, c.cfg.Timeout)
+		}
+		return err
+	})
+	latency := time.Since(start)
+	if err == nil {
+		return n, latency, nil
+	}
+	if ctx.Err() != nil {
+		return n, latency, ctx.Err()
+	}
+	return n, latency, &provider.CallError{Attempts: n, Permanent: !classify(err).Retry, Err: sanitize(err)}
+}
+
+var errTimeout = errors.New("timeout")
+
+// permanentError marks an answer that retrying will not fix.
+type permanentError struct{ err error }
+
+func (e permanentError) Error() string { return e.err.Error() }
+func (e permanentError) Unwrap() error { return e.err }
+
+func classifyError(err error, res *http.Response) retry.Outcome {
+	var perm permanentError
+	if errors.As(err, &perm) {
+		return retry.Outcome{}
+	}
+	if errors.Is(err, errTimeout) {
+		return retry.Outcome{Retry: true}
+	}
+	status := 0
+	var header http.Header
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		status = apiErr.StatusCode
+		if apiErr.Response != nil {
+			header = apiErr.Response.Header
+		}
+	} else if res != nil {
+		status, header = res.StatusCode, res.Header
+	}
+	if status >= 400 {
+		if !retry.HTTPStatusRetryable(status) {
+			return retry.Outcome{}
+		}
+		return retry.Outcome{Retry: true, RetryAfter: retry.RetryAfter(header, time.Now())}
+	}
+	// No error status: a network failure or a body that would not parse.
+	return retry.Outcome{Retry: true}
+}
+
+var keyShape = regexp.MustCompile(`sk-[A-Za-z0-9_\-*.]{4,}`)
+
+// sanitize renders err without the API key or anything shaped like one, and
+// adds the service's error message, which the SDK's Error() omits.
+func sanitize(err error) error {
+	msg := err.Error()
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) && apiErr.Message != "" {
+		msg = fmt.Sprintf("HTTP %d: %s", apiErr.StatusCode, apiErr.Message)
+	}
+	if key := os.Getenv("OPENAI_API_KEY"); len(key) >= 4 {
+		msg = strings.ReplaceAll(msg, key, "[API key]")
+	}
+	msg = keyShape.ReplaceAllString(msg, "sk-[redacted]")
+	if msg == err.Error() {
+		return err
+	}
+	var perm permanentError
+	if errors.As(err, &perm) {
+		return permanentError{errors.New(msg)}
+	}
+	return errors.New(msg)
+}
+
+// SDKVersion is "openai-go " plus the module version linked into this
+// binary, or "openai-go (unknown version)" when build information is absent.
+func SDKVersion() string {
+	sdkOnce.Do(func() {
+		sdkVersion = "openai-go (unknown version)"
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, m := range bi.Deps {
+				if m.Path == "github.com/openai/openai-go/v3" {
+					v := m.Version
+					if m.Replace != nil && m.Replace.Version != "" {
+						v = m.Replace.Version
+					}
+					sdkVersion = "openai-go " + v
+				}
+			}
+		}
+	})
+	return sdkVersion
+}
+
+var (
+	sdkOnce    sync.Once
+	sdkVersion string
+)
+
+// endpoint joins the base URL and a path for messages about where data goes.
+func (c *client) endpoint(path string) string {
+	return strings.TrimRight(c.baseURL, "/") + "/" + path
+}
+
+func registryConfig(opts provider.Options, model string, interval time.Duration) Config {
+	rl := ratelimit.Config{RequestsPerMinute: opts.RequestsPerMin, TokensPerMinute: opts.TokensPerMin, Interval: interval}
+	pol := retry.Default(1)
+	if opts.MaxAttempts > 0 {
+		pol.MaxAttempts = opts.MaxAttempts
+	}
+	if opts.Model != "" {
+		model = opts.Model
+	}
+	return Config{
+		Model:        model,
+		BaseURL:      opts.BaseURL,
+		Organization: opts.Organization,
+		Timeout:      opts.Timeout,
+		Retry:        pol,
+		Limiter:      ratelimit.New(rl),
+	}
+}

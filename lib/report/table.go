@@ -1,0 +1,346 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// ErrNoData is returned when a table has no columns or a figure has nothing
+// to draw.
+var ErrNoData = errors.New("report: no data")
+
+// ErrInvalid is wrapped by errors that describe malformed input: a row of the
+// wrong length, a bad slug, a non-finite or out-of-range value.
+var ErrInvalid = errors.New("report: invalid input")
+
+// Alignment is the horizontal alignment of a table column.
+type Alignment int
+
+// Column alignments. The zero value is AlignLeft.
+const (
+	AlignLeft Alignment = iota
+	AlignCenter
+	AlignRight
+)
+
+// Table is one table of the paper, held as display strings. Numbers are
+// formatted by the caller (see F3, CI3, Signed3 and Percent1), so the three
+// output formats show exactly the same cell text, up to escaping.
+type Table struct {
+	// Number is the table's number in the paper (Table 3 → 3); it must be
+	// positive.
+	Number int
+	// Slug names the table in file names and LaTeX labels; lower-case ASCII
+	// letters, digits and underscores, or empty.
+	Slug string
+	// Caption is the title printed above the table, without "Table N:".
+	Caption string
+	// Columns holds the header cells; at least one.
+	Columns []string
+	// Align holds one alignment per column; nil means every column is
+	// left-aligned.
+	Align []Alignment
+	// Rows holds the body, each row with exactly len(Columns) cells. A table
+	// may have no rows; it is then written with its header only.
+	Rows [][]string
+	// Notes are printed below the table, one paragraph each.
+	Notes []string
+}
+
+// Validate reports whether t can be written. Errors wrap ErrNoData when t has
+// no columns and ErrInvalid otherwise.
+func (t Table) Validate() error {
+	if t.Number <= 0 {
+		return fmt.Errorf("report: table number %d: %w", t.Number, ErrInvalid)
+	}
+	if err := checkSlug(t.Slug); err != nil {
+		return err
+	}
+	if len(t.Columns) == 0 {
+		return fmt.Errorf("report: table %d has no columns: %w", t.Number, ErrNoData)
+	}
+	if t.Align != nil && len(t.Align) != len(t.Columns) {
+		return fmt.Errorf("report: table %d: %d alignments for %d columns: %w",
+			t.Number, len(t.Align), len(t.Columns), ErrInvalid)
+	}
+	for _, a := range t.Align {
+		if a < AlignLeft || a > AlignRight {
+			return fmt.Errorf("report: table %d: alignment %d: %w", t.Number, a, ErrInvalid)
+		}
+	}
+	for i, row := range t.Rows {
+		if len(row) != len(t.Columns) {
+			return fmt.Errorf("report: table %d: row %d has %d cells, want %d: %w",
+				t.Number, i+1, len(row), len(t.Columns), ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// BaseName returns the file name without extension, "table3_single_retrievers"
+// for Number 3 and Slug "single_retrievers", or "table3" without a slug.
+func (t Table) BaseName() string {
+	return baseName("table", t.Number, t.Slug)
+}
+
+// FigureBaseName returns the file name without extension of the paper's
+// figure number n: "figure1_single_retrievers", or "figure1" when slug is
+// empty. It panics if n is not positive or slug is malformed, since both are
+// fixed by the caller's code.
+func FigureBaseName(n int, slug string) string {
+	if n <= 0 {
+		panic("report: figure number must be positive")
+	}
+	if err := checkSlug(slug); err != nil {
+		panic(err)
+	}
+	return baseName("figure", n, slug)
+}
+
+func baseName(kind string, n int, slug string) string {
+	b := kind + strconv.Itoa(n)
+	if slug != "" {
+		b += "_" + slug
+	}
+	return b
+}
+
+// checkSlug accepts the empty string and lower-case ASCII letters, digits and
+// underscores.
+func checkSlug(slug string) error {
+	for _, r := range slug {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return fmt.Errorf("report: slug %q: want lower-case letters, digits and '_': %w", slug, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// WriteCSV writes the header row and the body rows, quoted as RFC 4180
+// prescribes (encoding/csv). Records end in "\n", the encoding/csv default.
+// Caption and notes are not part of the CSV, which holds data only.
+func (t Table) WriteCSV(w io.Writer) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(t.Columns); err != nil {
+		return err
+	}
+	if err := cw.WriteAll(t.Rows); err != nil {
+		return err
+	}
+	return cw.Error()
+}
+
+// WriteMarkdown writes a GitHub-flavoured pipe table preceded by the caption
+// as a bold line, "**Table 3: Single retriever performance**", and followed
+// by the notes, one paragraph each. "|" in cells is escaped as "\|" and line
+// breaks in cells become spaces; other text passes through unchanged, so a
+// cell may hold inline Markdown such as **0.697**.
+func (t Table) WriteMarkdown(w io.Writer) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "**Table %d", t.Number)
+	if t.Caption != "" {
+		b.WriteString(": " + oneLine(t.Caption))
+	}
+	b.WriteString("**\n\n")
+	markdownRow(&b, t.Columns)
+	b.WriteString("|")
+	for i := range t.Columns {
+		switch t.alignment(i) {
+		case AlignCenter:
+			b.WriteString(" :---: |")
+		case AlignRight:
+			b.WriteString(" ---: |")
+		default:
+			b.WriteString(" :--- |")
+		}
+	}
+	b.WriteString("\n")
+	for _, row := range t.Rows {
+		markdownRow(&b, row)
+	}
+	for _, n := range t.Notes {
+		b.WriteString("\n" + oneLine(n) + "\n")
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func markdownRow(b *bytes.Buffer, cells []string) {
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" " + strings.ReplaceAll(oneLine(c), "|", `\|`) + " |")
+	}
+	b.WriteString("\n")
+}
+
+// WriteLaTeX writes a floating table environment with \caption, a
+// \label{tab:SLUG} (tab:tableN without a slug) and a booktabs tabular
+// (\toprule, \midrule, \bottomrule); notes follow the tabular in
+// \footnotesize. The document needs \usepackage{booktabs}.
+//
+// Cell, caption and note text is escaped: the specials & % $ # _ { } ~ ^ \
+// and < > | become their text-mode commands, the Unicode symbols β, Δ, −, ×,
+// ±, ≤ and ≥ become math-mode commands, and a hyphen-minus that starts a
+// number ("-0.013" in "[-0.013, 0.115]") is typeset as a math minus. A cell
+// that starts with "[" is guarded with "{}" so that LaTeX does not read it as
+// an optional argument of the preceding \\ or rule.
+func (t Table) WriteLaTeX(w io.Writer) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
+	b.WriteString("\\caption{" + latexEscape(oneLine(t.Caption)) + "}\n")
+	label := t.Slug
+	if label == "" {
+		label = t.BaseName()
+	}
+	b.WriteString("\\label{tab:" + label + "}\n")
+	b.WriteString("\\begin{tabular}{")
+	for i := range t.Columns {
+		b.WriteByte("lcr"[t.alignment(i)])
+	}
+	b.WriteString("}\n\\toprule\n")
+	latexRow(&b, t.Columns)
+	b.WriteString("\\midrule\n")
+	for _, row := range t.Rows {
+		latexRow(&b, row)
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	if len(t.Notes) > 0 {
+		b.WriteString("\n\\smallskip\n{\\footnotesize\n")
+		for _, n := range t.Notes {
+			b.WriteString(latexEscape(oneLine(n)) + "\\par\n")
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("\\end{table}\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func latexRow(b *bytes.Buffer, cells []string) {
+	for i, c := range cells {
+		if i > 0 {
+			b.WriteString(" & ")
+		}
+		e := latexEscape(oneLine(c))
+		if strings.HasPrefix(e, "[") {
+			e = "{}" + e
+		}
+		b.WriteString(e)
+	}
+	b.WriteString(" \\\\\n")
+}
+
+// latexSymbols maps characters to their LaTeX spelling in text mode.
+var latexSymbols = map[rune]string{
+	'&':  `\&`,
+	'%':  `\%`,
+	'$':  `\$`,
+	'#':  `\#`,
+	'_':  `\_`,
+	'{':  `\{`,
+	'}':  `\}`,
+	'~':  `\textasciitilde{}`,
+	'^':  `\textasciicircum{}`,
+	'\\': `\textbackslash{}`,
+	'<':  `\textless{}`,
+	'>':  `\textgreater{}`,
+	'|':  `\textbar{}`,
+	'β':  `$\beta$`,
+	'Δ':  `$\Delta$`,
+	'−':  `$-$`,
+	'×':  `$\times$`,
+	'±':  `$\pm$`,
+	'≤':  `$\leq$`,
+	'≥':  `$\geq$`,
+}
+
+func latexEscape(s string) string {
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		if r == '-' && startsNumber(rs, i) {
+			b.WriteString("$-$")
+			continue
+		}
+		if e, ok := latexSymbols[r]; ok {
+			b.WriteString(e)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// startsNumber reports whether the hyphen-minus at rs[i] is the sign of a
+// number: followed by a digit and at the start of the text or after a space,
+// "[" or "(".
+func startsNumber(rs []rune, i int) bool {
+	if i+1 >= len(rs) || rs[i+1] < '0' || rs[i+1] > '9' {
+		return false
+	}
+	return i == 0 || rs[i-1] == ' ' || rs[i-1] == '[' || rs[i-1] == '('
+}
+
+// oneLine replaces line breaks with spaces; Markdown table cells and LaTeX
+// captions cannot hold them.
+func oneLine(s string) string {
+	return lineBreaks.Replace(s)
+}
+
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")
+
+func (t Table) alignment(i int) Alignment {
+	if t.Align == nil {
+		return AlignLeft
+	}
+	return t.Align[i]
+}
+
+// WriteFiles writes t as BaseName().csv, .md and .tex into dir, creating dir
+// if needed, and returns the paths written in that order. Nothing is written
+// when t is invalid.
+func (t Table) WriteFiles(dir string) ([]string, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	writers := []struct {
+		ext   string
+		write func(io.Writer) error
+	}{
+		{".csv", t.WriteCSV},
+		{".md", t.WriteMarkdown},
+		{".tex", t.WriteLaTeX},
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, f := range writers {
+		var b bytes.Buffer
+		if err := f.write(&b); err != nil {
+			return paths, err
+		}
+		path := filepath.Join(dir, t.BaseName()+f.ext)
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}

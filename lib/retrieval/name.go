@@ -1,0 +1,164 @@
+package retrieval
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/linemem/linemem/lib/fusion"
+	"github.com/linemem/linemem/lib/represent"
+)
+
+// Retrieval methods of a single retriever.
+const (
+	MethodBM25   = "bm25"
+	MethodVector = "vector"
+)
+
+// Fusion kinds, the prefixes of fused retriever names.
+const (
+	FusionLinear = "hybrid" // min–max linear hybrid, spec §9
+	FusionRRF    = "rrf"    // reciprocal rank fusion, K = 60
+	FusionZScore = "zscore" // z-score linear hybrid
+)
+
+// Single names one representation searched by one method.
+type Single struct {
+	Rep    string // represent.RawText, represent.Summary or represent.EmbeddingTextRep
+	Method string // MethodBM25 or MethodVector
+}
+
+// Name returns "{rep}_{method}", e.g. "summary_bm25".
+func (s Single) Name() string { return s.Rep + "_" + s.Method }
+
+// Spec is a parsed retriever name: a single retriever when Fusion is "",
+// else a fusion of a BM25 and a vector retriever.
+type Spec struct {
+	Fusion string  // "", FusionLinear, FusionRRF or FusionZScore
+	Single Single  // the retriever when Fusion is ""
+	BM25   Single  // the sparse component of a fusion
+	Vector Single  // the dense component of a fusion
+	Beta   float64 // BM25 weight of FusionLinear and FusionZScore
+}
+
+// String returns the canonical name (spec §9): "{rep}_{method}",
+// "hybrid:{bm25}+{vector}@{β}", "rrf:{bm25}+{vector}" or
+// "zscore:{bm25}+{vector}@{β}", β with two decimals.
+func (s Spec) String() string {
+	switch s.Fusion {
+	case "":
+		return s.Single.Name()
+	case FusionRRF:
+		return s.Fusion + ":" + s.BM25.Name() + "+" + s.Vector.Name()
+	default:
+		return s.Fusion + ":" + s.BM25.Name() + "+" + s.Vector.Name() + "@" + fusion.FormatBeta(s.Beta)
+	}
+}
+
+// Fuser returns the fusion of a fused spec, nil for a single retriever.
+func (s Spec) Fuser() fusion.Fuser {
+	switch s.Fusion {
+	case FusionLinear:
+		return fusion.LinearMinMax{Beta: s.Beta}
+	case FusionRRF:
+		return fusion.RRF{K: 60}
+	case FusionZScore:
+		return fusion.ZScore{Beta: s.Beta}
+	}
+	return nil
+}
+
+// betaPattern is β as retriever names print it: two decimals in [0, 1].
+var betaPattern = regexp.MustCompile(`^(0\.[0-9]{2}|1\.00)$`)
+
+// ParseName parses a retriever name (see Spec.String). The representation
+// must be one of represent.Names; a fusion takes a BM25 retriever first and a
+// vector retriever second; β is written with two decimals, 0.00 to 1.00.
+// Errors quote the name and say what was expected.
+func ParseName(name string) (Spec, error) {
+	kind, rest, fused := strings.Cut(name, ":")
+	if !fused {
+		s, err := parseSingle(name)
+		if err != nil {
+			return Spec{}, err
+		}
+		return Spec{Single: s}, nil
+	}
+	spec := Spec{Fusion: kind}
+	switch kind {
+	case FusionLinear, FusionZScore:
+		pair, beta, ok := strings.Cut(rest, "@")
+		if !ok {
+			return Spec{}, fmt.Errorf("retriever %q: expected %s:{bm25 retriever}+{vector retriever}@{β}", name, kind)
+		}
+		if !betaPattern.MatchString(beta) {
+			return Spec{}, fmt.Errorf("retriever %q: expected β with two decimals from 0.00 to 1.00, got %q", name, beta)
+		}
+		spec.Beta, _ = strconv.ParseFloat(beta, 64)
+		rest = pair
+	case FusionRRF:
+		if strings.Contains(rest, "@") {
+			return Spec{}, fmt.Errorf("retriever %q: rrf takes no β; expected rrf:{bm25 retriever}+{vector retriever}", name)
+		}
+	default:
+		return Spec{}, fmt.Errorf("retriever %q: unknown fusion %q; expected %s, %s or %s", name, kind, FusionLinear, FusionRRF, FusionZScore)
+	}
+	a, b, ok := strings.Cut(rest, "+")
+	if !ok {
+		return Spec{}, fmt.Errorf("retriever %q: expected two retrievers joined by +", name)
+	}
+	var err error
+	if spec.BM25, err = parseSingle(a); err != nil {
+		return Spec{}, fmt.Errorf("retriever %q: %w", name, err)
+	}
+	if spec.Vector, err = parseSingle(b); err != nil {
+		return Spec{}, fmt.Errorf("retriever %q: %w", name, err)
+	}
+	if spec.BM25.Method != MethodBM25 || spec.Vector.Method != MethodVector {
+		return Spec{}, fmt.Errorf("retriever %q: expected a _bm25 retriever before + and a _vector retriever after it", name)
+	}
+	return spec, nil
+}
+
+func parseSingle(name string) (Single, error) {
+	for _, method := range []string{MethodBM25, MethodVector} {
+		rep, ok := strings.CutSuffix(name, "_"+method)
+		if !ok {
+			continue
+		}
+		for _, known := range represent.Names {
+			if rep == known {
+				return Single{Rep: rep, Method: method}, nil
+			}
+		}
+		return Single{}, fmt.Errorf("retriever %q: unknown representation %q; expected one of %s", name, rep, strings.Join(represent.Names, ", "))
+	}
+	return Single{}, fmt.Errorf("retriever %q: expected {rep}_bm25, {rep}_vector, hybrid:…, rrf:… or zscore:…", name)
+}
+
+// Pairing is one of the paper's hybrid pairings of a BM25 and a vector
+// retriever.
+type Pairing struct {
+	Label  string // short label, e.g. "S-BM25+S-Vec"
+	BM25   Single
+	Vector Single
+}
+
+// Spec returns the linear hybrid of the pairing at weight beta.
+func (p Pairing) Spec(beta float64) Spec {
+	return Spec{Fusion: FusionLinear, BM25: p.BM25, Vector: p.Vector, Beta: beta}
+}
+
+// Name returns the retriever name of the linear hybrid at weight beta.
+func (p Pairing) Name(beta float64) string { return p.Spec(beta).String() }
+
+// PaperPairings are the paper's six pairings in its order (spec §9).
+var PaperPairings = [6]Pairing{
+	{"S-BM25+S-Vec", Single{represent.Summary, MethodBM25}, Single{represent.Summary, MethodVector}},
+	{"S-BM25+E-Vec", Single{represent.Summary, MethodBM25}, Single{represent.EmbeddingTextRep, MethodVector}},
+	{"R-BM25+S-Vec", Single{represent.RawText, MethodBM25}, Single{represent.Summary, MethodVector}},
+	{"R-BM25+E-Vec", Single{represent.RawText, MethodBM25}, Single{represent.EmbeddingTextRep, MethodVector}},
+	{"E-BM25+S-Vec", Single{represent.EmbeddingTextRep, MethodBM25}, Single{represent.Summary, MethodVector}},
+	{"E-BM25+E-Vec", Single{represent.EmbeddingTextRep, MethodBM25}, Single{represent.EmbeddingTextRep, MethodVector}},
+}

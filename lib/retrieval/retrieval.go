@@ -1,0 +1,393 @@
+// Package retrieval turns retriever names (spec §9) into searchable
+// retrievers over an in-memory corpus: BM25 over a representation
+// (lib/bm25), dense search over stored vectors (lib/dense) and fusions of the
+// two (lib/fusion). It holds no storage of its own: chunks, summaries and
+// vectors come from the caller, typically lib/store.
+//
+// A Builder caches what retrievers share: one BM25 index per
+// (representation, tokenizer) and one vector matrix per (representation,
+// model), so the paper's 126-configuration sweep builds each once.
+package retrieval
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/linemem/linemem/lib/bm25"
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/dense"
+	"github.com/linemem/linemem/lib/fusion"
+	"github.com/linemem/linemem/lib/represent"
+	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+// Retriever ranks chunks for a question. k ≤ 0 asks for every ranked chunk.
+type Retriever interface {
+	Name() string
+	Search(query string, k int) ([]trec.Hit, error)
+}
+
+// BatchSearcher is a Retriever that searches many questions at once faster
+// than one by one (the vector retriever scores them as one matrix product).
+type BatchSearcher interface {
+	SearchBatch(queries []string, k int) ([][]trec.Hit, error)
+}
+
+// SearchAll runs every query through r, batched when r is a BatchSearcher.
+func SearchAll(r Retriever, queries []string, k int) ([][]trec.Hit, error) {
+	if b, ok := r.(BatchSearcher); ok {
+		return b.SearchBatch(queries, k)
+	}
+	out := make([][]trec.Hit, len(queries))
+	for i, q := range queries {
+		hits, err := r.Search(q, k)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = hits
+	}
+	return out, nil
+}
+
+// Corpus is what retrievers search: the chunks and, for the summary and
+// embedding_text representations, one summary per chunk ID.
+type Corpus struct {
+	Chunks    []chat.Chunk
+	Summaries map[string]string
+}
+
+// VectorSource supplies stored embeddings; lib/store satisfies it.
+type VectorSource interface {
+	// ChunkVectors returns the vectors of representation rep under model:
+	// len(ids) rows of dimension dim, row-major in data.
+	ChunkVectors(rep, model string) (ids []string, dim int, data []float32, err error)
+	// QueryVector returns the vector of a question (its text verbatim)
+	// under model; ok is false when there is none.
+	QueryVector(model, question string) (vec []float32, ok bool, err error)
+}
+
+// Options chooses what the names leave open.
+type Options struct {
+	Tokenizer  string // BM25 tokenizer name; "" means tokenize.Default
+	EmbedModel string // model of chunk and query vectors; needed by vector retrievers
+}
+
+// Builder builds retrievers by name over one corpus, sharing indexes and
+// matrices between them. It is safe for concurrent use.
+type Builder struct {
+	corpus  Corpus
+	vectors VectorSource
+	opts    Options
+
+	mu       sync.Mutex
+	texts    map[string][]string         // by representation
+	indexes  map[[2]string]*bm25.Index   // by (rep, tokenizer)
+	matrices map[[2]string]*dense.Matrix // by (rep, model)
+}
+
+// NewBuilder returns a Builder over c. vs may be nil when only BM25
+// retrievers are built.
+func NewBuilder(c Corpus, vs VectorSource, opts Options) *Builder {
+	if opts.Tokenizer == "" {
+		opts.Tokenizer = tokenize.Default
+	}
+	return &Builder{
+		corpus:   c,
+		vectors:  vs,
+		opts:     opts,
+		texts:    map[string][]string{},
+		indexes:  map[[2]string]*bm25.Index{},
+		matrices: map[[2]string]*dense.Matrix{},
+	}
+}
+
+// Build returns the retriever called name (see ParseName). A single
+// retriever is a *BM25 or a *Vector, a fused one a *Hybrid.
+func (b *Builder) Build(name string) (Retriever, error) {
+	spec, err := ParseName(name)
+	if err != nil {
+		return nil, err
+	}
+	return b.BuildSpec(spec)
+}
+
+// BuildSpec is Build for a parsed name.
+func (b *Builder) BuildSpec(s Spec) (Retriever, error) {
+	if s.Fusion == "" {
+		return b.single(s.Single)
+	}
+	sparse, err := b.bm25(s.BM25)
+	if err != nil {
+		return nil, err
+	}
+	vec, err := b.vector(s.Vector)
+	if err != nil {
+		return nil, err
+	}
+	return &Hybrid{name: s.String(), Sparse: sparse, Dense: vec, Fuser: s.Fuser()}, nil
+}
+
+func (b *Builder) single(s Single) (Retriever, error) {
+	if s.Method == MethodBM25 {
+		return b.bm25(s)
+	}
+	return b.vector(s)
+}
+
+func (b *Builder) bm25(s Single) (*BM25, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	key := [2]string{s.Rep, b.opts.Tokenizer}
+	ix, ok := b.indexes[key]
+	if !ok {
+		tok, err := tokenize.New(b.opts.Tokenizer)
+		if err != nil {
+			return nil, err
+		}
+		texts, err := b.textsLocked(s.Rep)
+		if err != nil {
+			return nil, err
+		}
+		docs := make([]bm25.Doc, len(texts))
+		for i, c := range b.corpus.Chunks {
+			docs[i] = bm25.Doc{ID: c.ID, StartAt: c.StartAt, Text: texts[i]}
+		}
+		ix = bm25.New(docs, tok)
+		b.indexes[key] = ix
+	}
+	return &BM25{name: s.Name(), Index: ix}, nil
+}
+
+func (b *Builder) textsLocked(rep string) ([]string, error) {
+	if t, ok := b.texts[rep]; ok {
+		return t, nil
+	}
+	t, err := represent.Texts(rep, b.corpus.Chunks, b.corpus.Summaries)
+	if err != nil {
+		return nil, err
+	}
+	b.texts[rep] = t
+	return t, nil
+}
+
+func (b *Builder) vector(s Single) (*Vector, error) {
+	model := b.opts.EmbedModel
+	if model == "" {
+		return nil, fmt.Errorf("%s: no embedding model chosen (--embed-model)", s.Name())
+	}
+	if b.vectors == nil {
+		return nil, fmt.Errorf("%s: no vector source", s.Name())
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	key := [2]string{s.Rep, model}
+	m, ok := b.matrices[key]
+	if !ok {
+		ids, dim, data, err := b.vectors.ChunkVectors(s.Rep, model)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name(), err)
+		}
+		if err := b.checkCoverage(s, model, ids); err != nil {
+			return nil, err
+		}
+		if m, err = dense.NewMatrix(ids, dim, data); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name(), err)
+		}
+		b.matrices[key] = m
+	}
+	return &Vector{name: s.Name(), model: model, Matrix: m, source: b.vectors}, nil
+}
+
+// checkCoverage requires exactly one vector per corpus chunk.
+func (b *Builder) checkCoverage(s Single, model string, ids []string) error {
+	inCorpus := make(map[string]bool, len(b.corpus.Chunks))
+	for _, c := range b.corpus.Chunks {
+		inCorpus[c.ID] = true
+	}
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if !inCorpus[id] {
+			return fmt.Errorf("%s: model %q has a vector for chunk %s, which is not in the corpus", s.Name(), model, id)
+		}
+		if seen[id] {
+			return fmt.Errorf("%s: model %q has two vectors for chunk %s", s.Name(), model, id)
+		}
+		seen[id] = true
+	}
+	if missing := len(b.corpus.Chunks) - len(seen); missing > 0 {
+		return fmt.Errorf("%s: %d of %d chunks have no %s vector under model %q; embed or import them first", s.Name(), missing, len(b.corpus.Chunks), s.Rep, model)
+	}
+	return nil
+}
+
+// BM25 is a BM25 retriever over one representation.
+type BM25 struct {
+	name  string
+	Index *bm25.Index
+}
+
+// Name returns "{rep}_bm25".
+func (r *BM25) Name() string { return r.name }
+
+// Tokenizer returns the index's tokenizer name, to record with results.
+func (r *BM25) Tokenizer() string { return r.Index.Tokenizer().Name() }
+
+// Search implements Retriever; it never fails.
+func (r *BM25) Search(query string, k int) ([]trec.Hit, error) {
+	return r.Index.Search(query, k), nil
+}
+
+// SearchBatch searches the queries on all cores.
+func (r *BM25) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
+	out := make([][]trec.Hit, len(queries))
+	parallel(len(queries), func(i int) { out[i] = r.Index.Search(queries[i], k) })
+	return out, nil
+}
+
+// Explain breaks the score of chunkID for query into its terms.
+func (r *BM25) Explain(query, chunkID string) bm25.Explanation {
+	return r.Index.Explain(query, chunkID)
+}
+
+// Vector is a dense retriever over one representation's vectors; questions
+// are looked up as query vectors by their text verbatim.
+type Vector struct {
+	name   string
+	model  string
+	Matrix *dense.Matrix
+	source VectorSource
+}
+
+// Name returns "{rep}_vector".
+func (r *Vector) Name() string { return r.name }
+
+// Model returns the embedding model name.
+func (r *Vector) Model() string { return r.model }
+
+// Search implements Retriever. A question without a query vector under the
+// model, or with one of the wrong dimension, is an error naming it.
+func (r *Vector) Search(query string, k int) ([]trec.Hit, error) {
+	q, err := r.queryVector(query)
+	if err != nil {
+		return nil, err
+	}
+	return r.Matrix.Search(q, k), nil
+}
+
+// SearchBatch looks up every query vector, then scores all queries as one
+// matrix product.
+func (r *Vector) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
+	qs := make([][]float32, len(queries))
+	for i, query := range queries {
+		q, err := r.queryVector(query)
+		if err != nil {
+			return nil, err
+		}
+		qs[i] = q
+	}
+	return r.Matrix.SearchBatch(qs, k), nil
+}
+
+func (r *Vector) queryVector(question string) ([]float32, error) {
+	q, ok, err := r.source.QueryVector(r.model, question)
+	if err != nil {
+		return nil, fmt.Errorf("%s: query vector of %q: %w", r.name, question, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("%s: no query vector for question %q under model %q; embed or import the questions first", r.name, question, r.model)
+	}
+	if len(q) != r.Matrix.Dim() {
+		return nil, fmt.Errorf("%s: query vector of %q has dimension %d, chunk vectors have %d", r.name, question, len(q), r.Matrix.Dim())
+	}
+	return q, nil
+}
+
+// Hybrid fuses a BM25 and a vector retriever.
+type Hybrid struct {
+	name   string
+	Sparse *BM25
+	Dense  *Vector
+	Fuser  fusion.Fuser
+}
+
+// Name returns the canonical fused name, e.g.
+// "hybrid:embedding_text_bm25+embedding_text_vector@0.45".
+func (h *Hybrid) Name() string { return h.name }
+
+// Search implements Retriever: both components' top fusion.Depth, fused, cut
+// to k (all fused candidates when k ≤ 0).
+func (h *Hybrid) Search(query string, k int) ([]trec.Hit, error) {
+	sparse, err := h.Sparse.Search(query, fusion.Depth)
+	if err != nil {
+		return nil, err
+	}
+	vec, err := h.Dense.Search(query, fusion.Depth)
+	if err != nil {
+		return nil, err
+	}
+	return cut(h.FuseFrom(sparse, vec), k), nil
+}
+
+// SearchBatch is Search for many queries, with the vector component batched.
+func (h *Hybrid) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
+	sparse, vec, err := h.ComponentRuns(queries)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]trec.Hit, len(queries))
+	for i := range queries {
+		out[i] = cut(h.FuseFrom(sparse[i], vec[i]), k)
+	}
+	return out, nil
+}
+
+// ComponentRuns returns each component's top fusion.Depth for every query:
+// what FuseFrom needs, so a weight sweep fuses many βs without searching
+// again.
+func (h *Hybrid) ComponentRuns(queries []string) (sparse, vec [][]trec.Hit, err error) {
+	if sparse, err = h.Sparse.SearchBatch(queries, fusion.Depth); err != nil {
+		return nil, nil, err
+	}
+	if vec, err = h.Dense.SearchBatch(queries, fusion.Depth); err != nil {
+		return nil, nil, err
+	}
+	return sparse, vec, nil
+}
+
+// FuseFrom fuses component rankings produced earlier (each best first; only
+// their top fusion.Depth count) with this hybrid's fuser.
+func (h *Hybrid) FuseFrom(sparse, vec []trec.Hit) []trec.Hit {
+	return h.Fuser.Fuse(sparse, vec)
+}
+
+func cut(hits []trec.Hit, k int) []trec.Hit {
+	if k > 0 && len(hits) > k {
+		return hits[:k]
+	}
+	return hits
+}
+
+// parallel runs f(0…n−1) on up to GOMAXPROCS goroutines.
+func parallel(n int, f func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}

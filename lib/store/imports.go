@@ -1,0 +1,532 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Search representations that vectors may be stored for (spec §7).
+const (
+	RepRawText       = "raw_text"
+	RepSummary       = "summary"
+	RepEmbeddingText = "embedding_text"
+)
+
+// Reps lists the representations in the paper's order.
+var Reps = []string{RepRawText, RepSummary, RepEmbeddingText}
+
+// ValidRep reports an error unless rep is one of Reps.
+func ValidRep(rep string) error {
+	if slices.Contains(Reps, rep) {
+		return nil
+	}
+	return fmt.Errorf("store: representation %q: expected one of raw_text, summary, embedding_text", rep)
+}
+
+// OriginImport marks summaries that came from ImportSummaries.
+const OriginImport = "import"
+
+// InputError reports a bad line of an import file: the file, the 1-based line
+// and what was expected there.
+type InputError struct {
+	File     string
+	Line     int
+	Expected string
+}
+
+// Error formats "FILE:LINE: expected EXPECTED".
+func (e *InputError) Error() string { return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected) }
+
+// SummaryRow is one chunk summary with where it came from (OriginImport, or a
+// provider's name and model).
+type SummaryRow struct {
+	ChunkID string
+	Summary string
+	Origin  string
+}
+
+// VectorRow is one vector: Key is a chunk ID for chunk vectors and the
+// question text, verbatim, for query vectors.
+type VectorRow struct {
+	Key    string
+	Vector []float32
+}
+
+// readJSONL calls decode for each non-blank line of r with its 1-based number.
+// Invalid UTF-8 is reported before decode sees the line; lines may be of any
+// length.
+func readJSONL(file string, r io.Reader, decode func(line int, data []byte) error) error {
+	br := bufio.NewReaderSize(r, 1<<16)
+	for line := 1; ; line++ {
+		data, err := br.ReadBytes('\n')
+		if len(data) > 0 {
+			data = bytes.TrimRight(data, "\r\n")
+			if !utf8.Valid(data) {
+				return &InputError{file, line, "valid UTF-8"}
+			}
+			if len(bytes.TrimSpace(data)) > 0 {
+				if err := decode(line, data); err != nil {
+					return err
+				}
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", file, line, err)
+		}
+	}
+}
+
+// jsonProblem phrases a decoding error as what was expected instead.
+func jsonProblem(shape string, err error) string {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return fmt.Sprintf("%q to be a %s, got %s (%s)", typeErr.Field, typeErr.Type, typeErr.Value, shape)
+	}
+	var elemErr *elementError
+	if errors.As(err, &elemErr) {
+		return elemErr.Error()
+	}
+	return fmt.Sprintf("%s (%v)", shape, err)
+}
+
+const summaryShape = `a JSON object {"chunk_id": string, "summary": string}`
+
+// ImportSummaries reads summaries JSONL (spec §11: {"chunk_id", "summary"} per
+// line, other fields ignored, blank lines skipped) from r, naming file in
+// errors, and stores them with origin OriginImport. The last line for a chunk
+// ID wins; the count returned is of distinct chunk IDs. Bad JSON, a missing or
+// mistyped field, invalid UTF-8 or a chunk ID not in the corpus is an
+// *InputError naming file and line, and then nothing is stored.
+func (s *Store) ImportSummaries(file string, r io.Reader) (int, error) {
+	known, err := s.chunkIDSet()
+	if err != nil {
+		return 0, err
+	}
+	var rows []SummaryRow
+	at := map[string]int{}
+	err = readJSONL(file, r, func(line int, data []byte) error {
+		var v struct {
+			ChunkID *string `json:"chunk_id"`
+			Summary *string `json:"summary"`
+		}
+		if err := json.Unmarshal(data, &v); err != nil {
+			return &InputError{file, line, jsonProblem(summaryShape, err)}
+		}
+		switch {
+		case v.ChunkID == nil:
+			return &InputError{file, line, `a string field "chunk_id"`}
+		case v.Summary == nil:
+			return &InputError{file, line, `a string field "summary"`}
+		}
+		if _, ok := known[*v.ChunkID]; !ok {
+			return &InputError{file, line, fmt.Sprintf("a chunk_id of the corpus, got %q", *v.ChunkID)}
+		}
+		row := SummaryRow{ChunkID: *v.ChunkID, Summary: *v.Summary, Origin: OriginImport}
+		if i, seen := at[row.ChunkID]; seen {
+			rows[i] = row
+		} else {
+			at[row.ChunkID] = len(rows)
+			rows = append(rows, row)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := s.PutSummaries(rows); err != nil {
+		return 0, err
+	}
+	return len(rows), nil
+}
+
+// PutSummaries stores rows in one transaction, replacing earlier summaries of
+// the same chunks. A chunk ID not in the corpus or an empty origin is an
+// error, and then nothing is stored.
+func (s *Store) PutSummaries(rows []SummaryRow) error {
+	return s.inTx(func(tx *sql.Tx) error {
+		stmt, err := tx.Prepare(`INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		exists, err := tx.Prepare(`SELECT 1 FROM chunks WHERE chunk_id = ?`)
+		if err != nil {
+			return err
+		}
+		defer exists.Close()
+		at := now()
+		for _, r := range rows {
+			if r.Origin == "" {
+				return fmt.Errorf("store: summary of %s: empty origin", r.ChunkID)
+			}
+			var one int
+			if err := exists.QueryRow(r.ChunkID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("store: summary of %s: no such chunk", r.ChunkID)
+			} else if err != nil {
+				return err
+			}
+			if _, err := stmt.Exec(r.ChunkID, r.Summary, r.Origin, at); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Summaries returns every stored summary by chunk ID.
+func (s *Store) Summaries() (map[string]string, error) {
+	rows, err := s.db.Query(`SELECT chunk_id, summary FROM summaries`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, text string
+		if err := rows.Scan(&id, &text); err != nil {
+			return nil, err
+		}
+		out[id] = text
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) chunkIDSet() (map[string]struct{}, error) {
+	rows, err := s.db.Query(`SELECT chunk_id FROM chunks`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]struct{}{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = struct{}{}
+	}
+	return out, rows.Err()
+}
+
+// vectorElement decodes one JSON number into a float32, refusing null,
+// strings and values beyond float32's range (which would become ±Inf).
+type vectorElement float32
+
+// elementError is a vector element that is not a finite float32.
+type elementError struct{ raw string }
+
+func (e *elementError) Error() string {
+	return fmt.Sprintf("vector elements to be finite numbers within float32 range, got %s", e.raw)
+}
+
+func (v *vectorElement) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 32)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return &elementError{raw: string(b)}
+	}
+	*v = vectorElement(f)
+	return nil
+}
+
+const vectorShape = `a JSON object {"key": string, "vector": [number, …]}`
+
+// readVectors parses vectors JSONL (spec §11), checking every line for shape,
+// finite elements and one shared dimension (dim, or the first line's when dim
+// is 0), and keyOK for the key. The last line for a key wins. It returns the
+// rows in first-appearance order of their keys and the dimension.
+func readVectors(file string, r io.Reader, dim int, keyOK func(string) (string, bool)) ([]VectorRow, int, error) {
+	var rows []VectorRow
+	at := map[string]int{}
+	err := readJSONL(file, r, func(line int, data []byte) error {
+		var v struct {
+			Key    *string          `json:"key"`
+			Vector *[]vectorElement `json:"vector"`
+		}
+		if err := json.Unmarshal(data, &v); err != nil {
+			return &InputError{file, line, jsonProblem(vectorShape, err)}
+		}
+		switch {
+		case v.Key == nil:
+			return &InputError{file, line, `a string field "key"`}
+		case v.Vector == nil || len(*v.Vector) == 0:
+			return &InputError{file, line, `a non-empty number array "vector"`}
+		}
+		if expected, ok := keyOK(*v.Key); !ok {
+			return &InputError{file, line, fmt.Sprintf("%s, got %q", expected, *v.Key)}
+		}
+		if dim == 0 {
+			dim = len(*v.Vector)
+		}
+		if len(*v.Vector) != dim {
+			return &InputError{file, line, fmt.Sprintf("a vector of dimension %d, got %d", dim, len(*v.Vector))}
+		}
+		vec := make([]float32, dim)
+		for i, x := range *v.Vector {
+			vec[i] = float32(x)
+		}
+		row := VectorRow{Key: *v.Key, Vector: vec}
+		if i, seen := at[row.Key]; seen {
+			rows[i] = row
+		} else {
+			at[row.Key] = len(rows)
+			rows = append(rows, row)
+		}
+		return nil
+	})
+	return rows, dim, err
+}
+
+// modelDim returns the dimension already stored for model across chunk and
+// query vectors, or 0 when it has none: all vectors of one model share one
+// dimension (spec §11).
+func modelDim(q queryer, model string) (int, error) {
+	var dim int
+	err := q.QueryRow(`SELECT dim FROM (
+		SELECT dim FROM vectors WHERE model = ?
+		UNION ALL SELECT dim FROM query_vectors WHERE model = ?) LIMIT 1`, model, model).Scan(&dim)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return dim, err
+}
+
+// ImportVectors reads chunk vectors JSONL ({"key": chunk_id, "vector": […]})
+// for representation rep and embedding model from r, naming file in errors,
+// and stores them with inputCap, the embedding input cap they were made with
+// (0 when unknown). The last line for a key wins; the count returned is of
+// distinct keys. A malformed line, an element that is not a finite float32, a
+// dimension other than the model's (its stored vectors', else the file's first
+// line's) or a chunk ID not in the corpus is an *InputError naming file and
+// line, and then nothing is stored.
+func (s *Store) ImportVectors(rep, model string, inputCap int, file string, r io.Reader) (int, error) {
+	if err := checkVectorSet(rep, model, inputCap); err != nil {
+		return 0, err
+	}
+	known, err := s.chunkIDSet()
+	if err != nil {
+		return 0, err
+	}
+	dim, err := modelDim(s.db, model)
+	if err != nil {
+		return 0, err
+	}
+	rows, _, err := readVectors(file, r, dim, func(key string) (string, bool) {
+		_, ok := known[key]
+		return "a chunk_id of the corpus as key", ok
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := s.PutChunkVectors(rep, model, inputCap, rows); err != nil {
+		return 0, err
+	}
+	return len(rows), nil
+}
+
+// ImportQueryVectors reads query vectors JSONL ({"key": question text
+// verbatim, "vector": […]}) for embedding model, with ImportVectors' checks
+// except that any non-empty key is accepted.
+func (s *Store) ImportQueryVectors(model string, file string, r io.Reader) (int, error) {
+	if model == "" {
+		return 0, errors.New("store: empty model name")
+	}
+	dim, err := modelDim(s.db, model)
+	if err != nil {
+		return 0, err
+	}
+	rows, _, err := readVectors(file, r, dim, func(key string) (string, bool) {
+		return "a non-empty question text as key", key != ""
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := s.PutQueryVectors(model, rows); err != nil {
+		return 0, err
+	}
+	return len(rows), nil
+}
+
+func checkVectorSet(rep, model string, inputCap int) error {
+	if err := ValidRep(rep); err != nil {
+		return err
+	}
+	if model == "" {
+		return errors.New("store: empty model name")
+	}
+	if inputCap < 0 {
+		return fmt.Errorf("store: input cap %d: expected ≥ 0 (0 = unknown)", inputCap)
+	}
+	return nil
+}
+
+// checkVectors checks rows against the model's dimension (or the first row's
+// when the model has none) and for finite elements; it returns the dimension.
+func checkVectors(q queryer, model string, rows []VectorRow) (int, error) {
+	dim, err := modelDim(q, model)
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range rows {
+		if dim == 0 {
+			dim = len(r.Vector)
+		}
+		if len(r.Vector) == 0 || len(r.Vector) != dim {
+			return 0, fmt.Errorf("store: vector %q of model %s: expected dimension %d, got %d", r.Key, model, dim, len(r.Vector))
+		}
+		for _, x := range r.Vector {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return 0, fmt.Errorf("store: vector %q of model %s: expected finite elements, got %v", r.Key, model, x)
+			}
+		}
+	}
+	return dim, nil
+}
+
+// PutChunkVectors stores chunk vectors of (rep, model) made with inputCap in
+// one transaction, replacing earlier vectors of the same chunks. A chunk ID not
+// in the corpus, a dimension other than the model's or a non-finite element
+// is an error, and then nothing is stored.
+func (s *Store) PutChunkVectors(rep, model string, inputCap int, rows []VectorRow) error {
+	if err := checkVectorSet(rep, model, inputCap); err != nil {
+		return err
+	}
+	return s.inTx(func(tx *sql.Tx) error {
+		dim, err := checkVectors(tx, model, rows)
+		if err != nil {
+			return err
+		}
+		stmt, err := tx.Prepare(`INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		exists, err := tx.Prepare(`SELECT 1 FROM chunks WHERE chunk_id = ?`)
+		if err != nil {
+			return err
+		}
+		defer exists.Close()
+		for _, r := range rows {
+			var one int
+			if err := exists.QueryRow(r.Key).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("store: %s vector of %s: no such chunk", rep, r.Key)
+			} else if err != nil {
+				return err
+			}
+			if _, err := stmt.Exec(rep, model, r.Key, dim, inputCap, encodeVector(r.Vector)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// PutQueryVectors stores query vectors of model keyed by question text in one
+// transaction, replacing earlier vectors of the same questions, with
+// PutChunkVectors' checks except chunk existence; an empty key is an error.
+func (s *Store) PutQueryVectors(model string, rows []VectorRow) error {
+	if model == "" {
+		return errors.New("store: empty model name")
+	}
+	return s.inTx(func(tx *sql.Tx) error {
+		dim, err := checkVectors(tx, model, rows)
+		if err != nil {
+			return err
+		}
+		stmt, err := tx.Prepare(`INSERT INTO query_vectors (model, question_text, dim, vec) VALUES (?, ?, ?, ?)
+			ON CONFLICT (model, question_text) DO UPDATE SET dim = excluded.dim, vec = excluded.vec`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, r := range rows {
+			if r.Key == "" {
+				return fmt.Errorf("store: query vector of model %s: empty question text", model)
+			}
+			if _, err := stmt.Exec(model, r.Key, dim, encodeVector(r.Vector)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// encodeVector lays v out as little-endian IEEE 754 float32s.
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVector(dst []float32, b []byte) {
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+}
+
+// ChunkVectors returns the vectors of (rep, model) ordered by chunk ID: ids[i]
+// owns data[i*dim : (i+1)*dim]. A set with no vectors gives no ids and dim 0.
+func (s *Store) ChunkVectors(rep, model string) (ids []string, dim int, data []float32, err error) {
+	if err := ValidRep(rep); err != nil {
+		return nil, 0, nil, err
+	}
+	rows, err := s.db.Query(`SELECT chunk_id, dim, vec FROM vectors WHERE rep = ? AND model = ? ORDER BY chunk_id`, rep, model)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var d int
+		var blob []byte
+		if err := rows.Scan(&id, &d, &blob); err != nil {
+			return nil, 0, nil, err
+		}
+		if dim == 0 {
+			dim = d
+		}
+		if d != dim || len(blob) != 4*d {
+			return nil, 0, nil, fmt.Errorf("store: %s vector of %s (model %s): %d bytes for dimension %d, set dimension %d", rep, id, model, len(blob), d, dim)
+		}
+		ids = append(ids, id)
+		data = append(data, make([]float32, d)...)
+		decodeVector(data[len(data)-d:], blob)
+	}
+	return ids, dim, data, rows.Err()
+}
+
+// QueryVector returns the vector of question (verbatim) under model; found is
+// false when there is none.
+func (s *Store) QueryVector(model, question string) (vec []float32, found bool, err error) {
+	var dim int
+	var blob []byte
+	err = s.db.QueryRow(`SELECT dim, vec FROM query_vectors WHERE model = ? AND question_text = ?`, model, question).Scan(&dim, &blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if len(blob) != 4*dim {
+		return nil, false, fmt.Errorf("store: query vector of model %s: %d bytes for dimension %d", model, len(blob), dim)
+	}
+	vec = make([]float32, dim)
+	decodeVector(vec, blob)
+	return vec, true, nil
+}

@@ -1,0 +1,358 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/chunking"
+)
+
+// IngestOutcome says what IngestSource did with a source.
+type IngestOutcome int
+
+const (
+	Unchanged IngestOutcome = iota // same content hash and chunking options: nothing written
+	Added                          // the source was new
+	Replaced                       // the source existed with other content or options
+)
+
+func (o IngestOutcome) String() string {
+	switch o {
+	case Unchanged:
+		return "unchanged"
+	case Added:
+		return "added"
+	case Replaced:
+		return "replaced"
+	}
+	return fmt.Sprintf("IngestOutcome(%d)", int(o))
+}
+
+// SourceInfo describes one ingested source.
+type SourceInfo struct {
+	Name          string           // file base name, the messages' Source
+	ContentSHA256 string           // lowercase hex SHA-256 of the file's bytes
+	Size          int64            // file size in bytes
+	Options       chunking.Options // options its chunks were built with
+	IngestedAt    time.Time        // UTC, second precision
+	Messages      int
+	Chunks        int
+}
+
+// IngestSource stores one source's messages and chunks in one transaction.
+//
+// When a source of that name is stored with the same contentSHA256 and the
+// same opts, nothing is written and the outcome is Unchanged. Otherwise its
+// old messages, chunks and memberships are replaced by the given ones and the
+// outcome is Replaced (or Added for a new name). Summaries and vectors are
+// keyed by chunk ID, which hashes the chunk's source, index and member
+// messages (spec §6): those of chunk IDs that survive the replacement are
+// kept, since they describe the very same chunk; those of vanished chunks are
+// deleted with them.
+//
+// Every message and chunk must belong to source name, and every chunk member
+// must be one of msgs; otherwise nothing is written and an error is returned.
+func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts chunking.Options, msgs []chat.Message, chunks []chat.Chunk) (IngestOutcome, error) {
+	if err := checkIngest(name, msgs, chunks); err != nil {
+		return 0, err
+	}
+	if err := opts.Validate(); err != nil {
+		return 0, fmt.Errorf("store: ingest %s: %w", name, err)
+	}
+	optsJSON, err := json.Marshal(opts)
+	if err != nil {
+		return 0, err
+	}
+	outcome := Added
+	err = s.inTx(func(tx *sql.Tx) error {
+		old, found, err := sourceInfo(tx, name)
+		if err != nil {
+			return err
+		}
+		if found {
+			if old.ContentSHA256 == contentSHA256 && old.Options == opts {
+				outcome = Unchanged
+				return nil
+			}
+			outcome = Replaced
+			if err := clearSource(tx, name, chunks); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(`INSERT INTO sources (name, content_sha256, size, chunking_options, ingested_at)
+			VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (name) DO UPDATE SET content_sha256 = excluded.content_sha256, size = excluded.size,
+				chunking_options = excluded.chunking_options, ingested_at = excluded.ingested_at`,
+			name, contentSHA256, size, string(optsJSON), now()); err != nil {
+			return err
+		}
+		return insertSource(tx, msgs, chunks)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: ingest %s: %w", name, err)
+	}
+	return outcome, nil
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339) }
+
+func checkIngest(name string, msgs []chat.Message, chunks []chat.Chunk) error {
+	if name == "" {
+		return errors.New("store: ingest: empty source name")
+	}
+	ids := make(map[string]struct{}, len(msgs))
+	for _, m := range msgs {
+		if m.Source != name {
+			return fmt.Errorf("store: ingest %s: message %s belongs to source %q", name, m.ID, m.Source)
+		}
+		if _, dup := ids[m.ID]; dup {
+			return fmt.Errorf("store: ingest %s: message ID %s appears twice", name, m.ID)
+		}
+		ids[m.ID] = struct{}{}
+	}
+	for _, c := range chunks {
+		if c.Source != name {
+			return fmt.Errorf("store: ingest %s: chunk %s belongs to source %q", name, c.ID, c.Source)
+		}
+		for _, id := range c.MessageIDs {
+			if _, ok := ids[id]; !ok {
+				return fmt.Errorf("store: ingest %s: chunk %s holds message %s, which is not among the source's messages", name, c.ID, id)
+			}
+		}
+	}
+	return nil
+}
+
+// clearSource deletes a stored source's memberships, messages and the chunks
+// whose IDs are not among keep (with their summaries and vectors, by cascade).
+func clearSource(tx *sql.Tx, name string, keep []chat.Chunk) error {
+	if _, err := tx.Exec(`DELETE FROM chunk_messages WHERE chunk_id IN (SELECT chunk_id FROM chunks WHERE source = ?)`, name); err != nil {
+		return err
+	}
+	kept := make(map[string]struct{}, len(keep))
+	for _, c := range keep {
+		kept[c.ID] = struct{}{}
+	}
+	rows, err := tx.Query(`SELECT chunk_id FROM chunks WHERE source = ?`, name)
+	if err != nil {
+		return err
+	}
+	var gone []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		if _, ok := kept[id]; !ok {
+			gone = append(gone, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	del, err := tx.Prepare(`DELETE FROM chunks WHERE chunk_id = ?`)
+	if err != nil {
+		return err
+	}
+	defer del.Close()
+	for _, id := range gone {
+		if _, err := del.Exec(id); err != nil {
+			return err
+		}
+	}
+	_, err = tx.Exec(`DELETE FROM messages WHERE source = ?`, name)
+	return err
+}
+
+func insertSource(tx *sql.Tx, msgs []chat.Message, chunks []chat.Chunk) error {
+	mi, err := newBatchInsert(tx, `INSERT INTO messages (message_id, source, source_order, date, time, occurred_at, sender, type, text) VALUES `, "", 9)
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		if err := mi.add(m.ID, m.Source, m.SourceOrder, m.Date, m.Time, m.OccurredAtString(), m.Sender, m.Type, m.Text); err != nil {
+			mi.flush()
+			return err
+		}
+	}
+	if err := mi.flush(); err != nil {
+		return err
+	}
+	// A chunk kept from before (same ID, hence same source, index and members)
+	// is rewritten in place so its summaries and vectors stay attached.
+	ci, err := newBatchInsert(tx, `INSERT INTO chunks (chunk_id, source, chunk_index, start_at, end_at, raw_text) VALUES `,
+		`ON CONFLICT (chunk_id) DO UPDATE SET source = excluded.source, chunk_index = excluded.chunk_index,
+			start_at = excluded.start_at, end_at = excluded.end_at, raw_text = excluded.raw_text`, 6)
+	if err != nil {
+		return err
+	}
+	for _, c := range chunks {
+		if err := ci.add(c.ID, c.Source, c.Index, c.StartAt, c.EndAt, c.RawText); err != nil {
+			ci.flush()
+			return err
+		}
+	}
+	if err := ci.flush(); err != nil {
+		return err
+	}
+	mm, err := newBatchInsert(tx, `INSERT INTO chunk_messages (chunk_id, position, message_id) VALUES `, "", 3)
+	if err != nil {
+		return err
+	}
+	for _, c := range chunks {
+		for pos, id := range c.MessageIDs {
+			if err := mm.add(c.ID, pos, id); err != nil {
+				mm.flush()
+				return err
+			}
+		}
+	}
+	return mm.flush()
+}
+
+// Source returns the stored source called name; found is false when there is
+// none.
+func (s *Store) Source(name string) (info SourceInfo, found bool, err error) {
+	return sourceInfo(s.db, name)
+}
+
+// queryer is what *sql.DB and *sql.Tx share for reads.
+type queryer interface {
+	QueryRow(query string, args ...any) *sql.Row
+	Query(query string, args ...any) (*sql.Rows, error)
+}
+
+const sourceColumns = `name, content_sha256, size, chunking_options, ingested_at,
+	(SELECT count(*) FROM messages m WHERE m.source = s.name),
+	(SELECT count(*) FROM chunks c WHERE c.source = s.name)`
+
+func sourceInfo(q queryer, name string) (SourceInfo, bool, error) {
+	info, err := scanSource(q.QueryRow(`SELECT `+sourceColumns+` FROM sources s WHERE name = ?`, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return SourceInfo{}, false, nil
+	}
+	return info, err == nil, err
+}
+
+func scanSource(row interface{ Scan(...any) error }) (SourceInfo, error) {
+	var info SourceInfo
+	var opts, at string
+	if err := row.Scan(&info.Name, &info.ContentSHA256, &info.Size, &opts, &at, &info.Messages, &info.Chunks); err != nil {
+		return info, err
+	}
+	if err := json.Unmarshal([]byte(opts), &info.Options); err != nil {
+		return info, fmt.Errorf("store: source %s: chunking options %q: %w", info.Name, opts, err)
+	}
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return info, fmt.Errorf("store: source %s: ingested_at %q: %w", info.Name, at, err)
+	}
+	info.IngestedAt = t
+	return info, nil
+}
+
+// Sources returns every stored source ordered by name.
+func (s *Store) Sources() ([]SourceInfo, error) {
+	rows, err := s.db.Query(`SELECT ` + sourceColumns + ` FROM sources s ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SourceInfo
+	for rows.Next() {
+		info, err := scanSource(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, info)
+	}
+	return out, rows.Err()
+}
+
+// Chunks returns every chunk ordered by source, then chunk_index, with its
+// member message IDs in window order.
+func (s *Store) Chunks() ([]chat.Chunk, error) {
+	rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text FROM chunks ORDER BY source, chunk_index`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []chat.Chunk
+	at := map[string]int{}
+	for rows.Next() {
+		var c chat.Chunk
+		if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText); err != nil {
+			return nil, err
+		}
+		at[c.ID] = len(out)
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	members, err := s.db.Query(`SELECT chunk_id, message_id FROM chunk_messages ORDER BY chunk_id, position`)
+	if err != nil {
+		return nil, err
+	}
+	defer members.Close()
+	for members.Next() {
+		var chunkID, messageID string
+		if err := members.Scan(&chunkID, &messageID); err != nil {
+			return nil, err
+		}
+		if i, ok := at[chunkID]; ok {
+			out[i].MessageIDs = append(out[i].MessageIDs, messageID)
+		}
+	}
+	return out, members.Err()
+}
+
+// Messages returns the messages of source ordered by source_order; an unknown
+// source has none.
+func (s *Store) Messages(source string) ([]chat.Message, error) {
+	rows, err := s.db.Query(`SELECT message_id, source, source_order, date, time, occurred_at, sender, type, text
+		FROM messages WHERE source = ? ORDER BY source_order`, source)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []chat.Message
+	for rows.Next() {
+		var m chat.Message
+		var at string
+		if err := rows.Scan(&m.ID, &m.Source, &m.SourceOrder, &m.Date, &m.Time, &at, &m.Sender, &m.Type, &m.Text); err != nil {
+			return nil, err
+		}
+		if m.OccurredAt, err = time.Parse(chat.TimestampLayout, at); err != nil {
+			return nil, fmt.Errorf("store: message %s: occurred_at %q: %w", m.ID, at, err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// ChunkIDsOfMessage returns the IDs of the chunks holding messageID, ordered
+// by source and chunk_index; none for a message in no chunk or an unknown ID.
+func (s *Store) ChunkIDsOfMessage(messageID string) ([]string, error) {
+	rows, err := s.db.Query(`SELECT c.chunk_id FROM chunk_messages cm JOIN chunks c ON c.chunk_id = cm.chunk_id
+		WHERE cm.message_id = ? ORDER BY c.source, c.chunk_index`, messageID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,252 @@
+// Package store persists linemem's memory in one SQLite file (modernc.org/sqlite,
+// pure Go): the ingested sources, their messages and chunks, chunk membership
+// (chunk_messages, the paper's line_chunk_messages), imported or generated
+// summaries, and chunk and query vectors.
+//
+// The schema is versioned with PRAGMA user_version and upgraded by ordered
+// migrations when a file is opened. Connections run in WAL mode with foreign
+// keys on, synchronous=NORMAL and a busy timeout; every write that must be
+// all-or-nothing (ingesting one source, one import) is one transaction, so a
+// failure leaves what was stored before untouched. Other packages may keep
+// their own tables in the same file through DB.
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// busyTimeoutMillis is how long a connection waits for another writer's lock
+// before failing with SQLITE_BUSY.
+const busyTimeoutMillis = 10_000
+
+// cacheKiB is the page cache per connection; a paper-scale ingest touches a
+// few hundred MiB of B-tree pages, and a larger cache keeps index inserts off
+// the disk.
+const cacheKiB = 64 << 10
+
+// Store is an open linemem database. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens the database at path, creating the file if it does not exist, and
+// brings its schema to the current version. A file written by a newer linemem
+// (user_version above the latest migration) is refused.
+func Open(path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("store: empty database path")
+	}
+	q := url.Values{}
+	for _, p := range []string{
+		"journal_mode(WAL)",
+		"foreign_keys(1)",
+		fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis),
+		"synchronous(NORMAL)",
+		fmt.Sprintf("cache_size(-%d)", cacheKiB),
+		"temp_store(MEMORY)", // statement journals of multi-row inserts stay off the disk
+	} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// escapePath keeps '?' and '#' in a file name from being read as URI syntax.
+func escapePath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB returns the underlying handle, for packages that keep their own tables
+// (such as a provider's response cache) in the same file.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Path returns the file the store was opened from.
+func (s *Store) Path() string { return s.path }
+
+// SchemaVersion returns the user_version that Open brings every database to.
+func SchemaVersion() int { return len(migrations) }
+
+// migrations[i] upgrades a database from user_version i to i+1. Append only:
+// never edit a migration that has shipped.
+var migrations = []string{
+	// 1: sources, messages, chunks, membership, summaries, vectors.
+	`
+CREATE TABLE sources (
+	name             TEXT PRIMARY KEY,
+	content_sha256   TEXT NOT NULL,
+	size             INTEGER NOT NULL,
+	chunking_options TEXT NOT NULL,
+	ingested_at      TEXT NOT NULL
+);
+CREATE TABLE messages (
+	message_id   TEXT PRIMARY KEY,
+	source       TEXT NOT NULL REFERENCES sources(name) ON DELETE CASCADE,
+	source_order INTEGER NOT NULL,
+	date         TEXT NOT NULL,
+	time         TEXT NOT NULL,
+	occurred_at  TEXT NOT NULL,
+	sender       TEXT NOT NULL,
+	type         TEXT NOT NULL,
+	text         TEXT NOT NULL,
+	UNIQUE (source, source_order)
+);
+CREATE TABLE chunks (
+	chunk_id    TEXT PRIMARY KEY,
+	source      TEXT NOT NULL REFERENCES sources(name) ON DELETE CASCADE,
+	chunk_index INTEGER NOT NULL,
+	start_at    TEXT NOT NULL,
+	end_at      TEXT NOT NULL,
+	raw_text    TEXT NOT NULL,
+	UNIQUE (source, chunk_index)
+);
+CREATE TABLE chunk_messages (
+	chunk_id   TEXT NOT NULL REFERENCES chunks(chunk_id) ON DELETE CASCADE,
+	position   INTEGER NOT NULL,
+	message_id TEXT NOT NULL REFERENCES messages(message_id) ON DELETE CASCADE,
+	PRIMARY KEY (chunk_id, position)
+) WITHOUT ROWID;
+CREATE INDEX chunk_messages_by_message ON chunk_messages(message_id);
+CREATE TABLE summaries (
+	chunk_id    TEXT PRIMARY KEY REFERENCES chunks(chunk_id) ON DELETE CASCADE,
+	summary     TEXT NOT NULL,
+	origin      TEXT NOT NULL,
+	imported_at TEXT NOT NULL
+);
+CREATE TABLE vectors (
+	rep       TEXT NOT NULL,
+	model     TEXT NOT NULL,
+	chunk_id  TEXT NOT NULL REFERENCES chunks(chunk_id) ON DELETE CASCADE,
+	dim       INTEGER NOT NULL,
+	input_cap INTEGER NOT NULL,
+	vec       BLOB NOT NULL,
+	PRIMARY KEY (rep, model, chunk_id)
+) WITHOUT ROWID;
+CREATE INDEX vectors_by_chunk ON vectors(chunk_id);
+CREATE TABLE query_vectors (
+	model         TEXT NOT NULL,
+	question_text TEXT NOT NULL,
+	dim           INTEGER NOT NULL,
+	vec           BLOB NOT NULL,
+	PRIMARY KEY (model, question_text)
+) WITHOUT ROWID;
+`,
+}
+
+// migrate applies the migrations above the file's user_version, each in its
+// own transaction together with the version bump.
+func (s *Store) migrate() error {
+	var version int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return err
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this linemem supports (%d)", version, len(migrations))
+	}
+	for v := version; v < len(migrations); v++ {
+		tx, err := s.db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(migrations[v]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", v+1, err)
+		}
+		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", v+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %d: %w", v+1, err)
+		}
+	}
+	return nil
+}
+
+// inTx runs f in one transaction, committing when f returns nil.
+func (s *Store) inTx(f func(tx *sql.Tx) error) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// batchInsert inserts rows with multi-row INSERT statements of up to
+// batchRows rows each, which costs far less per row than one statement per
+// row through database/sql.
+type batchInsert struct {
+	tx     *sql.Tx
+	head   string // "INSERT INTO t (a, b) VALUES "
+	tail   string // optional conflict clause
+	cols   int
+	full   *sql.Stmt
+	args   []any
+	rows   int
+	maxRow int
+}
+
+// batchRows keeps a full statement's parameters (rows × columns) well under
+// SQLite's limit of 32,766.
+const batchRows = 256
+
+func newBatchInsert(tx *sql.Tx, head, tail string, cols int) (*batchInsert, error) {
+	b := &batchInsert{tx: tx, head: head, tail: tail, cols: cols, maxRow: batchRows}
+	stmt, err := tx.Prepare(b.statement(batchRows))
+	if err != nil {
+		return nil, err
+	}
+	b.full = stmt
+	b.args = make([]any, 0, cols*batchRows)
+	return b, nil
+}
+
+func (b *batchInsert) statement(rows int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", b.cols), ",") + ")"
+	return b.head + strings.TrimSuffix(strings.Repeat(row+",", rows), ",") + " " + b.tail
+}
+
+// add queues one row of exactly cols values.
+func (b *batchInsert) add(values ...any) error {
+	b.args = append(b.args, values...)
+	b.rows++
+	if b.rows < b.maxRow {
+		return nil
+	}
+	_, err := b.full.Exec(b.args...)
+	b.args, b.rows = b.args[:0], 0
+	return err
+}
+
+// flush writes the queued rows and releases the prepared statement.
+func (b *batchInsert) flush() error {
+	defer b.full.Close()
+	if b.rows == 0 {
+		return nil
+	}
+	_, err := b.tx.Exec(b.statement(b.rows), b.args...)
+	b.args, b.rows = b.args[:0], 0
+	return err
+}

@@ -1,0 +1,99 @@
+package synth
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+// Files that WriteDir writes, in the layout `linemem reproduce` reads.
+const (
+	SourcesDir    = "sources"
+	QuestionsFile = "questions.jsonl"
+	EvidenceFile  = "evidence.jsonl"
+	QrelsFile     = "qrels.txt"
+	SummariesFile = "summaries.jsonl"
+)
+
+// WriteDir writes the dataset into dir (created if missing): sources/*.json,
+// questions.jsonl, evidence.jsonl, qrels.txt and summaries.jsonl. Existing
+// files of the same names are replaced; other files are left alone.
+func (ds *Dataset) WriteDir(dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, SourcesDir), 0o755); err != nil {
+		return err
+	}
+	for _, s := range ds.Sources {
+		if err := os.WriteFile(filepath.Join(dir, SourcesDir, s.Name), s.JSON, 0o644); err != nil {
+			return err
+		}
+	}
+	writers := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{QuestionsFile, func(w io.Writer) error { return writeQuestions(w, ds.Questions) }},
+		{EvidenceFile, func(w io.Writer) error { return gold.WriteEvidence(w, ds.Evidence) }},
+		{QrelsFile, func(w io.Writer) error { return trec.WriteQrels(w, ds.Qrels) }},
+		{SummariesFile, func(w io.Writer) error { return writeSummaries(w, ds.Summaries) }},
+	}
+	for _, f := range writers {
+		if err := writeFile(filepath.Join(dir, f.name), f.write); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FileNames lists the paths, relative to the folder, that WriteDir writes.
+func (ds *Dataset) FileNames() []string {
+	names := []string{QuestionsFile, EvidenceFile, QrelsFile, SummariesFile}
+	for _, s := range ds.Sources {
+		names = append(names, filepath.Join(SourcesDir, s.Name))
+	}
+	slices.Sort(names)
+	return names
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func writeQuestions(w io.Writer, qs []questions.Question) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, q := range qs {
+		if err := enc.Encode(q); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+func writeSummaries(w io.Writer, ss []Summary) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, s := range ss {
+		if err := enc.Encode(s); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

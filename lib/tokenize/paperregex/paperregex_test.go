@@ -1,0 +1,113 @@
+package paperregex_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/linemem/linemem/lib/internal/conformance"
+	"github.com/linemem/linemem/lib/tokenize/paperregex"
+)
+
+func TestTokensConformance(t *testing.T) {
+	b, err := os.ReadFile(conformance.Path("expected_tokens.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string][]string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 {
+		t.Fatal("expected_tokens.json holds no cases")
+	}
+	tok := paperregex.New()
+	for text, tokens := range want {
+		t.Run(text, func(t *testing.T) {
+			got := tok.Tokens(text)
+			if !slices.Equal(got, tokens) && !(len(got) == 0 && len(tokens) == 0) {
+				t.Errorf("Tokens(%q) = %q, want %q", text, got, tokens)
+			}
+		})
+	}
+}
+
+func TestTokens(t *testing.T) {
+	cases := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"empty", "", nil},
+		{"only hiragana", "ありがとうございます", nil},
+		{"mixed scripts", "明日Zoomでミーティング", []string{"明日", "zoom", "ミーティング"}},
+		{"version string", "v1.2.3に更新", []string{"v1.2.3", "更新"}},
+		{"trailing period", "see v2. ok.", []string{"see", "v2", "ok"}},
+		{"double separator splits", "a..b a__b", []string{"a", "b", "a", "b"}},
+		{"all separators", "foo_bar-baz.qux", []string{"foo_bar-baz.qux"}},
+		{"leading separator", "-x1 .5", []string{"x1"}},
+		{"long vowel runs", "ーー ラーメン ー", []string{"ーー", "ラーメン"}},
+		{"middle dot splits katakana", "ジョン・スミス", []string{"ジョン", "スミス"}},
+		{"single kanji dropped", "私 本 東京", []string{"東京"}},
+		{"a and b kept, other letters dropped", "a b c z 1", []string{"a", "b"}},
+		{"uppercase A and B", "A B", []string{"a", "b"}},
+		{"stopwords", "LINEのトークで相談した内容 自分 何時", nil},
+		{"stopword only as whole token", "ライン川 ラインナップ lines", []string{"ラインナップ", "lines"}},
+		{"full-width letters and digits", "ＡＢＣ １２３", nil},
+		{"half-width katakana", "ｶﾀｶﾅ", nil},
+		{"emoji between kanji", "東京😀大阪", []string{"東京", "大阪"}},
+		{"kanji iteration marks", "人々 々 〆切", []string{"人々", "〆切"}},
+		{"non-ASCII uppercase untouched", "ÀBC", []string{"bc"}},
+		{"katakana then kanji adjacent", "テスト範囲", []string{"テスト", "範囲"}},
+		{"digits and letters", "2024年3月10日 12:30", []string{"2024", "10", "12", "30"}},
+		{"repeats kept", "東京 東京", []string{"東京", "東京"}},
+	}
+	tok := paperregex.New()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := tok.Tokens(c.text)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("Tokens(%q) = %q, want %q", c.text, got, c.want)
+			}
+		})
+	}
+}
+
+// TestMatchesAgreesWithRegexp compares the hand-written scanner with Go's
+// regexp package running Pattern on seeded random strings over an alphabet of
+// boundary characters.
+func TestMatchesAgreesWithRegexp(t *testing.T) {
+	re := regexp.MustCompile(paperregex.Pattern)
+	alphabet := []rune("aZz09._-/ ーァヺ・ヿ゠ア々〆一龥㐀䶿豈﫿丂あ😀Ａｶ\u3004\u3007\x00é")
+	rng := rand.New(rand.NewPCG(4, 20))
+	for i := range 20000 {
+		n := rng.IntN(12)
+		var sb strings.Builder
+		for range n {
+			sb.WriteRune(alphabet[rng.IntN(len(alphabet))])
+		}
+		text := sb.String()
+		lower := strings.Map(func(r rune) rune {
+			if 'A' <= r && r <= 'Z' {
+				return r + 'a' - 'A'
+			}
+			return r
+		}, text)
+		want := re.FindAllString(lower, -1)
+		got := paperregex.Matches(text)
+		if !slices.Equal(got, want) {
+			t.Fatalf("case %d: Matches(%q) = %q, regexp gives %q", i, text, got, want)
+		}
+	}
+}
+
+func ExampleTokenizer_Tokens() {
+	tok := paperregex.New()
+	fmt.Println(tok.Tokens("明日LINEで東京タワーの件、v1.2.3を確認。a案とB案"))
+	// Output: [明日 東京 タワー v1.2.3 確認 a b]
+}

@@ -1,0 +1,64 @@
+// Package tokenize names the tokenizers that BM25 can use and builds them by
+// name. Each tokenizer lives in its own subpackage with a const Name:
+//
+//   - paperregex ("paper-regex", Default): the paper's regular-expression
+//     tokenizer, exactly spec §8;
+//   - kagome ("kagome"): morphological analysis with the IPA dictionary,
+//     content words in base form;
+//   - bigram ("char-bigram"): NFKC, lowercase, overlapping character 2-grams.
+//
+// Queries and documents must go through the same tokenizer.
+package tokenize
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/linemem/linemem/lib/tokenize/bigram"
+	"github.com/linemem/linemem/lib/tokenize/kagome"
+	"github.com/linemem/linemem/lib/tokenize/paperregex"
+)
+
+// Tokenizer turns a text into index terms. Implementations are safe for
+// concurrent use.
+type Tokenizer interface {
+	// Name is the registry name, recorded with results.
+	Name() string
+	// Tokens returns the terms of text in order, repeats kept.
+	Tokens(text string) []string
+}
+
+// Default is the tokenizer of the paper's BM25 retrievers.
+const Default = paperregex.Name
+
+var registry = []struct {
+	name string
+	make func() (Tokenizer, error)
+}{
+	{paperregex.Name, func() (Tokenizer, error) { return paperregex.New(), nil }},
+	{kagome.Name, func() (Tokenizer, error) { return kagome.New() }},
+	{bigram.Name, func() (Tokenizer, error) { return bigram.New(), nil }},
+}
+
+// Names lists the known tokenizer names, Default first.
+func Names() []string {
+	names := make([]string, len(registry))
+	for i, r := range registry {
+		names[i] = r.name
+	}
+	return names
+}
+
+// New returns the tokenizer called name; "" means Default. An unknown name is
+// an error that lists the known ones.
+func New(name string) (Tokenizer, error) {
+	if name == "" {
+		name = Default
+	}
+	for _, r := range registry {
+		if r.name == name {
+			return r.make()
+		}
+	}
+	return nil, fmt.Errorf("unknown tokenizer %q; known: %s", name, strings.Join(Names(), ", "))
+}

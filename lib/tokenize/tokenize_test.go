@@ -1,0 +1,63 @@
+package tokenize_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/linemem/linemem/lib/tokenize"
+)
+
+func TestNew(t *testing.T) {
+	for _, name := range tokenize.Names() {
+		t.Run(name, func(t *testing.T) {
+			tok, err := tokenize.New(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tok.Name() != name {
+				t.Errorf("New(%q).Name() = %q", name, tok.Name())
+			}
+			if got := tok.Tokens(""); len(got) != 0 {
+				t.Errorf("Tokens(\"\") = %q, want none", got)
+			}
+		})
+	}
+	t.Run("empty name is the default", func(t *testing.T) {
+		tok, err := tokenize.New("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tok.Name() != tokenize.Default {
+			t.Errorf("New(\"\").Name() = %q, want %q", tok.Name(), tokenize.Default)
+		}
+	})
+	t.Run("unknown name lists the known ones", func(t *testing.T) {
+		_, err := tokenize.New("mecab")
+		if err == nil {
+			t.Fatal("New(\"mecab\") succeeded")
+		}
+		for _, name := range tokenize.Names() {
+			if !strings.Contains(err.Error(), name) {
+				t.Errorf("error %q does not mention %q", err, name)
+			}
+		}
+	})
+}
+
+func TestNames(t *testing.T) {
+	want := []string{"paper-regex", "kagome", "char-bigram"}
+	if got := tokenize.Names(); !slices.Equal(got, want) {
+		t.Errorf("Names() = %q, want %q", got, want)
+	}
+}
+
+func ExampleNew() {
+	tok, err := tokenize.New(tokenize.Default)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(tok.Name(), tok.Tokens("USBとPVの件"))
+	// Output: paper-regex [usb pv]
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Fail when the committed results/ drift from what the code regenerates.
+#
+#   1. `linemem reproduce` writes a fresh copy of results/ into a temporary
+#      folder; every file must match the committed one byte for byte (figures
+#      included, for now) and neither side may have a file the other lacks.
+#   2. In a git checkout, results/ must also be unchanged against HEAD, so files
+#      the notebooks rewrote (run `make notebooks` first) are held to the same rule.
+#
+# Environment:
+#   DATA   synthetic export to reproduce from (default data/synthetic).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+data="${DATA:-data/synthetic}"
+
+fresh="$(mktemp -d "${TMPDIR:-/tmp}/linemem-results.XXXXXX")"
+trap 'rm -rf "$fresh"' EXIT
+
+echo "==> go run ./cmd/linemem reproduce --data $data --out $fresh"
+start=$(date +%s)
+go run ./cmd/linemem reproduce --data "$data" --out "$fresh"
+echo "==> reproduce took $(($(date +%s) - start))s"
+
+# README.md and dotfiles (.gitkeep) describe results/; reproduce does not write them.
+echo "==> diff -r results/ against the fresh copy"
+if ! diff -r -x '.*' -x README.md results "$fresh"; then
+	echo "check-results: results/ differ from what \`linemem reproduce\` writes (above); rerun \`make reproduce\` and commit, or fix the change that moved them" >&2
+	exit 1
+fi
+
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	echo "==> git status results/"
+	changed="$(git status --porcelain --untracked-files=all -- results)"
+	if [[ -n "$changed" ]]; then
+		printf '%s\n' "$changed" >&2
+		echo "check-results: results/ differ from the committed ones (above); commit the regenerated files or find what changed them" >&2
+		exit 1
+	fi
+fi
+echo "==> results/ match"
