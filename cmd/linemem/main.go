@@ -8,9 +8,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/linemem/linemem/lib/store"
 )
 
 // command is one subcommand. Each lives in its own cmd_*.go file and registers
@@ -108,4 +111,38 @@ func newFlagSet(env *environment, c *command, db *string) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// parseInterspersed parses args with fs like fs.Parse but lets flags follow
+// positional arguments (`ingest DIR --window 30`); everything after a "--"
+// argument is positional. It returns the positional arguments in order. A
+// bad flag is a usage error (exit code 2); -h and --help give flag.ErrHelp.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		} else if err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// openExistingStore opens the database at path for a command that reads what
+// an earlier `linemem ingest` stored; a missing file is an error that says so
+// rather than an empty database created on the spot.
+func openExistingStore(path string) (*store.Store, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no such database; run `linemem ingest --db %s PATH…` first", path, path)
+	}
+	return store.Open(path)
 }

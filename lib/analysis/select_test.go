@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/analysis"
-	"github.com/linemem/linemem/lib/internal/conformance"
 )
 
 func cfg(name string, recall float64) analysis.Config {

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/internal/conformance"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/trec"

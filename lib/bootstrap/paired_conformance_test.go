@@ -6,8 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/internal/conformance"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/trec"

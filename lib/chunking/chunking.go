@@ -76,7 +76,9 @@ var ErrMixedSources = errors.New("chunking: messages from more than one source")
 //     greater than GapMinutes minutes (exactly GapMinutes does not split).
 //  3. In a session of n messages, windows start at s = 0, Stride, 2·Stride, …
 //     and hold messages [s, min(s+Window, n)); the last window is the first
-//     whose untrimmed end is n (n = 40 → one window; n = 43 → [0,42), [36,43)).
+//     whose untrimmed end is n (n = 40 → one window; n = 43 → [0,42), [36,43)),
+//     or earlier when the next start would be past the session's end (only
+//     possible with Stride > Window, which leaves messages between windows).
 //  4. While a window's raw_text is longer than MaxChars code points and it holds
 //     more than one message, its last message is dropped. The next window's
 //     start is unaffected, so with the paper's rule a trimmed message that the
@@ -151,10 +153,10 @@ func appendSessionChunks(chunks []chat.Chunk, session []chat.Message, lines []st
 			start += min(opts.Stride, kept)
 			continue
 		}
-		if end == n {
+		start += opts.Stride
+		if end == n || start >= n {
 			return chunks
 		}
-		start += opts.Stride
 	}
 }
 

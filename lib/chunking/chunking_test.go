@@ -12,9 +12,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
-	"github.com/linemem/linemem/lib/internal/conformance"
 )
 
 // expectedMessage is one line of the conformance pack's expected_messages.jsonl.
@@ -206,6 +206,33 @@ func TestBuildWindows(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			msgs := seq(tc.n)
 			chunks, err := chunking.Build(msgs, chunking.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := spans(t, msgs, chunks); !slices.Equal(got, tc.want) {
+				t.Errorf("windows = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// A stride longer than the window skips the messages between windows and
+// never starts a window past the session's end.
+func TestBuildStrideBeyondWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		want []span
+	}{
+		{"next start past the end", 16, []span{{0, 10}}},
+		{"next start inside", 40, []span{{0, 10}, {36, 40}}},
+		{"next start exactly at the end", 36, []span{{0, 10}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msgs := seq(tc.n)
+			opts := chunking.DefaultOptions()
+			opts.Window = 10
+			chunks, err := chunking.Build(msgs, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -178,3 +178,31 @@ func ExampleLinearMinMax() {
 	// c1 0.45
 	// c3 0.00
 }
+
+func TestExplain(t *testing.T) {
+	bm := hits("a", 9.0, "b", 5.0, "c", 1.0)
+	vec := hits("b", 0.8, "d", 0.6, "a", 0.4)
+	for _, f := range []fusion.Explainer{fusion.LinearMinMax{Beta: 0.3}, fusion.RRF{K: 60}, fusion.ZScore{Beta: 0.7}} {
+		fused := f.Fuse(bm, vec)
+		for _, want := range append(fused, trec.Hit{ChunkID: "absent"}) {
+			t.Run(f.Name()+"/"+want.ChunkID, func(t *testing.T) {
+				got, sparse, dense := f.Explain(bm, vec, want.ChunkID)
+				if math.Abs(got-want.Score) > tol {
+					t.Errorf("fused = %g, Fuse gives %g", got, want.Score)
+				}
+				if sum := sparse.Weight*sparse.Normalised + dense.Weight*dense.Normalised; math.Abs(sum-got) > tol {
+					t.Errorf("weighted parts sum to %g, fused is %g", sum, got)
+				}
+			})
+		}
+	}
+	t.Run("parts of b under min-max", func(t *testing.T) {
+		_, sparse, dense := fusion.LinearMinMax{Beta: 0.3}.Explain(bm, vec, "b")
+		if sparse.Rank != 2 || sparse.Score != 5 || math.Abs(sparse.Normalised-0.5) > tol || sparse.Weight != 0.3 {
+			t.Errorf("bm25 part = %+v, want rank 2, score 5, normalised (5 − 1)/(9 − 1), weight 0.3", sparse)
+		}
+		if dense.Rank != 1 || dense.Normalised != 1 || dense.Weight != 0.7 {
+			t.Errorf("vector part = %+v, want rank 1, normalised 1, weight 0.7", dense)
+		}
+	})
+}

@@ -117,8 +117,8 @@ func TestResolve(t *testing.T) {
 			exact: 3,
 		},
 		{
-			name:  "excerpt too short to search",
-			items: []gold.Item{{Source: "chat.json", Date: "2024-05-01", Time: "20:00", Sender: "自分", TextPrefix: "いいよ"}},
+			name:      "excerpt too short to search",
+			items:     []gold.Item{{Source: "chat.json", Date: "2024-05-01", Time: "20:00", Sender: "自分", TextPrefix: "いいよ"}},
 			want:      nil,
 			unmatched: 1,
 		},

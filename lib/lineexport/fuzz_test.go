@@ -2,14 +2,15 @@ package lineexport_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/chat"
-	"github.com/linemem/linemem/lib/internal/conformance"
 	"github.com/linemem/linemem/lib/lineexport"
 )
 
@@ -85,5 +86,58 @@ func FuzzReadJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := lineexport.ReadJSON("f.json", bytes.NewReader(data))
 		checkResult(t, "f.json", res, err)
+		if err == nil {
+			compareReference(t, data, res)
+		}
 	})
+}
+
+// compareReference decodes data a second, slower way (each message object
+// into a map) and checks that ReadJSON saw the same sender, type and text.
+func compareReference(t *testing.T, data []byte, res *lineexport.Result) {
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\uFEFF"))))
+	if _, err := dec.Token(); err != nil {
+		t.Fatalf("reference: %v", err)
+	}
+	var i int
+	for dec.More() {
+		if _, err := dec.Token(); err != nil { // date key
+			t.Fatalf("reference: %v", err)
+		}
+		if _, err := dec.Token(); err != nil { // '['
+			t.Fatalf("reference: %v", err)
+		}
+		for dec.More() {
+			var obj map[string]json.RawMessage
+			if err := dec.Decode(&obj); err != nil {
+				t.Fatalf("reference: %v", err)
+			}
+			field := func(name, def string) string {
+				var v *string
+				if raw, ok := obj[name]; ok {
+					if err := json.Unmarshal(raw, &v); err != nil {
+						t.Fatalf("reference: field %s: %v", name, err)
+					}
+				}
+				if v == nil || *v == "" {
+					return def
+				}
+				return *v
+			}
+			if i >= len(res.Messages) {
+				t.Fatalf("reference finds more than %d messages", len(res.Messages))
+			}
+			m := res.Messages[i]
+			if want := [3]string{field("sender", chat.SystemSender), field("type", chat.TextType), field("text", "")}; [3]string{m.Sender, m.Type, m.Text} != want {
+				t.Fatalf("message %d: got %q, reference %q", i, [3]string{m.Sender, m.Type, m.Text}, want)
+			}
+			i++
+		}
+		if _, err := dec.Token(); err != nil { // ']'
+			t.Fatalf("reference: %v", err)
+		}
+	}
+	if i != len(res.Messages) {
+		t.Fatalf("reference finds %d messages, ReadJSON %d", i, len(res.Messages))
+	}
 }

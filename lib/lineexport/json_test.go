@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/chat"
-	"github.com/linemem/linemem/lib/internal/conformance"
 	"github.com/linemem/linemem/lib/lineexport"
 )
 

@@ -15,14 +15,14 @@ import (
 // source is the file's base name; it becomes Message.Source and names the
 // file in errors and warnings.
 //
-// Layout:
+// Layout (⇥ is a tab):
 //
-//	[LINE] 花子とのトーク履歴          header (also Xのトーク履歴, Chat history with/in X)
-//	保存日時：2024/01/20 21:03          or "Saved on: …"; optional
-//	                                   blank line
-//	2024/01/14(日)                     day line
-//	9:05	花子	おはよう                TIME<TAB>SENDER<TAB>TEXT
-//	22:10	花子がメッセージの送信を取り消しました   two columns: a system line
+//	[LINE] 花子とのトーク履歴        header (also Xのトーク履歴, Chat history with/in X)
+//	保存日時：2024/01/20 21:03       or "Saved on: …"; optional
+//	                               a blank line
+//	2024/01/14(日)                 a day line
+//	9:05⇥花子⇥おはよう               TIME⇥SENDER⇥TEXT
+//	22:10⇥花子が…を取り消しました      TIME⇥TEXT: a system line
 //
 // Header: the first line (after one optional byte-order mark) must start with
 // "[LINE] "; the Japanese and English forms above are the ones the app
@@ -48,18 +48,22 @@ import (
 // the quotes are removed, the inner text is kept verbatim (inner quotes are
 // not unescaped). Which newlines are inside a message depends on the file:
 //   - CRLF files (the first line ends in CRLF): records end at CRLF; a bare LF
-//     is a newline inside the current message, quoted or not.
+//     is a newline inside the current message, quoted or not; the wrapping
+//     quotes are removed when the text spans lines.
 //   - LF files: a message whose TEXT starts with `"` continues over the
 //     following lines up to the first line ending in `"` after which the next
 //     non-blank line is a message line or a day line or the file ends; the
 //     search stops, and the opening line stands alone with its quote kept, at
-//     any message line or at a day line after a blank line. A single line that
-//     both opens and closes a quote is an ordinary text.
+//     any message line or at a day line after a blank line. A line that opens
+//     and closes a quote and is followed by such a boundary is an ordinary
+//     one-line text and keeps its quotes.
 //
 // Outside quotes, a line that is neither blank, a message line nor a day
 // line continues the previous message's text after a newline, unless it
 // follows a blank line or no message has been read since the last day line:
-// there it is an InputError (expected a day line).
+// there a day line belongs, and anything else (a day-shaped line naming no
+// real date included) is an InputError. Elsewhere a day-shaped line naming
+// no real date is a continuation line.
 //
 // Text that is exactly a placeholder sets Type and keeps the placeholder as
 // Text (see TypeOf). Errors (*InputError): invalid UTF-8, no header, a day
@@ -149,6 +153,7 @@ type pendingMessage struct {
 	day          int // index into days
 	hour, minute int
 	sender, text string
+	more         []string // unquoted continuation lines, joined to text by "\n"
 }
 
 var (
@@ -235,6 +240,9 @@ func (tr *textReader) read() (*Result, error) {
 	tr.result.Messages = make([]chat.Message, len(tr.msgs))
 	for i, p := range tr.msgs {
 		d := tr.days[p.day]
+		if len(p.more) > 0 {
+			p.text = strings.Join(append([]string{p.text}, p.more...), "\n")
+		}
 		m := chat.Message{
 			Source:      tr.source,
 			SourceOrder: i,
@@ -259,9 +267,13 @@ func crlfRecords(lines []physicalLine) []record {
 	var records []record
 	for i := 0; i < len(lines); i++ {
 		rec := record{text: lines[i].text, line: lines[i]}
-		for !lines[i].crlf && !lines[i].last && i+1 < len(lines) {
-			i++
-			rec.text += "\n" + lines[i].text
+		if j := i; !lines[j].crlf && !lines[j].last && j+1 < len(lines) {
+			parts := []string{lines[j].text}
+			for !lines[j].crlf && !lines[j].last && j+1 < len(lines) {
+				j++
+				parts = append(parts, lines[j].text)
+			}
+			rec.text, i = strings.Join(parts, "\n"), j
 		}
 		records = append(records, rec)
 	}
@@ -414,7 +426,7 @@ func (tr *textReader) readRecords(records []record) error {
 // continueMessage appends an unquoted continuation line to the last message.
 func (tr *textReader) continueMessage(rec record) {
 	last := &tr.msgs[len(tr.msgs)-1]
-	last.text += "\n" + rec.text
+	last.more = append(last.more, rec.text)
 }
 
 // parseDay reads a day line of either shape. A/B/YYYY lines are returned

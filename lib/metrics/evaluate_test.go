@@ -10,7 +10,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/linemem/linemem/lib/internal/conformance"
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/trec"

@@ -27,6 +27,8 @@ type Options struct {
 
 	SummariesFile string // file summarizer: JSONL {"chunk_id", "summary"}
 
+	VocabSize int      // lsa: vocabulary size, 0 = default
+	Seed      uint64   // lsa: sketch seed, 0 = default
 	Corpus    []string // lsa: texts to fit on when State is nil
 	State     []byte   // lsa: a fitted model from Stateful.State
 	Tokenizer string   // lsa: tokenizer name, "" = the provider default

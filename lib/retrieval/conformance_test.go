@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/chat"
-	"github.com/linemem/linemem/lib/internal/conformance"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/trec"

@@ -237,3 +237,36 @@ func ExampleBuilder_Build() {
 	}
 	// Output: raw_text_bm25 c2 0.713
 }
+
+func TestHybridExplain(t *testing.T) {
+	builder := retrieval.NewBuilder(readCorpus(t), readVectorSource(t), retrieval.Options{EmbedModel: confModel})
+	const question = "数学のテストの範囲はどこまで？"
+	for _, name := range []string{"hybrid:embedding_text_bm25+embedding_text_vector@0.45", "rrf:summary_bm25+summary_vector", "zscore:raw_text_bm25+summary_vector@0.20"} {
+		t.Run(name, func(t *testing.T) {
+			r, err := builder.Build(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := r.(*retrieval.Hybrid)
+			hits, err := h.Search(question, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hits) == 0 {
+				t.Fatal("no hits")
+			}
+			for _, hit := range hits {
+				e, err := h.Explain(question, hit.ChunkID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !near(e.Value, hit.Score, scoreTol) {
+					t.Errorf("%s: Explain = %v, Search = %v", hit.ChunkID, e.Value, hit.Score)
+				}
+				if sum := e.Children[0].Value + e.Children[1].Value; !near(sum, e.Value, scoreTol) {
+					t.Errorf("%s: parts sum to %v, root is %v", hit.ChunkID, sum, e.Value)
+				}
+			}
+		})
+	}
+}

@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/fusion"
-	"github.com/linemem/linemem/lib/internal/conformance"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/trec"

@@ -45,7 +45,9 @@ type InputError struct {
 }
 
 // Error formats "FILE:LINE: expected EXPECTED".
-func (e *InputError) Error() string { return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected) }
+func (e *InputError) Error() string {
+	return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected)
+}
 
 // SummaryRow is one chunk summary with where it came from (OriginImport, or a
 // provider's name and model).
@@ -92,7 +94,10 @@ func readJSONL(file string, r io.Reader, decode func(line int, data []byte) erro
 // jsonProblem phrases a decoding error as what was expected instead.
 func jsonProblem(shape string, err error) string {
 	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &typeErr) && typeErr.Field != "" {
+	if errors.As(err, &typeErr) {
+		if typeErr.Field == "" {
+			return fmt.Sprintf("%s, got %s", shape, typeErr.Value)
+		}
 		return fmt.Sprintf("%q to be a %s, got %s (%s)", typeErr.Field, typeErr.Type, typeErr.Value, shape)
 	}
 	var elemErr *elementError

@@ -67,6 +67,14 @@ func (s *Store) Stats() (Stats, error) {
 	return st, nil
 }
 
+// UncoveredMessages counts the messages of source that are in no chunk.
+func (s *Store) UncoveredMessages(source string) (int, error) {
+	var n int
+	err := s.db.QueryRow(`SELECT count(*) FROM messages
+		WHERE source = ? AND message_id NOT IN (SELECT message_id FROM chunk_messages)`, source).Scan(&n)
+	return n, err
+}
+
 func (s *Store) lengthStats(query string) (LengthStats, error) {
 	rows, err := s.db.Query(query)
 	if err != nil {

@@ -37,7 +37,8 @@ type Store struct {
 }
 
 // Open opens the database at path, creating the file if it does not exist, and
-// brings its schema to the current version. A file written by a newer linemem
+// brings its schema to the current version. The path ":memory:" opens a
+// private in-memory database on a single connection. A file written by a newer linemem
 // (user_version above the latest migration) is refused.
 func Open(path string) (*Store, error) {
 	if path == "" {
@@ -58,6 +59,9 @@ func Open(path string) (*Store, error) {
 	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if path == ":memory:" {
+		db.SetMaxOpenConns(1) // every connection would open its own empty database
 	}
 	s := &Store{db: db, path: path}
 	if err := s.migrate(); err != nil {

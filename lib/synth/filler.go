@@ -43,7 +43,7 @@ type fillerTemplate struct {
 
 // longChance thins out templates that paste a very long text: only a few
 // windows should hit the render limit.
-const longChance = 0.05
+const longChance = 0.15
 
 func (t fillerTemplate) long() bool {
 	for _, l := range t.lines {
@@ -69,8 +69,9 @@ func (t fillerTemplate) fits(src *source) bool {
 // fillerSession builds n messages of everyday chatter in src.
 func (w *world) fillerSession(rng *rand.Rand, src *source, n int) *session {
 	sess := &session{}
+	used := map[int]bool{}
 	for len(sess.msgs) < n {
-		sess.msgs = append(sess.msgs, w.fillerExchange(rng, src)...)
+		sess.msgs = append(sess.msgs, w.fillerExchange(rng, src, used)...)
 	}
 	sess.msgs = sess.msgs[:n]
 	for i := range sess.msgs {
@@ -87,12 +88,16 @@ func (w *world) fillerSession(rng *rand.Rand, src *source, n int) *session {
 	return sess
 }
 
-// fillerExchange draws one everyday exchange that fits src.
-func (w *world) fillerExchange(rng *rand.Rand, src *source) []msg {
+// fillerExchange draws one everyday exchange that fits src, avoiding the
+// templates in used (a session rarely repeats itself) for as long as it can,
+// and adds the drawn template to used.
+func (w *world) fillerExchange(rng *rand.Rand, src *source, used map[int]bool) []msg {
 	var t fillerTemplate
-	for {
-		t = fillerTemplates[rng.IntN(len(fillerTemplates))]
-		if t.fits(src) && (!t.long() || rng.Float64() < longChance) {
+	for attempt := 0; ; attempt++ {
+		i := rng.IntN(len(fillerTemplates))
+		t = fillerTemplates[i]
+		if t.fits(src) && (!t.long() || rng.Float64() < longChance) && (!used[i] || attempt > 200) {
+			used[i] = true
 			break
 		}
 	}
@@ -106,9 +111,9 @@ func (w *world) fillerExchange(rng *rand.Rand, src *source) []msg {
 // shortFillerExchange is fillerExchange without very long pasted texts, for
 // the chatter around a planted exchange: a long paste there could push the
 // evidence out of every window.
-func (w *world) shortFillerExchange(rng *rand.Rand, src *source) []msg {
+func (w *world) shortFillerExchange(rng *rand.Rand, src *source, used map[int]bool) []msg {
 	for {
-		ms := w.fillerExchange(rng, src)
+		ms := w.fillerExchange(rng, src, used)
 		long := false
 		for _, m := range ms {
 			long = long || len(m.text) > 1000
@@ -162,6 +167,33 @@ var fillerTemplates = []fillerTemplate{
 	{"", []string{"B|[file:スクショ.png]", "B|これどう思う？", "A|いいと思う", "A|色はもう一個の方が好きかも"},
 		"{P}に画像を見せられて意見を聞かれた。", "意見を聞かれた。"},
 
+	{"", []string{"B|明日{time}に{place}で！", "A|了解", "B|遅れたら連絡して", "A|はーい"},
+		"{P}と翌日{time}に{place}で会う段取りを確認した。", "待ち合わせの確認。"},
+	{"", []string{"A|今日の{subject}の授業出た？", "B|寝坊した", "A|出席取ってたよ", "B|終わった…"},
+		"{subject}の授業を{P}が寝坊で欠席し、出席を取っていたと自分が伝えた。", "授業の出欠の話。"},
+	{"", []string{"B|{store}で{item}買った", "B|[photo]", "A|いいじゃん", "A|いくらだった？", "B|思ったより安かった"},
+		"{P}が{store}で{item}を買ったと写真付きで報告した。", "買い物の報告。"},
+	{"", []string{"A|{month}の連休どうする？", "B|{place}行きたい", "A|いいね、考えとく"},
+		"{month}の連休の過ごし方を話し、{P}は{place}に行きたいと言った。", "連休の予定の話。"},
+	{"", []string{"B|バイト疲れた〜", "A|おつかれ、今日長かったの？", "B|{time}から閉店まで", "A|えらすぎ"},
+		"{P}がアルバイトで{time}から閉店まで働いて疲れたとこぼした。", "バイトの愚痴を聞いた。"},
+	{"", []string{"A|予約できた？", "B|{shop}、{time}で取れた", "A|ありがと！"},
+		"{P}が{shop}の予約を{time}で取ってくれた。", "店の予約の確認。"},
+	{"", []string{"B|引っ越ししたいなー", "A|どこに？", "B|{place}あたり", "A|家賃高そう"},
+		"{P}が{place}あたりに引っ越したいと話した。", "住まいの雑談。"},
+	{"", []string{"A|お土産何がいい？", "B|なんでも！", "A|じゃあ{snack}にする", "B|やった"},
+		"自分が{P}へのお土産に{snack}を買うことにした。", "お土産の話。"},
+	{"", []string{"B|最近どう？", "A|ぼちぼち、{hobby}してる", "B|いいね", "B|今度一緒にやりたい"},
+		"近況を聞かれ、自分は{hobby}をしていると答えた。", "近況の報告。"},
+	{"", []string{"A|{place}で{P}っぽい人見た", "B|それたぶん私笑", "A|まじか声かければよかった"},
+		"自分が{place}で{P}を見かけた話。", "偶然の話。"},
+	{"", []string{"B|[voice]", "A|ボイス聞けないから文字でお願い笑", "B|あとで電話する"},
+		"{P}がボイスメッセージを送り、後で電話することになった。", ""},
+	{"", []string{"B|[location]", "B|ここいる", "A|すぐ行く"},
+		"{P}が位置情報を送り、自分が合流した。", "待ち合わせの連絡。"},
+	{"", []string{"A|レポート終わらん", "B|何文字？", "A|4000字", "B|がんばれ"},
+		"自分がレポートに追われているとこぼした。", "課題の愚痴。"},
+
 	// partner
 	{"partner", []string{"B|おやすみ〜", "A|おやすみ😴"}, "おやすみのあいさつ。", ""},
 	{"partner", []string{"B|いま帰った", "A|おつかれ！", "B|今日{subject}の小テストだった", "A|どうだった？", "B|たぶん大丈夫"},
@@ -180,6 +212,15 @@ var fillerTemplates = []fillerTemplate{
 		"{P}と電話で話した。", ""},
 	{"partner", []string{"A|プレゼント何がいい？", "B|えー、なんでもうれしい", "A|それ一番困るやつ笑", "B|じゃあ{item}かな"},
 		"プレゼントの希望を聞くと{P}は{item}を挙げた。", "プレゼントの話をした。"},
+
+	{"partner", []string{"B|来月{place}行きたいな", "A|いいね、日帰り？", "B|泊まりたい", "A|宿探しとく"},
+		"{P}と翌月{place}へ泊まりで出かける話になり、自分が宿を探すことにした。", "{P}と旅行の話をした。"},
+	{"partner", []string{"B|今日ちょっと落ち込んでる", "A|どうしたの", "B|{subject}の課題うまくいかなくて", "A|話聞くよ", "A|[call]"},
+		"{P}が{subject}の課題がうまくいかず落ち込んでいたので、電話で話を聞いた。", "{P}の悩みを聞いた。"},
+	{"partner", []string{"A|ごめん今日返信遅くなる", "B|りょーかい、がんばって"},
+		"自分が忙しく返信が遅くなると{P}に伝えた。", ""},
+	{"partner", []string{"B|{movie}の予告見た？", "A|見た！公開いつだっけ", "B|来月", "A|一緒に行こ"},
+		"{P}と映画{movie}を公開されたら一緒に観に行こうと話した。", "映画の話をした。"},
 
 	// friends
 	{"friend", []string{"B|{subject}のノート見せて🙏", "A|いいよ、写真送る", "A|[photo]", "A|[photo]", "B|神"},
@@ -213,6 +254,15 @@ var fillerTemplates = []fillerTemplate{
 	{"family", []string{"母|病院の予約{day}の{time}ね", "父|わかった"},
 		"母が父の病院の予約が{day}の{time}だと伝えた。", "通院の予定の連絡。"},
 
+	{"family", []string{"母|{dish}作りすぎたから取りに来る？", "A|行く！", "母|タッパー持ってきて"},
+		"母が{dish}を作りすぎたので取りに来るよう言った。", "母からおかずの連絡。"},
+	{"family", []string{"あかり|テスト終わった〜", "母|おつかれさま", "A|どうだった", "あかり|聞かないで"},
+		"妹のあかりがテストを終えた。", "妹のテストの話。"},
+	{"family", []string{"父|今度の休み{place}に買い物行くけど何かいる？", "A|特にない、ありがと"},
+		"父が{place}へ買い物に行くついでに欲しいものを聞いてきた。", "父からの連絡。"},
+	{"family", []string{"母|おばあちゃんから{snack}届いたよ", "A|お礼言っとく", "あかり|もう半分食べた"},
+		"祖母から{snack}が届いたと母が知らせた。", "祖母からの贈り物の話。"},
+
 	// club
 	{"club", []string{"大輔|{day}の練習、コート{court}で{time}からです", "C|了解です", "A|参加します", "D|遅れて行きます"},
 		"部長の大輔が{day}の練習予定（コート{court}、{time}開始）を連絡し、参加の返事が集まった。", "練習日程の連絡。"},
@@ -233,6 +283,13 @@ var fillerTemplates = []fillerTemplate{
 	{"club", []string{"B|大会のエントリー{day}までです", "C|ダブルス出ます", "A|自分も"},
 		"大会のエントリー締め切りが{day}と告知された。", "大会エントリーの連絡。"},
 
+	{"club", []string{"C|コート予約取れました、{day}{time}〜", "大輔|ありがとう", "B|[sticker]"},
+		"{Q}が{day}{time}からのコートを予約した。", "コート予約の連絡。"},
+	{"club", []string{"B|ボール足りなくなってきた", "C|買い足します？", "大輔|来月まとめて買います"},
+		"ボールが足りなくなり、部長が翌月まとめて買うと言った。", "備品の話。"},
+	{"club", []string{"大輔|来月の練習試合の参加者募集します", "C|出ます", "A|出ます！", "D|未定です"},
+		"部長が翌月の練習試合の参加者を募った。", "練習試合の募集。"},
+
 	// seminar
 	{"seminar", []string{"B|{subject}のレポート締切いつだっけ", "C|{day}の23:59", "B|やば", "A|まだ手つけてない"},
 		"{subject}のレポート締め切りが{day}だと確認し合った。", "レポートの締め切りの確認。"},
@@ -244,8 +301,13 @@ var fillerTemplates = []fillerTemplate{
 		"{subject}の過去問をメンバーが共有した。", "過去問の共有。"},
 	{"seminar", []string{"C|卒論のテーマ決まった？", "B|まだ", "A|なんとなく", "C|{month}に中間発表あるらしい"},
 		"卒論のテーマ決めと{month}の中間発表について話した。", "卒論の話。"},
-	{"seminar", []string{"B|ゼミ合宿の議事録です", "B|[long:minutes]", "C|ありがとうございます"},
+	{"seminar", []string{"B|[long:minutes]", "B|ゼミ合宿の議事録です", "C|ありがとうございます"},
 		"ゼミ合宿の長い議事録が共有された。", "議事録の共有。"},
+
+	{"seminar", []string{"B|{subject}の課題、どこまで進んだ？", "C|半分くらい", "A|まだ資料読んでる"},
+		"{subject}の課題の進み具合を確認し合った。", "課題の進捗の話。"},
+	{"seminar", []string{"C|発表資料、共有フォルダに入れました", "B|確認します", "A|ありがとう"},
+		"{Q}が発表資料を共有フォルダに置いた。", "資料の共有。"},
 
 	// part-time job
 	{"baito", []string{"店長|来月のシフト希望、{day}までに出してください", "B|了解です", "C|はい"},
@@ -263,6 +325,13 @@ var fillerTemplates = []fillerTemplate{
 	{"baito", []string{"店長|{month}の給与明細、共有ノートに置きました", "B|ありがとうございます"},
 		"店長が{month}の給与明細の置き場所を連絡した。", "給与明細の連絡。"},
 
+	{"baito", []string{"店長|{day}{time}から棚卸しです、入れる人いますか", "C|入れます", "A|自分も行けます"},
+		"店長が{day}の棚卸しの人手を募り、自分も参加すると答えた。", "棚卸しの募集。"},
+	{"baito", []string{"B|今日のレジ締め、ぴったりでした！", "店長|ありがとう"},
+		"{P}がレジ締めの金額が合ったと報告した。", "レジ締めの報告。"},
+	{"baito", []string{"C|シフト表更新しました {url}", "A|確認しました", "B|ありがとうございます"},
+		"{Q}が更新したシフト表を共有した。", "シフト表の共有。"},
+
 	// work
 	{"work", []string{"佐藤課長|明日の定例{time}からに変更です", "C|承知しました", "A|承知です"},
 		"佐藤課長が翌日の定例会議を{time}開始に変更した。", "会議時間の変更連絡。"},
@@ -274,20 +343,31 @@ var fillerTemplates = []fillerTemplate{
 		"中村がお昼に{food}を食べに行こうと誘った。", "ランチの誘い。"},
 	{"work", []string{"佐藤課長|{client}さんの件、見積もり出しました", "高橋|ありがとうございます", "佐藤課長|先方の返事待ちです"},
 		"{client}向けの見積もりを提出し、返事待ちになった。", "取引先との進捗の共有。"},
-	{"work", []string{"高橋|定例の議事録です", "高橋|[long:minutes]", "A|ありがとうございます"},
+	{"work", []string{"高橋|[long:minutes]", "高橋|定例の議事録です", "A|ありがとうございます"},
 		"定例会議の長い議事録が共有された。", "議事録の共有。"},
 	{"work", []string{"A|{task}、今日中に出します", "佐藤課長|よろしく", "C|[sticker]"},
 		"自分が{task}を当日中に出すと伝えた。", "作業の進捗連絡。"},
+
+	{"work", []string{"佐藤課長|来週の{client}さんとの打ち合わせ、資料準備お願いします", "A|承知しました"},
+		"佐藤課長が{client}との打ち合わせ資料の準備を頼んだ。", "打ち合わせの準備の依頼。"},
+	{"work", []string{"高橋|{task}のレビューお願いできますか", "A|午後見ます", "高橋|助かります"},
+		"高橋から{task}のレビューを頼まれ、午後に見ると答えた。", "レビューの依頼。"},
+	{"work", []string{"中村|今日の定例、議題ありますか", "A|特にないです", "高橋|自分も"},
+		"定例会議の議題を確認した。", ""},
 
 	// trip group
 	{"trip", []string{"B|新幹線何時のにする？", "C|朝早いのがいい", "A|8時台とか", "D|起きれるかな笑"},
 		"旅行の新幹線の時間を相談した。", "移動の相談。"},
 	{"trip", []string{"C|{spot}行きたい", "B|いいね", "A|{spot}は2日目かな"},
 		"旅行で{spot}に行きたいという案が出た。", "行き先の相談。"},
-	{"trip", []string{"B|持ち物リスト作った", "B|[long:itinerary]", "C|助かる"},
+	{"trip", []string{"B|[long:itinerary]", "B|持ち物リスト作った", "C|助かる"},
 		"旅行の持ち物や行程の長いメモが共有された。", "旅行の準備メモの共有。"},
 	{"trip", []string{"C|[photo]", "C|{spot}！", "B|最高", "A|また行きたいね"},
 		"旅行中の{spot}の写真を共有した。", "旅行の写真の共有。"},
 	{"trip", []string{"D|次どこ行く？", "B|北海道とか", "A|冬の北海道いいな"},
 		"次の旅行先を話した。", "次の旅行の話。"},
+	{"trip", []string{"B|金沢の天気、雨っぽい", "C|傘いるね", "A|折りたたみ持ってく"},
+		"旅行先の天気が雨の予報で、傘の準備を話した。", "旅行の天気の話。"},
+	{"trip", []string{"C|宿の近くに{food}の店あるって", "B|行こう", "A|夜ごはんそこにしよ"},
+		"宿の近くの{food}の店で夕食をとる案が出た。", "旅行中の食事の相談。"},
 }

@@ -7,14 +7,14 @@ import (
 )
 
 // longText writes a long pasted message (meeting minutes, an itinerary),
-// between about 1,200 and 6,500 characters, so that a few windows hit the
+// between about 1,500 and 7,000 characters, so that a few windows hit the
 // 5,000-character render limit.
 func longText(rng *rand.Rand, kind string) string {
 	pool := longLines[kind]
 	if pool == nil {
 		panic("synth: no long text kind " + kind)
 	}
-	want := 1200 + rng.IntN(5300)
+	want := 1500 + rng.IntN(5500)
 	var b strings.Builder
 	b.WriteString(longTitles[kind])
 	for n := 1; b.Len()/3 < want; n++ {

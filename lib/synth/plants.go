@@ -151,12 +151,13 @@ func (w *world) plantSession(rng *rand.Rand, src *source, core []msg) *session {
 		before, after = 4+rng.IntN(5), 2+rng.IntN(6)
 	}
 	sess := &session{}
+	used := map[int]bool{}
 	for range before {
-		sess.msgs = append(sess.msgs, w.shortFillerExchange(rng, src)...)
+		sess.msgs = append(sess.msgs, w.shortFillerExchange(rng, src, used)...)
 	}
 	sess.msgs = append(sess.msgs, core...)
 	for range after {
-		sess.msgs = append(sess.msgs, w.shortFillerExchange(rng, src)...)
+		sess.msgs = append(sess.msgs, w.shortFillerExchange(rng, src, used)...)
 	}
 	return sess
 }

@@ -58,7 +58,7 @@ func (w *world) summarize(c chat.Chunk, byID map[string]chat.Message, episodeOf 
 	case 0:
 		add(fmt.Sprintf("%s、%sでのやり取り。", when, src.label))
 	case 1:
-		add(fmt.Sprintf("%sの会話で、%s。", src.label, strings.TrimSuffix(when, "に")))
+		add(fmt.Sprintf("%sでの%sの会話。", src.label, strings.TrimSuffix(when, "に")))
 	default:
 		add(fmt.Sprintf("%sの一場面。", src.label))
 	}
@@ -90,15 +90,15 @@ func (w *world) summarize(c chat.Chunk, byID map[string]chat.Message, episodeOf 
 	if calls {
 		pads = append(pads, "通話の記録も残っている。")
 	}
-	pads = append(pads, tonePads[rng.IntN(len(tonePads))], closingPads[rng.IntN(len(closingPads))])
+	general := slices.Clone(generalPads)
+	rng.Shuffle(len(general), func(i, j int) { general[i], general[j] = general[j], general[i] })
+	pads = append(pads, general...)
+	target := min(summaryMax-40, summaryMin+rng.IntN(50)+12*len(eps))
 	for _, p := range pads {
-		if runes(parts) >= summaryMin {
+		if runes(parts) >= target {
 			break
 		}
 		add(p)
-	}
-	for i := rng.IntN(len(extraPads)); runes(parts) < summaryMin; i++ {
-		add(extraPads[i%len(extraPads)])
 	}
 	return strings.Join(parts, "")
 }
@@ -126,24 +126,25 @@ func spanPhrase(startAt, endAt string) string {
 	return fmt.Sprintf("%sから%d月%d日にかけて", da, b.Month(), b.Day())
 }
 
-var tonePads = []string{
+// generalPads describe the tone and shape of a conversation without
+// reference to its content, as LLM summaries tend to.
+var generalPads = []string{
 	"全体として短い相づちや絵文字が多く、気軽な雰囲気で進んでいる。",
 	"やり取りはテンポがよく、冗談を交えながら話が進む。",
 	"ところどころ省略の多い口語的な書き方で、文脈に頼った短い発言が目立つ。",
 	"深刻な話題は少なく、日常の連絡が中心になっている。",
 	"お互いを気づかう言葉が多く、関係の近さがうかがえる。",
-}
-
-var closingPads = []string{
 	"このチャンクの中では、はっきりした結論が出ていない話題もある。",
 	"細かな日時や場所は会話の中で一部しか触れられていない。",
 	"後の会話につながりそうな話題も含まれている。",
 	"特に大きな決定はなく、近況の共有が主な内容である。",
-}
-
-var extraPads = []string{
 	"発言は短いものが多く、前後の流れを読まないと意味がつかみにくい箇所もある。",
 	"話題は途中で何度か切り替わっている。",
 	"返信の間隔はまちまちで、少し時間をおいて話が再開する場面もある。",
 	"感情的な衝突はなく、穏やかなやり取りである。",
+	"くだけた言葉づかいで、親しい間柄らしい軽いやり取りが続く。",
+	"自分は聞き役に回ることが多く、相手の話に短く反応している。",
+	"用件そのものは短く済み、残りは雑談になっている。",
+	"打ち間違いや言い直しも見られ、思いついたまま書き込んでいる様子がうかがえる。",
+	"予定や約束に関わる発言が含まれるため、後で日程を確認する手がかりになりうる。",
 }

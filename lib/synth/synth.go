@@ -15,9 +15,11 @@ package synth
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
@@ -42,6 +44,9 @@ const (
 	PaperMessages = 358896 // the paper's Table 1
 )
 
+// DefaultSeed is the seed of the committed data/synthetic folder.
+const DefaultSeed uint64 = 1
+
 // Config selects a dataset.
 type Config struct {
 	Seed  uint64
@@ -65,12 +70,67 @@ type Stats struct {
 	Sources       int
 	Messages      int
 	Chunks        int
-	Uncovered     int            // messages in no chunk (render-limit trimming)
+	Uncovered     int // messages in no chunk (render-limit trimming)
 	Questions     int
 	ByType        map[string]int // questions per type
 	PrimaryGold   int            // (question, chunk) pairs with relevance 2
 	SecondaryGold int            // (question, chunk) pairs with relevance 1
 	Warnings      int            // reader warnings (unparseable times)
+	RawText       Lengths        // raw_text length of the chunks, in characters
+	Summary       Lengths        // summary length, in characters
+}
+
+// Lengths describes text lengths in characters (code points).
+type Lengths struct {
+	Mean float64
+	P95  int // nearest-rank 95th percentile
+	Max  int
+}
+
+func describeLengths(ls []int) Lengths {
+	if len(ls) == 0 {
+		return Lengths{}
+	}
+	ls = slices.Clone(ls)
+	slices.Sort(ls)
+	sum := 0
+	for _, l := range ls {
+		sum += l
+	}
+	rank := (95*len(ls) + 99) / 100
+	return Lengths{Mean: float64(sum) / float64(len(ls)), P95: ls[rank-1], Max: ls[len(ls)-1]}
+}
+
+// WriteTable prints the statistics as the rows of the paper's Table 1,
+// followed by the rows the synthetic data adds.
+func (st Stats) WriteTable(w io.Writer) error {
+	var b strings.Builder
+	row := func(item string, value any) { fmt.Fprintf(&b, "%-28s %v\n", item, value) }
+	row("Item", "Value")
+	row("LINE messages", thousands(st.Messages))
+	row("Chunks", thousands(st.Chunks))
+	row("Evaluation questions", st.Questions)
+	row("Main evaluation unit", "chunk")
+	row("Question construction", "template-generated (synthetic)")
+	row("Gold annotation", "resolved from generator evidence")
+	row("Sources", st.Sources)
+	row("Questions by type", fmt.Sprintf("named_entity %d, contextual %d, aggregate %d", st.ByType[questions.NamedEntity], st.ByType[questions.Contextual], st.ByType[questions.Aggregate]))
+	row("Primary / secondary gold", fmt.Sprintf("%d / %d", st.PrimaryGold, st.SecondaryGold))
+	row("Messages in no chunk", st.Uncovered)
+	row("Unparseable times", st.Warnings)
+	row("raw_text mean / p95 / max", fmt.Sprintf("%.0f / %d / %d", st.RawText.Mean, st.RawText.P95, st.RawText.Max))
+	row("summary mean / p95 / max", fmt.Sprintf("%.0f / %d / %d", st.Summary.Mean, st.Summary.P95, st.Summary.Max))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// thousands formats n with comma separators.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // Dataset is a generated corpus with its evaluation material.
@@ -154,6 +214,13 @@ func Generate(cfg Config) (*Dataset, error) {
 		ds.Stats.ByType[q.Type]++
 	}
 	ds.Stats.PrimaryGold, ds.Stats.SecondaryGold = ds.Gold.Rel2, ds.Gold.Rel1
+	rawLens := make([]int, len(allChunks))
+	sumLens := make([]int, len(allChunks))
+	for i, c := range allChunks {
+		rawLens[i] = utf8.RuneCountInString(c.RawText)
+		sumLens[i] = utf8.RuneCountInString(ds.Summaries[i].Summary)
+	}
+	ds.Stats.RawText, ds.Stats.Summary = describeLengths(rawLens), describeLengths(sumLens)
 	return ds, nil
 }
 

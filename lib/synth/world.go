@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Self is the exporting user's display name in every source.
@@ -147,6 +148,7 @@ func (w *world) build() error {
 	if err := w.plantQuestions(rngFor(w.cfg.Seed, "plants")); err != nil {
 		return err
 	}
+	w.pasteSessions(rngFor(w.cfg.Seed, "pastes"))
 	for _, s := range w.sources {
 		rng := rngFor(w.cfg.Seed, "filler/"+s.name)
 		for s.count < s.quota {
@@ -162,6 +164,38 @@ func (w *world) build() error {
 		place(rng, s)
 	}
 	return nil
+}
+
+// pastesPer100k is how many sessions, per 100,000 messages, open with a
+// pasted text longer than the render limit: their first window keeps only
+// that message, and its raw_text stays over the limit (spec §4 step 4).
+const pastesPer100k = 15
+
+// pasteSessions adds the sessions that open with an over-long paste.
+func (w *world) pasteSessions(rng *rand.Rand) {
+	kinds := []struct{ source, kind, speaker, note string }{
+		{"work", "minutes", "高橋", "定例の議事録、全文貼っておきます"},
+		{"seminar", "minutes", "C", "ゼミ合宿の議事録まとめました"},
+		{"trip", "itinerary", "B", "しおり全文です"},
+	}
+	n := max(3, w.target*pastesPer100k/100000)
+	for i := range n {
+		k := kinds[i%len(kinds)]
+		src := w.byKey[k.source]
+		r := pickRoles(rng, src, "")
+		ep := w.addEpisode("長い資料（"+longTitles[k.kind]+"）がそのまま貼り付けられ、メンバーが受け取った。", "長い資料が共有された。")
+		text := longText(rng, k.kind)
+		for utf8.RuneCountInString(text) <= 5200 {
+			text += "\n" + longText(rng, k.kind)
+		}
+		sl := newSlots(rng, withNames(nil, r))
+		core := render(rng, src, r, sl, []string{k.speaker + "|" + k.note, "A|ありがとうございます"}, ep)
+		paste := msg{sender: r.sender(src, k.speaker), typ: "text", text: text, episode: ep}
+		sess := &session{msgs: append([]msg{paste}, core...)}
+		sess.start = randomStart(rng, src.from, src.to)
+		src.sessions = append(src.sessions, sess)
+		src.count += len(sess.msgs)
+	}
 }
 
 // sessionSize draws how many messages a burst of chat holds: mostly a few
@@ -184,7 +218,7 @@ func sessionSize(rng *rand.Rand, shortSessions float64) int {
 
 func (w *world) shortSessions() float64 {
 	if w.cfg.Scale == ScalePaper {
-		return 0.08
+		return 0.18
 	}
 	return 0
 }

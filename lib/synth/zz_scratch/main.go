@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/linemem/linemem/lib/bm25"
@@ -19,7 +20,8 @@ func main() {
 		scale = os.Args[1]
 	}
 	t0 := time.Now()
-	ds, err := synth.Generate(synth.Config{Seed: 1, Scale: scale})
+	seed, _ := strconv.ParseUint(os.Getenv("SEED"), 10, 64)
+	ds, err := synth.Generate(synth.Config{Seed: seed, Scale: scale})
 	if err != nil {
 		fmt.Println("ERR", err)
 		os.Exit(1)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/linemem/linemem/lib/internal/conformance"
+	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/tokenize/paperregex"
 )
 

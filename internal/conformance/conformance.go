@@ -14,7 +14,7 @@ func Dir() string {
 	if !ok {
 		panic("conformance: cannot locate source file")
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "conformance")
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "conformance")
 }
 
 // Path joins elem onto Dir.

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/metrics"
+	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+func init() {
+	register(&command{
+		name:    "eval",
+		summary: "score retrievers on a question set: Recall/MRR/nDCG/Success@5 with bootstrap CIs",
+		usage:   "--questions FILE --qrels FILE --retriever NAME[,NAME…]",
+		run:     runEval,
+	})
+}
+
+// evalJSON is the `eval --json` document (spec §12), extended with
+// success@5, per-type means and paired differences.
+type evalJSON struct {
+	Retrievers        []retrieverJSON  `json:"retrievers"`
+	PairedDifferences []differenceJSON `json:"paired_differences,omitempty"`
+	Bootstrap         bootstrapJSON    `json:"bootstrap"`
+	Warnings          []string         `json:"warnings"`
+}
+
+type retrieverJSON struct {
+	Name         string                `json:"name"`
+	Questions    int                   `json:"questions"`
+	Excluded     int                   `json:"excluded"`
+	ExcludedQIDs []string              `json:"excluded_qids"`
+	Recall5      float64               `json:"recall@5"`
+	MRR5         float64               `json:"mrr@5"`
+	NDCG5        float64               `json:"ndcg@5"`
+	Success5     float64               `json:"success@5"`
+	CI           map[string][2]float64 `json:"ci"`
+	ByType       map[string]typeJSON   `json:"by_type"`
+}
+
+type typeJSON struct {
+	Questions int     `json:"questions"`
+	Recall5   float64 `json:"recall@5"`
+	MRR5      float64 `json:"mrr@5"`
+	NDCG5     float64 `json:"ndcg@5"`
+	Success5  float64 `json:"success@5"`
+}
+
+type differenceJSON struct {
+	A      string     `json:"a"`
+	B      string     `json:"b"`
+	Metric string     `json:"metric"`
+	Diff   float64    `json:"diff"`
+	CI     [2]float64 `json:"ci"`
+}
+
+type bootstrapJSON struct {
+	B         int    `json:"B"`
+	Seed      uint64 `json:"seed"`
+	Generator string `json:"generator"`
+}
+
+func runEval(env *environment, args []string) error {
+	c := commands["eval"]
+	var db, questionsPath, qrelsPath, names, runDir string
+	var opts corpusOptions
+	var asJSON bool
+	var b int
+	var seed uint64
+	fs := newFlagSet(env, c, &db)
+	fs.StringVar(&questionsPath, "questions", "", "questions `FILE` (JSONL: qid, question, type)")
+	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
+	fs.StringVar(&names, "retriever", "", "retriever `NAME`s, comma-separated (e.g. raw_text_bm25,hybrid:embedding_text_bm25+embedding_text_vector@0.45)")
+	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` of chunk and query vectors (default: the only one stored)")
+	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER`: paper-regex (default), kagome, char-bigram")
+	fs.StringVar(&runDir, "run-dir", "", "write one TREC run file per retriever (top 200) into `DIR`")
+	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	fs.IntVar(&b, "bootstrap", 5000, "bootstrap resamples `B`")
+	fs.Uint64Var(&seed, "seed", 12345, "bootstrap `SEED`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if questionsPath == "" || qrelsPath == "" || names == "" {
+		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)
+	}
+	retrievers := strings.Split(names, ",")
+	qs, qrels, err := evalInputs(questionsPath, qrelsPath)
+	if err != nil {
+		return err
+	}
+	vec, err := needsVectors(retrievers)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	builder, _, err := openBuilder(st, opts, vec)
+	if err != nil {
+		return err
+	}
+	setup := experiment.NewSetup(qs, qrels, builder)
+	setup.B, setup.Seed = b, seed
+	evals, err := setup.EvaluateAll(retrievers)
+	if err != nil {
+		return err
+	}
+	if runDir != "" {
+		if err := writeRuns(runDir, setup.QIDs(), evals); err != nil {
+			return err
+		}
+	}
+	warnings, err := goldWarnings(st, qrels)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		doc := evalJSON{Bootstrap: bootstrapJSON{setup.B, setup.Seed, bootstrapGenerator}, Warnings: warnings}
+		for _, ev := range evals {
+			doc.Retrievers = append(doc.Retrievers, retrieverDoc(ev))
+		}
+		for i := range evals {
+			for j := i + 1; j < len(evals); j++ {
+				for _, m := range experiment.PaperMetrics {
+					d, err := setup.PairedDifference(evals[i], evals[j], m)
+					if err != nil {
+						return err
+					}
+					doc.PairedDifferences = append(doc.PairedDifferences, differenceJSON{d.A, d.B, d.Metric, d.Mean, [2]float64{d.Lo, d.Hi}})
+				}
+			}
+		}
+		return writeJSON(env, doc)
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(env.stderr, "warning:", w)
+	}
+	printEvalTable(env, evals)
+	return nil
+}
+
+// bootstrapGenerator names the resampling generator, for provenance.
+const bootstrapGenerator = "math/rand/v2 PCG(seed, seed), IntN(n) row by row"
+
+func retrieverDoc(ev *experiment.Evaluation) retrieverJSON {
+	res := ev.Result
+	r := retrieverJSON{
+		Name: ev.Name, Questions: len(res.QIDs), Excluded: len(res.Excluded), ExcludedQIDs: nonNil(res.Excluded),
+		Recall5: res.Mean["recall@5"], MRR5: res.Mean["mrr@5"], NDCG5: res.Mean["ndcg@5"], Success5: res.Mean["success@5"],
+		CI: map[string][2]float64{}, ByType: map[string]typeJSON{},
+	}
+	for m, iv := range ev.CI {
+		r.CI[m] = [2]float64{iv.Lo, iv.Hi}
+	}
+	for _, t := range res.TypeOrder {
+		tm := res.ByType[t]
+		r.ByType[t] = typeJSON{tm.Questions, tm.Mean["recall@5"], tm.Mean["mrr@5"], tm.Mean["ndcg@5"], tm.Mean["success@5"]}
+	}
+	return r
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// goldWarnings lists gold chunk IDs that are not in the corpus (spec §10:
+// they still count in denominators).
+func goldWarnings(st *store.Store, qrels trec.Qrels) ([]string, error) {
+	chunks, err := st.Chunks()
+	if err != nil {
+		return nil, err
+	}
+	corpus := make(map[string]bool, len(chunks))
+	for _, c := range chunks {
+		corpus[c.ID] = true
+	}
+	warnings := []string{}
+	for _, g := range metrics.MissingGold(qrels, corpus) {
+		warnings = append(warnings, fmt.Sprintf("qrels: %s gold chunk %s (rel %d) is not in the corpus; it still counts in the denominators", g.QID, g.ChunkID, g.Rel))
+	}
+	return warnings, nil
+}
+
+// writeRuns writes {name}.run per evaluation, top experiment.RunDepth per
+// question in question order; ":", "+" and "@" stay in the file name.
+func writeRuns(dir string, qids []string, evals []*experiment.Evaluation) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, ev := range evals {
+		path := filepath.Join(dir, ev.Name+".run")
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		werr := trec.WriteRun(f, qids, ev.Run, ev.Name)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return fmt.Errorf("%s: %w", path, werr)
+		}
+	}
+	return nil
+}
+
+func printEvalTable(env *environment, evals []*experiment.Evaluation) {
+	tw := tabwriter.NewWriter(env.stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "retriever\tquestions\trecall@5 [95% CI]\tmrr@5 [95% CI]\tndcg@5 [95% CI]\tsuccess@5")
+	for _, ev := range evals {
+		res := ev.Result
+		cell := func(m string) string {
+			iv := ev.CI[m]
+			return fmt.Sprintf("%.3f [%.3f, %.3f]", res.Mean[m], iv.Lo, iv.Hi)
+		}
+		fmt.Fprintf(tw, "%s\t%d (+%d excluded)\t%s\t%s\t%s\t%.3f\n", ev.Name, len(res.QIDs), len(res.Excluded), cell("recall@5"), cell("mrr@5"), cell("ndcg@5"), res.Mean["success@5"])
+	}
+	tw.Flush()
+}
+
+func writeJSON(env *environment, v any) error {
+	enc := json.NewEncoder(env.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/store"
+)
+
+func init() {
+	register(&command{
+		name:    "search",
+		summary: "search your chat memory: ranked conversation windows for a question",
+		usage:   "--retriever NAME [--k N] QUESTION",
+		run:     runSearch,
+	})
+}
+
+// searchHitJSON is one result of `search --json`.
+type searchHitJSON struct {
+	Rank    int     `json:"rank"`
+	ChunkID string  `json:"chunk_id"`
+	Score   float64 `json:"score"`
+	Source  string  `json:"source"`
+	StartAt string  `json:"start_at"`
+	EndAt   string  `json:"end_at"`
+	RawText string  `json:"raw_text"`
+	Explain string  `json:"explain,omitempty"`
+}
+
+type searchJSON struct {
+	Retriever string          `json:"retriever"`
+	Query     string          `json:"query"`
+	Results   []searchHitJSON `json:"results"`
+}
+
+// previewLines is how many transcript lines the human-readable output shows
+// per result.
+const previewLines = 3
+
+func runSearch(env *environment, args []string) error {
+	c := commands["search"]
+	var db, name string
+	var k int
+	var asJSON, explain bool
+	var opts corpusOptions
+	fs := newFlagSet(env, c, &db)
+	fs.StringVar(&name, "retriever", "embedding_text_bm25", "retriever `NAME` (spec §9 grammar, e.g. raw_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45)")
+	fs.IntVar(&k, "k", 5, "number of results")
+	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
+	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
+	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	fs.BoolVar(&explain, "explain", false, "break each BM25 score into its terms")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("%w: a QUESTION is required", errUsage)
+	}
+	query := strings.Join(fs.Args(), " ")
+	vec, err := needsVectors([]string{name})
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	builder, _, err := openBuilder(st, opts, vec)
+	if err != nil {
+		return err
+	}
+	r, err := builder.Build(name)
+	if err != nil {
+		return err
+	}
+	chunks, err := st.Chunks()
+	if err != nil {
+		return err
+	}
+	byID := make(map[string]chat.Chunk, len(chunks))
+	for _, ch := range chunks {
+		byID[ch.ID] = ch
+	}
+	start := time.Now()
+	hits, err := r.Search(query, k)
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	doc := searchJSON{Retriever: r.Name(), Query: query, Results: []searchHitJSON{}}
+	for i, h := range hits {
+		ch := byID[h.ChunkID]
+		item := searchHitJSON{Rank: i + 1, ChunkID: h.ChunkID, Score: h.Score, Source: ch.Source, StartAt: ch.StartAt, EndAt: ch.EndAt, RawText: ch.RawText}
+		if explain {
+			if item.Explain, err = explainHit(r, query, h.ChunkID); err != nil {
+				return err
+			}
+		}
+		doc.Results = append(doc.Results, item)
+	}
+	if asJSON {
+		return writeJSON(env, doc)
+	}
+	if len(hits) == 0 {
+		fmt.Fprintf(env.stdout, "no results for %q with %s\n", query, r.Name())
+		return nil
+	}
+	fmt.Fprintf(env.stdout, "%s — %d results in %s\n", r.Name(), len(hits), elapsed.Round(time.Millisecond))
+	for _, item := range doc.Results {
+		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, item.Source, item.ChunkID)
+		for _, line := range firstLines(item.RawText, previewLines) {
+			fmt.Fprintf(env.stdout, "    %s\n", line)
+		}
+		if item.Explain != "" {
+			for _, line := range strings.Split(strings.TrimRight(item.Explain, "\n"), "\n") {
+				fmt.Fprintf(env.stdout, "    | %s\n", line)
+			}
+		}
+	}
+	return nil
+}
+
+// explainHit breaks the score of chunkID into its parts: BM25 terms, or a
+// hybrid's weighted components; a dense score is a plain cosine.
+func explainHit(r retrieval.Retriever, query, chunkID string) (string, error) {
+	switch v := r.(type) {
+	case *retrieval.BM25:
+		return v.Explain(query, chunkID).String(), nil
+	case *retrieval.Hybrid:
+		e, err := v.Explain(query, chunkID)
+		if err != nil {
+			return "", err
+		}
+		return e.String(), nil
+	}
+	return "", nil
+}
+
+// firstLines returns up to n lines of text, each cut to 120 code points.
+func firstLines(text string, n int) []string {
+	lines := strings.SplitN(text, "\n", n+1)
+	if len(lines) > n {
+		lines = append(lines[:n], "…")
+	}
+	for i, l := range lines {
+		if utf8.RuneCountInString(l) > 120 {
+			lines[i] = string([]rune(l)[:120]) + "…"
+		}
+	}
+	return lines
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/linemem/linemem/lib/store"
+)
+
+func init() {
+	c := &command{
+		name:    "stats",
+		summary: "count sources, messages, chunks, summaries and vectors (Table 1)",
+		usage: `[--json]
+
+--json prints {"sources", "messages", "chunks", "uncovered_messages",
+"summaries", "raw_text_length": {"mean", "p95", "max"}, "summary_length"
+(when summaries exist), "vector_sets", "query_vector_sets"}; lengths count
+characters (code points), p95 interpolates linearly between order statistics.`,
+	}
+	c.run = func(env *environment, args []string) error { return runStats(env, c, args) }
+	register(c)
+}
+
+// statsLengths is the JSON form of store.LengthStats.
+type statsLengths struct {
+	Mean float64 `json:"mean"`
+	P95  float64 `json:"p95"`
+	Max  int     `json:"max"`
+}
+
+type statsVectorSet struct {
+	Rep   string `json:"rep,omitempty"`
+	Model string `json:"model"`
+	Dim   int    `json:"dim"`
+	Count int    `json:"count"`
+}
+
+// statsJSON is the document `stats --json` prints; field order is output order.
+type statsJSON struct {
+	Sources           int              `json:"sources"`
+	Messages          int              `json:"messages"`
+	Chunks            int              `json:"chunks"`
+	UncoveredMessages int              `json:"uncovered_messages"`
+	Summaries         int              `json:"summaries"`
+	RawTextLength     statsLengths     `json:"raw_text_length"`
+	SummaryLength     *statsLengths    `json:"summary_length,omitempty"`
+	VectorSets        []statsVectorSet `json:"vector_sets"`
+	QueryVectorSets   []statsVectorSet `json:"query_vector_sets"`
+}
+
+func runStats(env *environment, c *command, args []string) error {
+	var dbPath string
+	fset := newFlagSet(env, c, &dbPath)
+	asJSON := fset.Bool("json", false, "print JSON")
+	rest, err := parseInterspersed(fset, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
+	}
+	st, err := openExistingStore(dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := st.Stats()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(statsDocument(s))
+	}
+	return statsTable(env, s)
+}
+
+func statsDocument(s store.Stats) statsJSON {
+	doc := statsJSON{
+		Sources: s.Sources, Messages: s.Messages, Chunks: s.Chunks, UncoveredMessages: s.UncoveredMessages,
+		Summaries:       s.Summaries,
+		RawTextLength:   statsLengths(s.RawTextLength),
+		VectorSets:      []statsVectorSet{},
+		QueryVectorSets: []statsVectorSet{},
+	}
+	if s.Summaries > 0 {
+		l := statsLengths(s.SummaryLength)
+		doc.SummaryLength = &l
+	}
+	for _, v := range s.VectorSets {
+		doc.VectorSets = append(doc.VectorSets, statsVectorSet(v))
+	}
+	for _, v := range s.QueryVectorSets {
+		doc.QueryVectorSets = append(doc.QueryVectorSets, statsVectorSet(v))
+	}
+	return doc
+}
+
+// statsTable prints the paper's Table 1 rows first, then what else is stored.
+func statsTable(env *environment, s store.Stats) error {
+	w := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
+	row := func(item, value string) { fmt.Fprintf(w, "%s\t%s\n", item, value) }
+	row("Item", "Value")
+	row("LINE messages", thousands(s.Messages))
+	row("Chunks", thousands(s.Chunks))
+	row("Sources", thousands(s.Sources))
+	row("Messages in no chunk", thousands(s.UncoveredMessages))
+	row("raw_text length (chars)", lengthCells(s.RawTextLength))
+	row("Summaries", thousands(s.Summaries))
+	if s.Summaries > 0 {
+		row("Summary length (chars)", lengthCells(s.SummaryLength))
+	}
+	for _, v := range s.VectorSets {
+		row(fmt.Sprintf("%s vectors (%s)", v.Rep, v.Model), fmt.Sprintf("%s × %d", thousands(v.Count), v.Dim))
+	}
+	for _, v := range s.QueryVectorSets {
+		row(fmt.Sprintf("Query vectors (%s)", v.Model), fmt.Sprintf("%s × %d", thousands(v.Count), v.Dim))
+	}
+	return w.Flush()
+}
+
+func lengthCells(l store.LengthStats) string {
+	return fmt.Sprintf("mean %.1f, p95 %.1f, max %s", l.Mean, l.P95, thousands(l.Max))
+}
+
+// thousands formats n with commas between groups of three digits: 358,896.
+func thousands(n int) string {
+	digits := strconv.Itoa(n)
+	sign := ""
+	if n < 0 {
+		sign, digits = "-", digits[1:]
+	}
+	var out []byte
+	for i := range len(digits) {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, digits[i])
+	}
+	return sign + string(out)
+}

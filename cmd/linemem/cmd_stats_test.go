@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/linemem/linemem/internal/conformance"
+)
+
+func TestStats(t *testing.T) {
+	db := ingestSideDB(t)
+	t.Run("missing database", func(t *testing.T) {
+		code, _, stderr := ingestSideRun(t, "stats", "--db", db)
+		if code != 1 || !strings.Contains(stderr, "no such database") {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	ingestSideMust(t, "ingest", "--db", db, conformance.Path("sources"))
+	messages, chunks, uncovered := conformanceCounts(t)
+
+	t.Run("json", func(t *testing.T) {
+		out := ingestSideMust(t, "stats", "--json", "--db", db)
+		var got struct {
+			Sources, Messages, Chunks int
+			Uncovered                 int `json:"uncovered_messages"`
+			Summaries                 *int
+			RawText                   *struct{ Mean, P95, Max float64 } `json:"raw_text_length"`
+			SummaryLength             *json.RawMessage                  `json:"summary_length"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Sources != 3 || got.Messages != messages || got.Chunks != chunks || got.Uncovered != uncovered {
+			t.Errorf("stats = %+v, want 3 sources, %d messages, %d chunks, %d uncovered", got, messages, chunks, uncovered)
+		}
+		if got.Summaries == nil || *got.Summaries != 0 || got.SummaryLength != nil {
+			t.Errorf("summaries = %v, summary_length = %v; want 0 and absent", got.Summaries, got.SummaryLength)
+		}
+		// The pack holds one message over 5,000 characters and render-limit trimming.
+		if got.RawText == nil || got.RawText.Max <= 5000 || got.RawText.Mean <= 0 || got.RawText.P95 > got.RawText.Max {
+			t.Errorf("raw_text_length = %+v", got.RawText)
+		}
+		for _, key := range []string{`"sources"`, `"messages"`, `"chunks"`, `"uncovered_messages"`} {
+			if !strings.Contains(out, key) {
+				t.Errorf("stats --json lacks %s", key)
+			}
+		}
+	})
+	t.Run("table", func(t *testing.T) {
+		out := ingestSideMust(t, "stats", "--db", db)
+		for _, want := range []string{"LINE messages", thousands(messages), "Chunks", "Messages in no chunk"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("stats table lacks %q:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("stray argument", func(t *testing.T) {
+		if code, _, _ := ingestSideRun(t, "stats", "--db", db, "extra"); code != 2 {
+			t.Errorf("exit %d, want 2", code)
+		}
+	})
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 22329: "22,329", 358896: "358,896", 1234567: "1,234,567", -4200: "-4,200"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

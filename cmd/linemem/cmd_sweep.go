@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/store"
+)
+
+func init() {
+	register(&command{
+		name:    "sweep",
+		summary: "the paper's hybrid sweep: 6 pairings × 21 β, and the selected configuration",
+		usage:   "--questions FILE --qrels FILE",
+		run:     runSweep,
+	})
+}
+
+type sweepConfigJSON struct {
+	Name     string  `json:"name"`
+	Pairing  string  `json:"pairing"`
+	Beta     float64 `json:"beta"`
+	Recall5  float64 `json:"recall@5"`
+	MRR5     float64 `json:"mrr@5"`
+	NDCG5    float64 `json:"ndcg@5"`
+	Success5 float64 `json:"success@5"`
+}
+
+type sweepJSON struct {
+	Questions      int               `json:"questions"`
+	Excluded       int               `json:"excluded"`
+	Configurations []sweepConfigJSON `json:"configurations"`
+	Selected       sweepConfigJSON   `json:"selected"`
+	SelectedIndex  int               `json:"selected_index"`
+}
+
+func runSweep(env *environment, args []string) error {
+	c := commands["sweep"]
+	var db, questionsPath, qrelsPath string
+	var opts corpusOptions
+	var asJSON bool
+	fs := newFlagSet(env, c, &db)
+	fs.StringVar(&questionsPath, "questions", "", "questions `FILE`")
+	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
+	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
+	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
+	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if questionsPath == "" || qrelsPath == "" {
+		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)
+	}
+	qs, qrels, err := evalInputs(questionsPath, qrelsPath)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	builder, _, err := openBuilder(st, opts, true)
+	if err != nil {
+		return err
+	}
+	setup := experiment.NewSetup(qs, qrels, builder)
+	sw, err := setup.Sweep(experiment.PaperPairings(), nil)
+	if err != nil {
+		return err
+	}
+	doc := sweepJSON{SelectedIndex: sw.Selected}
+	for _, cfg := range sw.Configs {
+		m := cfg.Result.Mean
+		doc.Configurations = append(doc.Configurations, sweepConfigJSON{cfg.Name, cfg.Pairing, cfg.Beta, m["recall@5"], m["mrr@5"], m["ndcg@5"], m["success@5"]})
+	}
+	doc.Selected = doc.Configurations[sw.Selected]
+	first := sw.Configs[0].Result
+	doc.Questions, doc.Excluded = len(first.QIDs), len(first.Excluded)
+	if asJSON {
+		return writeJSON(env, doc)
+	}
+	tw := tabwriter.NewWriter(env.stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "pairing\tbest β\trecall@5\tmrr@5\tndcg@5")
+	for _, p := range experiment.PaperPairings() {
+		best, _ := sw.BestOf(p.Label, experiment.SelectionMetric)
+		m := best.Result.Mean
+		fmt.Fprintf(tw, "%s\t%.2f\t%.3f\t%.3f\t%.3f\n", p.Label, best.Beta, m["recall@5"], m["mrr@5"], m["ndcg@5"])
+	}
+	tw.Flush()
+	s := doc.Selected
+	fmt.Fprintf(env.stdout, "\nselected (first to attain the maximum recall@5 of %d configurations): %s  recall@5 %.3f  mrr@5 %.3f  ndcg@5 %.3f\n", len(doc.Configurations), s.Name, s.Recall5, s.MRR5, s.NDCG5)
+	return nil
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/linemem/linemem/internal/conformance"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+// metricTol is the conformance pack's tolerance for macro metrics: the same
+// formulas, summed in another order.
+const metricTol = 1e-9
+
+// run executes the CLI in-process and fails the test on a non-zero exit.
+func run(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if code := runMain(&environment{stdout: &out, stderr: &errOut}, args); code != 0 {
+		t.Fatalf("linemem %s: exit %d\n%s", strings.Join(args, " "), code, errOut.String())
+	}
+	return out.String()
+}
+
+// conformanceDB ingests the conformance sources and imports its summaries
+// and vectors (model "conf") into a fresh database.
+func conformanceDB(t *testing.T) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "conf.db")
+	run(t, "ingest", "--db", db, conformance.Path("sources"))
+	run(t, "summaries", "import", "--db", db, conformance.Path("summaries.jsonl"))
+	run(t, "vectors", "import", "--db", db, "--rep", "summary", "--model", "conf", conformance.Path("vectors_summary.jsonl"))
+	run(t, "vectors", "import", "--db", db, "--rep", "embedding_text", "--model", "conf", conformance.Path("vectors_embedding_text.jsonl"))
+	run(t, "vectors", "import", "--db", db, "--queries", "--model", "conf", conformance.Path("query_vectors.jsonl"))
+	return db
+}
+
+func readExpectedJSON(t *testing.T, name string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(conformance.Path(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConformanceEvalRunsAndMetrics(t *testing.T) {
+	db := conformanceDB(t)
+	var want struct {
+		Retrievers []struct {
+			Name         string                     `json:"name"`
+			Questions    int                        `json:"questions"`
+			Excluded     int                        `json:"excluded"`
+			ExcludedQIDs []string                   `json:"excluded_qids"`
+			Means        map[string]float64         `json:"-"`
+			Raw          map[string]json.RawMessage `json:"-"`
+		} `json:"retrievers"`
+	}
+	readExpectedJSON(t, "expected_eval.json", &want)
+	var rawWant struct {
+		Retrievers []map[string]json.RawMessage `json:"retrievers"`
+	}
+	readExpectedJSON(t, "expected_eval.json", &rawWant)
+	names := make([]string, len(want.Retrievers))
+	for i, r := range want.Retrievers {
+		names[i] = r.Name
+	}
+	runDir := t.TempDir()
+	out := run(t, "eval", "--db", db, "--questions", conformance.Path("questions.jsonl"), "--qrels", conformance.Path("qrels.txt"),
+		"--retriever", strings.Join(names, ","), "--run-dir", runDir, "--json")
+	var got evalJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("eval --json: %v\n%s", err, out)
+	}
+	if len(got.Retrievers) != len(names) {
+		t.Fatalf("eval --json: %d retrievers, want %d", len(got.Retrievers), len(names))
+	}
+	for i, name := range names {
+		t.Run(name, func(t *testing.T) {
+			g, w := got.Retrievers[i], want.Retrievers[i]
+			if g.Name != name || g.Questions != w.Questions || g.Excluded != w.Excluded || strings.Join(g.ExcludedQIDs, ",") != strings.Join(w.ExcludedQIDs, ",") {
+				t.Errorf("got %s questions %d excluded %d %v, want %s %d %d %v", g.Name, g.Questions, g.Excluded, g.ExcludedQIDs, name, w.Questions, w.Excluded, w.ExcludedQIDs)
+			}
+			for metric, gotValue := range map[string]float64{"recall@5": g.Recall5, "mrr@5": g.MRR5, "ndcg@5": g.NDCG5, "success@5": g.Success5} {
+				var wantValue float64
+				if err := json.Unmarshal(rawWant.Retrievers[i][metric], &wantValue); err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(gotValue-wantValue) > metricTol {
+					t.Errorf("%s = %v, want %v", metric, gotValue, wantValue)
+				}
+			}
+			compareRunFiles(t, filepath.Join(runDir, name+".run"), conformance.Path("expected_runs", name+".run"))
+		})
+	}
+}
+
+// compareRunFiles checks a run against the expected one: the same lines in
+// the same order, except that items whose scores differ by less than 1e-6
+// (relative to max(1, |score|)) may swap; scores agree to 1e-9 relative.
+func compareRunFiles(t *testing.T, gotPath, wantPath string) {
+	t.Helper()
+	const swapTol = 1e-6 // the pack's allowance for ties broken by float noise
+	const scoreTol = 1e-9
+	read := func(p string) trec.Run {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r, err := trec.ReadRun(p, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	got, want := read(gotPath), read(wantPath)
+	if len(got) != len(want) {
+		t.Errorf("%s: %d questions, want %d", filepath.Base(gotPath), len(got), len(want))
+	}
+	for qid, w := range want {
+		g := got[qid]
+		if len(g) != len(w) {
+			t.Errorf("%s %s: %d hits, want %d", filepath.Base(gotPath), qid, len(g), len(w))
+			continue
+		}
+		for i := range w {
+			scale := math.Max(1, math.Abs(w[i].Score))
+			if math.Abs(g[i].Score-w[i].Score) > scoreTol*scale {
+				t.Errorf("%s %s rank %d: score %v, want %v", filepath.Base(gotPath), qid, i+1, g[i].Score, w[i].Score)
+			}
+			if g[i].ChunkID == w[i].ChunkID {
+				continue
+			}
+			swapped := false
+			for j := range w {
+				if w[j].ChunkID == g[i].ChunkID && math.Abs(w[j].Score-w[i].Score) < swapTol*scale {
+					swapped = true
+				}
+			}
+			if !swapped {
+				t.Errorf("%s %s rank %d: %s, want %s", filepath.Base(gotPath), qid, i+1, g[i].ChunkID, w[i].ChunkID)
+			}
+		}
+	}
+}
+
+func TestConformanceSweep(t *testing.T) {
+	db := conformanceDB(t)
+	var want sweepJSON
+	readExpectedJSON(t, "expected_sweep.json", &want)
+	out := run(t, "sweep", "--db", db, "--questions", conformance.Path("questions.jsonl"), "--qrels", conformance.Path("qrels.txt"), "--json")
+	var got sweepJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("sweep --json: %v\n%s", err, out)
+	}
+	if len(got.Configurations) != 126 || len(want.Configurations) != 126 {
+		t.Fatalf("got %d configurations, want %d (126)", len(got.Configurations), len(want.Configurations))
+	}
+	for i, w := range want.Configurations {
+		g := got.Configurations[i]
+		if g.Name != w.Name || g.Pairing != w.Pairing || g.Beta != w.Beta {
+			t.Errorf("configuration %d: %s %s %v, want %s %s %v", i, g.Name, g.Pairing, g.Beta, w.Name, w.Pairing, w.Beta)
+		}
+		for _, m := range [][3]any{{"recall@5", g.Recall5, w.Recall5}, {"mrr@5", g.MRR5, w.MRR5}, {"ndcg@5", g.NDCG5, w.NDCG5}, {"success@5", g.Success5, w.Success5}} {
+			if math.Abs(m[1].(float64)-m[2].(float64)) > metricTol {
+				t.Errorf("%s %s = %v, want %v", w.Name, m[0], m[1], m[2])
+			}
+		}
+	}
+	if got.Selected.Name != want.Selected.Name || got.SelectedIndex != want.SelectedIndex {
+		t.Errorf("selected %s (#%d), want %s (#%d)", got.Selected.Name, got.SelectedIndex, want.Selected.Name, want.SelectedIndex)
+	}
+	if got.Questions != want.Questions || got.Excluded != want.Excluded {
+		t.Errorf("questions %d excluded %d, want %d %d", got.Questions, got.Excluded, want.Questions, want.Excluded)
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+// evalInputs reads a question file and its qrels and checks that every qrels
+// qid is a question: an unknown qid is bad input named by file and line.
+func evalInputs(questionsPath, qrelsPath string) ([]questions.Question, trec.Qrels, error) {
+	qs, err := questions.ReadFile(questionsPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	qrels, err := trec.ReadQrelsFile(qrelsPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	known := make(map[string]bool, len(qs))
+	for _, q := range qs {
+		known[q.QID] = true
+	}
+	for qid := range qrels {
+		if !known[qid] {
+			return nil, nil, &trec.InputError{File: qrelsPath, Line: firstLineOf(qrelsPath, qid), Expected: fmt.Sprintf("a qid of %s, got %q", questionsPath, qid)}
+		}
+	}
+	return qs, qrels, nil
+}
+
+// firstLineOf returns the 1-based number of the first line of path whose first
+// field is qid, or 0.
+func firstLineOf(path, qid string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for line := 1; sc.Scan(); line++ {
+		if fields := strings.Fields(sc.Text()); len(fields) > 0 && fields[0] == qid {
+			return line
+		}
+	}
+	return 0
+}
+
+// corpusOptions are the flags shared by commands that build retrievers.
+type corpusOptions struct {
+	tokenizer  string
+	embedModel string
+}
+
+// openBuilder loads the corpus of st and returns a retriever builder over it.
+// When no embedding model is named and exactly one is stored, that one is used.
+func openBuilder(st *store.Store, opts corpusOptions, needVectors bool) (*retrieval.Builder, string, error) {
+	chunks, err := st.Chunks()
+	if err != nil {
+		return nil, "", err
+	}
+	if len(chunks) == 0 {
+		return nil, "", fmt.Errorf("%s holds no chunks: run `linemem ingest` first", st.Path())
+	}
+	sums, err := st.Summaries()
+	if err != nil {
+		return nil, "", err
+	}
+	model := opts.embedModel
+	if model == "" && needVectors {
+		if model, err = soleEmbedModel(st); err != nil {
+			return nil, "", err
+		}
+	}
+	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, st, retrieval.Options{Tokenizer: opts.tokenizer, EmbedModel: model})
+	return b, model, nil
+}
+
+// soleEmbedModel returns the one model that chunk vectors are stored for.
+func soleEmbedModel(st *store.Store) (string, error) {
+	stats, err := st.Stats()
+	if err != nil {
+		return "", err
+	}
+	seen := map[string]bool{}
+	for _, set := range stats.VectorSets {
+		seen[set.Model] = true
+	}
+	models := make([]string, 0, len(seen))
+	for m := range seen {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	switch len(models) {
+	case 0:
+		return "", fmt.Errorf("%s holds no chunk vectors: run `linemem vectors import` or `linemem embed` first", st.Path())
+	case 1:
+		return models[0], nil
+	}
+	return "", fmt.Errorf("%s holds vectors of several models (%s): pass --embed-model", st.Path(), strings.Join(models, ", "))
+}
+
+// needsVectors reports whether any named retriever searches vectors.
+func needsVectors(names []string) (bool, error) {
+	for _, n := range names {
+		s, err := retrieval.ParseName(n)
+		if err != nil {
+			return false, err
+		}
+		if s.Fusion != "" || s.Single.Method == retrieval.MethodVector {
+			return true, nil
+		}
+	}
+	return false, nil
+}

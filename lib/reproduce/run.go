@@ -1,0 +1,321 @@
+package reproduce
+
+import (
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/linemem/linemem/lib/bootstrap"
+	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/fusion"
+	"github.com/linemem/linemem/lib/report"
+)
+
+// PerQuestionFile is the per-question metrics CSV: question IDs and types
+// only, never question or chat text (as the paper released).
+const PerQuestionFile = "per_question_metrics.csv"
+
+// ManifestFile records inputs, parameters, versions and outputs.
+const ManifestFile = "manifest.json"
+
+// CeilingBaseName names the candidate-ceiling table files (no paper number).
+const CeilingBaseName = "ceiling_candidates"
+
+// Run prepares the study, computes every artefact and writes it into outDir.
+// It returns the paths written, in order.
+func Run(opts Options, outDir string) ([]string, error) {
+	s, err := Prepare(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.WriteAll(outDir)
+}
+
+// Tables returns the paper's tables in order (1, 3–9).
+func (s *Study) Tables() ([]report.Table, error) {
+	t1 := s.Table1()
+	out := []report.Table{t1}
+	for _, f := range []func() (report.Table, error){s.Table3, s.Table4, s.Table5, s.Table6, s.Table7, s.Table8, s.Table9} {
+		t, err := f()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Figures returns the paper's figures in order (1–6).
+func (s *Study) Figures() ([]Figure, error) {
+	var out []Figure
+	for _, f := range []func() (Figure, error){s.Figure1, s.Figure2, s.Figure3, s.Figure4, s.Figure5, s.Figure6} {
+		fig, err := f()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fig)
+	}
+	return out, nil
+}
+
+// WriteAll writes every table, figure, the ceiling table, the per-question
+// metrics and the manifest into outDir.
+func (s *Study) WriteAll(outDir string) ([]string, error) {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	err := s.timed("tables", func() error {
+		tables, err := s.Tables()
+		if err != nil {
+			return err
+		}
+		for _, t := range tables {
+			paths, err := t.WriteFiles(outDir)
+			if err != nil {
+				return fmt.Errorf("%s: %w", t.BaseName(), err)
+			}
+			written = append(written, paths...)
+		}
+		ceiling, err := s.CeilingTable()
+		if err != nil {
+			return err
+		}
+		paths, err := writeTableAs(ceiling, outDir, CeilingBaseName)
+		written = append(written, paths...)
+		return err
+	})
+	if err != nil {
+		return written, err
+	}
+	err = s.timed("figures", func() error {
+		figs, err := s.Figures()
+		if err != nil {
+			return err
+		}
+		for _, f := range figs {
+			paths, err := report.SaveFigure(f.Plot, outDir, f.BaseName(), report.DefaultWidth, report.DefaultHeight)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.BaseName(), err)
+			}
+			written = append(written, paths...)
+		}
+		return nil
+	})
+	if err != nil {
+		return written, err
+	}
+	path := filepath.Join(outDir, PerQuestionFile)
+	if err := s.writePerQuestion(path); err != nil {
+		return written, err
+	}
+	written = append(written, path)
+	path = filepath.Join(outDir, ManifestFile)
+	if err := s.writeManifest(path, written); err != nil {
+		return written, err
+	}
+	return append(written, path), nil
+}
+
+// writeTableAs writes t's three formats under base instead of its numbered
+// name.
+func writeTableAs(t report.Table, dir, base string) ([]string, error) {
+	var paths []string
+	for _, f := range []struct {
+		ext   string
+		write func(*os.File) error
+	}{
+		{".csv", func(w *os.File) error { return t.WriteCSV(w) }},
+		{".md", func(w *os.File) error { return t.WriteMarkdown(w) }},
+		{".tex", func(w *os.File) error { return t.WriteLaTeX(w) }},
+	} {
+		path := filepath.Join(dir, base+f.ext)
+		w, err := os.Create(path)
+		if err != nil {
+			return paths, err
+		}
+		err = f.write(w)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return paths, fmt.Errorf("%s: %w", path, err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// perQuestionEvaluations are the runs whose per-question scores are released:
+// the single retrievers, the selected hybrid and the summary hybrid.
+func (s *Study) perQuestionEvaluations() ([]*experiment.Evaluation, error) {
+	singles, err := s.Singles()
+	if err != nil {
+		return nil, err
+	}
+	best, _, err := s.Selected()
+	if err != nil {
+		return nil, err
+	}
+	sh, _, err := s.SummaryHybrid()
+	if err != nil {
+		return nil, err
+	}
+	evs := append(append([]*experiment.Evaluation(nil), singles...), best)
+	if sh.Name != best.Name {
+		evs = append(evs, sh)
+	}
+	return evs, nil
+}
+
+func (s *Study) writePerQuestion(path string) error {
+	evs, err := s.perQuestionEvaluations()
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	header := append([]string{"qid", "type", "retriever"}, experiment.PaperMetrics...)
+	w.Write(header)
+	for _, ev := range evs {
+		res := ev.Result
+		for i, qid := range res.QIDs {
+			row := []string{qid, res.Types[i], ev.Name}
+			for _, m := range experiment.PaperMetrics {
+				row = append(row, strconv.FormatFloat(res.Scores(m)[i], 'g', -1, 64))
+			}
+			w.Write(row)
+		}
+	}
+	w.Flush()
+	err = w.Error()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Manifest records what a reproduction read, how it computed, with what, and
+// what it wrote. Commit is the repository's HEAD when known (a "-dirty"
+// suffix when the tree had uncommitted changes); drift checks ignore it.
+type Manifest struct {
+	Generator  string            `json:"generator"`
+	Commit     string            `json:"commit"`
+	Data       []InputFile       `json:"data"`
+	Parameters map[string]any    `json:"parameters"`
+	Versions   map[string]string `json:"versions"`
+	Selected   map[string]any    `json:"selected"`
+	Outputs    []InputFile       `json:"outputs"`
+}
+
+func (s *Study) writeManifest(path string, outputs []string) error {
+	_, cfg, err := s.Selected()
+	if err != nil {
+		return err
+	}
+	sw, _ := s.Sweep()
+	m := Manifest{
+		Generator: "linemem reproduce",
+		Commit:    gitCommit(s.Opts.DataDir),
+		Data:      s.Inputs,
+		Parameters: map[string]any{
+			"chunking":        s.Opts.Chunking,
+			"tokenizer":       s.Opts.Tokenizer,
+			"embed_model":     s.EmbedModel,
+			"embed_input_cap": embedCap(s),
+			"bootstrap":       map[string]any{"B": s.Opts.B, "seed": s.Opts.Seed, "level": bootstrap.DefaultLevel, "generator": "math/rand/v2 PCG(seed, seed), IntN(n) row by row", "percentile": "type 7"},
+			"run_depth":       experiment.RunDepth,
+			"hybrid":          "linear min–max over each component's top 200; s = (1 − β)·vec' + β·bm25'",
+			"beta_grid":       fusion.BetaGrid(),
+			"pairings":        pairingLabels(),
+			"selection":       "first configuration, in pairing order then β ascending, attaining the maximum recall@5",
+			"metrics":         experiment.PaperMetrics,
+			"questions":       len(s.Questions),
+			"evaluated":       s.evaluated(),
+			"gold":            s.GoldReport,
+			"summary_pairing": SummaryPairing,
+			"topk_cutoffs":    TopKCutoffs,
+			"sweep_configs":   len(sw.Configs),
+		},
+		Versions: versions(),
+		Selected: map[string]any{"name": cfg.Name, "recall@5": cfg.Result.Mean["recall@5"], "mrr@5": cfg.Result.Mean["mrr@5"], "ndcg@5": cfg.Result.Mean["ndcg@5"]},
+	}
+	for _, p := range outputs {
+		sum, n, err := hashFile(p)
+		if err != nil {
+			return err
+		}
+		m.Outputs = append(m.Outputs, InputFile{filepath.Base(p), sum, n})
+	}
+	return report.WriteJSON(path, m)
+}
+
+func embedCap(s *Study) any {
+	if s.EmbedModel == ImportedModel {
+		return "as shipped"
+	}
+	return 2000
+}
+
+func pairingLabels() []string {
+	var out []string
+	for _, p := range experiment.PaperPairings() {
+		out = append(out, p.Label)
+	}
+	return out
+}
+
+func hashFile(path string) (string, int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", 0, err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), int64(len(b)), nil
+}
+
+// gitCommit returns HEAD of the repository holding dir, with "-dirty" when
+// tracked files have uncommitted changes, or "unknown".
+func gitCommit(dir string) string {
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	commit := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		commit += "-dirty"
+	}
+	return commit
+}
+
+// versions lists the Go toolchain and the modules that shape the results.
+func versions() map[string]string {
+	v := map[string]string{"go": runtime.Version()}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	wanted := []string{"gonum.org/v1/gonum", "gonum.org/v1/plot", "modernc.org/sqlite", "github.com/ikawaha/kagome/v2", "github.com/ikawaha/kagome-dict/ipa", "github.com/openai/openai-go/v3", "golang.org/x/text"}
+	sort.Strings(wanted)
+	for _, dep := range info.Deps {
+		for _, w := range wanted {
+			if dep.Path == w {
+				v[w] = dep.Version
+			}
+		}
+	}
+	return v
+}

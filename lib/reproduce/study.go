@@ -1,0 +1,328 @@
+// Package reproduce runs the paper's whole pipeline on a data folder laid out
+// like data/synthetic/ (sources/, questions.jsonl, qrels.txt or evidence.jsonl,
+// summaries.jsonl, optionally precomputed vectors) and writes every table and
+// figure of the paper, a per-question metrics CSV holding question IDs only,
+// and manifest.json.
+//
+// The pipeline is split into steps that notebooks call one at a time:
+// Prepare (ingest, representations, vectors, questions and gold) returns a
+// Study; its methods evaluate the single retrievers (RQ1), sweep the hybrids
+// (RQ2), analyse failures (RQ3) and build each artefact as a report.Table or
+// a figure. Run does all of it and writes the files.
+package reproduce
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/linemem/linemem/lib/analysis"
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/chunking"
+	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/ingest"
+	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+// Names of the files in a data folder.
+const (
+	SourcesDir          = "sources"
+	QuestionsFile       = "questions.jsonl"
+	QrelsFile           = "qrels.txt"
+	EvidenceFile        = "evidence.jsonl"
+	SummariesFile       = "summaries.jsonl"
+	SummaryVectorsFile  = "vectors_summary.jsonl"
+	EmbeddingVectorFile = "vectors_embedding_text.jsonl"
+	QueryVectorsFile    = "query_vectors.jsonl"
+)
+
+// ImportedModel names vectors that ship with a data folder when no
+// --embed-model is given.
+const ImportedModel = "data-vectors"
+
+// Options configure a reproduction. The zero value of each field means the
+// paper's setting.
+type Options struct {
+	DataDir    string
+	DBPath     string           // the database; reused by reruns
+	Tokenizer  string           // BM25 tokenizer; tokenize.Default when ""
+	EmbedModel string           // vectors to use; "" → shipped vectors, else the local embedder
+	Chunking   chunking.Options // zero value → chunking.DefaultOptions()
+	B          int              // bootstrap resamples; 5,000 when 0
+	Seed       uint64           // bootstrap seed; 12,345 when 0
+	Log        io.Writer        // progress; nil discards
+}
+
+func (o *Options) defaults() {
+	if o.Tokenizer == "" {
+		o.Tokenizer = tokenize.Default
+	}
+	if o.Chunking == (chunking.Options{}) {
+		o.Chunking = chunking.DefaultOptions()
+	}
+	if o.B == 0 {
+		o.B = 5000
+	}
+	if o.Seed == 0 {
+		o.Seed = 12345
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+}
+
+// InputFile is one data file with its SHA-256, for the manifest.
+type InputFile struct {
+	Path   string `json:"path"` // relative to the data folder, slash-separated
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// Study is a prepared corpus with its question set: what every later step
+// evaluates. Results of the steps are cached on it.
+type Study struct {
+	Opts       Options
+	Store      *store.Store
+	Chunks     []chat.Chunk
+	Summaries  map[string]string
+	Questions  []questions.Question
+	Qrels      trec.Qrels
+	EmbedModel string
+	Builder    *retrieval.Builder
+	Setup      *experiment.Setup
+	Inputs     []InputFile
+	Stats      store.Stats
+	GoldReport string // how the qrels were obtained
+	Timings    []Timing
+
+	singles  []*experiment.Evaluation
+	sweep    *experiment.Sweep
+	selected *experiment.Evaluation
+	sHybrid  *experiment.Evaluation
+}
+
+// Timing records how long a step took (printed, never written to results).
+type Timing struct {
+	Step     string
+	Duration time.Duration
+}
+
+func (s *Study) timed(step string, f func() error) error {
+	start := time.Now()
+	fmt.Fprintf(s.Opts.Log, "reproduce: %s …\n", step)
+	err := f()
+	d := time.Since(start)
+	s.Timings = append(s.Timings, Timing{step, d})
+	if err == nil {
+		fmt.Fprintf(s.Opts.Log, "reproduce: %s done in %s\n", step, d.Round(time.Millisecond))
+	}
+	return err
+}
+
+// Prepare ingests the data folder into the database (unchanged sources are
+// skipped), imports summaries, provides vectors (shipped ones, or the local
+// embedder's), reads questions and gold (qrels.txt, or resolved from
+// evidence.jsonl), and returns the Study. Close it when done.
+func Prepare(opts Options) (*Study, error) {
+	opts.defaults()
+	if opts.DataDir == "" || opts.DBPath == "" {
+		return nil, fmt.Errorf("reproduce: a data folder and a database path are required")
+	}
+	if err := os.MkdirAll(filepath.Dir(opts.DBPath), 0o755); err != nil {
+		return nil, err
+	}
+	st, err := store.Open(opts.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	s := &Study{Opts: opts, Store: st}
+	steps := []struct {
+		name string
+		f    func() error
+	}{
+		{"ingest " + filepath.Join(opts.DataDir, SourcesDir), s.ingest},
+		{"summaries", s.importSummaries},
+		{"questions and gold", s.loadQuestions},
+		{"vectors", s.provideVectors},
+	}
+	for _, step := range steps {
+		if err := s.timed(step.name, step.f); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	if s.Stats, err = st.Stats(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	s.Builder = retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, st, retrieval.Options{Tokenizer: opts.Tokenizer, EmbedModel: s.EmbedModel})
+	s.Setup = experiment.NewSetup(s.Questions, s.Qrels, s.Builder)
+	s.Setup.B, s.Setup.Seed = opts.B, opts.Seed
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Study) Close() error { return s.Store.Close() }
+
+func (s *Study) dataPath(name string) string { return filepath.Join(s.Opts.DataDir, name) }
+
+func (s *Study) exists(name string) bool {
+	_, err := os.Stat(s.dataPath(name))
+	return err == nil
+}
+
+// record hashes a data file for the manifest.
+func (s *Study) record(path string) error {
+	sum, n, err := ingest.HashFile(path)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(s.Opts.DataDir, path)
+	if err != nil {
+		rel = path
+	}
+	s.Inputs = append(s.Inputs, InputFile{filepath.ToSlash(rel), sum, n})
+	return nil
+}
+
+func (s *Study) ingest() error {
+	files, problems := ingest.Collect([]string{s.dataPath(SourcesDir)})
+	if len(problems) > 0 {
+		return problems[0]
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%s: no .json or .txt exports", s.dataPath(SourcesDir))
+	}
+	for i, f := range files {
+		rep, err := ingest.File(s.Store, f.Path, s.Opts.Chunking)
+		if err != nil {
+			return err
+		}
+		if err := s.record(f.Path); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Opts.Log, "  [%d/%d] %s: %s, %d messages, %d chunks\n", i+1, len(files), rep.Source, rep.Outcome, rep.Messages, rep.Chunks)
+	}
+	chunks, err := s.Store.Chunks()
+	if err != nil {
+		return err
+	}
+	s.Chunks = chunks
+	return nil
+}
+
+func (s *Study) importSummaries() error {
+	path := s.dataPath(SummariesFile)
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("%w (the summary representations need one summary per chunk)", err)
+	}
+	defer f.Close()
+	if _, err := s.Store.ImportSummaries(path, f); err != nil {
+		return err
+	}
+	if err := s.record(path); err != nil {
+		return err
+	}
+	s.Summaries, err = s.Store.Summaries()
+	return err
+}
+
+func (s *Study) loadQuestions() error {
+	qpath := s.dataPath(QuestionsFile)
+	qs, err := questions.ReadFile(qpath)
+	if err != nil {
+		return err
+	}
+	if err := s.record(qpath); err != nil {
+		return err
+	}
+	s.Questions = qs
+	if s.exists(QrelsFile) {
+		path := s.dataPath(QrelsFile)
+		if s.Qrels, err = trec.ReadQrelsFile(path); err != nil {
+			return err
+		}
+		s.GoldReport = "qrels.txt as shipped"
+		return s.record(path)
+	}
+	if !s.exists(EvidenceFile) {
+		return fmt.Errorf("%s: neither %s nor %s", s.Opts.DataDir, QrelsFile, EvidenceFile)
+	}
+	return s.resolveGold()
+}
+
+// resolveGold builds qrels from evidence.jsonl with lib/gold over the stored
+// messages and chunks.
+func (s *Study) resolveGold() error {
+	path := s.dataPath(EvidenceFile)
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	ev, err := gold.ReadEvidence(path, f)
+	if err != nil {
+		return err
+	}
+	if err := s.record(path); err != nil {
+		return err
+	}
+	sources, err := s.Store.Sources()
+	if err != nil {
+		return err
+	}
+	var msgs []chat.Message
+	for _, src := range sources {
+		m, err := s.Store.Messages(src.Name)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, m...)
+	}
+	qrels, rep := gold.Resolve(ev, msgs, s.Chunks)
+	s.Qrels = qrels
+	s.GoldReport = fmt.Sprintf("resolved from evidence.jsonl: %d items exact, %d by excerpt, %d unmatched, %d in no chunk; %d rel-2 and %d rel-1 pairs; %d questions without primary gold",
+		rep.Exact, rep.Excerpt, len(rep.Unmatched), len(rep.Unchunked), rep.Rel2, rep.Rel1, len(rep.NoPrimary))
+	return nil
+}
+
+// ChunkSpans locates every chunk by source and first/last date, for the
+// aggregate diagnostics.
+func (s *Study) ChunkSpans() map[string]analysis.ChunkSpan {
+	spans := make(map[string]analysis.ChunkSpan, len(s.Chunks))
+	for _, c := range s.Chunks {
+		spans[c.ID] = analysis.ChunkSpan{Source: c.Source, FirstDate: c.StartAt[:10], LastDate: c.EndAt[:10]}
+	}
+	return spans
+}
+
+// QuestionCounts counts questions by type in questions.Types order, then
+// other types alphabetically.
+func (s *Study) QuestionCounts() ([]string, map[string]int) {
+	counts := map[string]int{}
+	for _, q := range s.Questions {
+		counts[q.Type]++
+	}
+	order := append([]string(nil), questions.Types...)
+	var extra []string
+	for t := range counts {
+		known := false
+		for _, k := range questions.Types {
+			known = known || k == t
+		}
+		if !known {
+			extra = append(extra, t)
+		}
+	}
+	sort.Strings(extra)
+	return append(order, extra...), counts
+}
