@@ -30,7 +30,7 @@ notebooks: setup-notebooks
 	scripts/run-notebooks.sh
 
 reproduce:
-	go run ./cmd/linemem reproduce --data $(DATA) --out results
+	go run ./cmd/linemem reproduce --db build/synthetic.db --data $(DATA) --out results
 
 check-results:
 	DATA=$(DATA) scripts/check-results.sh

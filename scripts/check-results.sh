@@ -7,6 +7,9 @@
 #   2. In a git checkout, results/ must also be unchanged against HEAD, so files
 #      the notebooks rewrote (run `make notebooks` first) are held to the same rule.
 #
+# manifest.json records the commit it was generated from; that one line is left
+# out of both comparisons (a committed manifest necessarily names an older one).
+#
 # Environment:
 #   DATA   synthetic export to reproduce from (default data/synthetic).
 set -euo pipefail
@@ -16,23 +19,31 @@ cd "$repo"
 data="${DATA:-data/synthetic}"
 
 fresh="$(mktemp -d "${TMPDIR:-/tmp}/linemem-results.XXXXXX")"
-trap 'rm -rf "$fresh"' EXIT
+trap 'rm -rf "$fresh" "$fresh".db*' EXIT
+
+# without_commit prints a manifest without its "commit" line.
+without_commit() { grep -v '^  "commit": ' "$@"; }
 
 echo "==> go run ./cmd/linemem reproduce --data $data --out $fresh"
 start=$(date +%s)
-go run ./cmd/linemem reproduce --data "$data" --out "$fresh"
+go run ./cmd/linemem reproduce --quiet --db "$fresh.db" --data "$data" --out "$fresh"
 echo "==> reproduce took $(($(date +%s) - start))s"
 
 # README.md and dotfiles (.gitkeep) describe results/; reproduce does not write them.
 echo "==> diff -r results/ against the fresh copy"
-if ! diff -r -x '.*' -x README.md results "$fresh"; then
+if ! diff -r -x '.*' -x README.md -x manifest.json results "$fresh" ||
+	! diff <(without_commit results/manifest.json) <(without_commit "$fresh/manifest.json"); then
 	echo "check-results: results/ differ from what \`linemem reproduce\` writes (above); rerun \`make reproduce\` and commit, or fix the change that moved them" >&2
 	exit 1
 fi
 
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	echo "==> git status results/"
-	changed="$(git status --porcelain --untracked-files=all -- results)"
+	changed="$(git status --porcelain --untracked-files=all -- results ':!results/manifest.json')"
+	if git cat-file -e HEAD:results/manifest.json 2>/dev/null &&
+		! diff <(git show HEAD:results/manifest.json | without_commit) <(without_commit results/manifest.json) >&2; then
+		changed+=$'\n'"results/manifest.json"
+	fi
 	if [[ -n "$changed" ]]; then
 		printf '%s\n' "$changed" >&2
 		echo "check-results: results/ differ from the committed ones (above); commit the regenerated files or find what changed them" >&2

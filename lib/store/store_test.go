@@ -372,3 +372,59 @@ func TestValidRep(t *testing.T) {
 		t.Error("a bad rep is not an input file error")
 	}
 }
+
+func TestSourceAndUncovered(t *testing.T) {
+	st := openTemp(t)
+	t.Run("empty store", func(t *testing.T) {
+		if _, found, err := st.Source("s.json"); found || err != nil {
+			t.Errorf("Source on an empty store: found %v, err %v", found, err)
+		}
+		if n, err := st.UncoveredMessages("s.json"); n != 0 || err != nil {
+			t.Errorf("UncoveredMessages = %d, %v", n, err)
+		}
+	})
+	msgs := messages("s.json", 6, "m")
+	msgs[1].Text = strings.Repeat("長", 60)
+	msgs[1].ID = chat.MessageID(msgs[1])
+	// Window 4, stride 3, limit 100: [0,4) trims to [0,1) since message 1 alone
+	// overflows with message 0; [3,6) fits. Messages 1 and 2 are in no chunk.
+	opts := chunking.Options{GapMinutes: 180, Window: 4, Stride: 3, MaxChars: 100}
+	in, _ := ingest(t, st, "s.json", "sha", opts, msgs)
+	info, found, err := st.Source("s.json")
+	if err != nil || !found || info.Messages != 6 || info.Chunks != len(in.chunks) || info.Options != opts {
+		t.Errorf("Source = %+v, %v, %v", info, found, err)
+	}
+	want := chunking.Uncovered(msgs, in.chunks)
+	if want != 2 {
+		t.Fatalf("test data leaves %d messages uncovered, want 2", want)
+	}
+	if n, err := st.UncoveredMessages("s.json"); n != want || err != nil {
+		t.Errorf("UncoveredMessages = %d, %v; want %d", n, err, want)
+	}
+	if stats, _ := st.Stats(); stats.UncoveredMessages != want {
+		t.Errorf("Stats().UncoveredMessages = %d, want %d", stats.UncoveredMessages, want)
+	}
+}
+
+func ExampleStore_IngestSource() {
+	st, err := store.Open(":memory:")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer st.Close()
+	at := time.Date(2024, 1, 14, 9, 30, 0, 0, time.UTC)
+	m := chat.Message{Source: "friend.json", Date: "2024-01-14", Time: "09:30:00", OccurredAt: at,
+		Sender: "A", Type: "text", Text: "What time tomorrow?"}
+	m.ID = chat.MessageID(m)
+	msgs := []chat.Message{m}
+	chunks, _ := chunking.Build(msgs, chunking.DefaultOptions())
+	for _, sha := range []string{"sha-1", "sha-1", "sha-2"} {
+		outcome, err := st.IngestSource("friend.json", sha, 42, chunking.DefaultOptions(), msgs, chunks)
+		fmt.Println(outcome, err)
+	}
+	// Output:
+	// added <nil>
+	// unchanged <nil>
+	// replaced <nil>
+}
