@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/store"
@@ -82,39 +83,96 @@ type Report struct {
 	Warnings                    []lineexport.Warning
 }
 
-// File stores one export under its base name. An unchanged file (same SHA-256
-// of its bytes, same options) is recognised before parsing; a changed one
-// replaces the source's messages and chunks atomically; a file that fails to
-// parse changes nothing.
-func File(st *store.Store, path string, opts chunking.Options) (Report, error) {
-	source := filepath.Base(path)
-	rep := Report{Source: source}
-	sum, size, err := HashFile(path)
-	if err != nil {
-		return rep, err
+// Prepared is one export hashed, read and chunked, ready to be stored.
+type Prepared struct {
+	Input
+	Source    string
+	SHA256    string
+	Unchanged bool // stored already with the same content and options
+	Result    *lineexport.Result
+	Chunks    []chat.Chunk
+	Err       error
+}
+
+// Prepare hashes, parses and chunks one export without writing. A file stored
+// already with the same SHA-256 of its bytes and the same options is
+// recognised before parsing and costs one read.
+func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
+	p := Prepared{Input: in, Source: filepath.Base(in.Path)}
+	p.SHA256, p.Size, p.Err = HashFile(in.Path)
+	if p.Err != nil {
+		return p
 	}
-	if info, found, err := st.Source(source); err != nil {
-		return rep, err
-	} else if found && info.ContentSHA256 == sum && info.Options == opts {
+	info, found, err := st.Source(p.Source)
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	if found && info.ContentSHA256 == p.SHA256 && info.Options == opts {
+		p.Unchanged = true
+		return p
+	}
+	if p.Result, p.Err = lineexport.ReadFile(in.Path); p.Err != nil {
+		return p
+	}
+	if p.Chunks, err = chunking.Build(p.Result.Messages, opts); err != nil {
+		p.Err = fmt.Errorf("%s: %w", in.Path, err)
+	}
+	return p
+}
+
+// Commit stores a prepared export in one transaction; a preparation error is
+// returned as is, and nothing is written.
+func Commit(st *store.Store, p Prepared, opts chunking.Options) (Report, error) {
+	rep := Report{Source: p.Source}
+	if p.Err != nil {
+		return rep, p.Err
+	}
+	if p.Unchanged {
+		info, _, err := st.Source(p.Source)
+		if err != nil {
+			return rep, err
+		}
 		rep.Outcome, rep.Messages, rep.Chunks = store.Unchanged, info.Messages, info.Chunks
-		rep.Uncovered, err = st.UncoveredMessages(source)
+		rep.Uncovered, err = st.UncoveredMessages(p.Source)
 		return rep, err
 	}
-	res, err := lineexport.ReadFile(path)
+	outcome, err := st.IngestSource(p.Source, p.SHA256, p.Size, opts, p.Result.Messages, p.Chunks)
 	if err != nil {
 		return rep, err
 	}
-	chunks, err := chunking.Build(res.Messages, opts)
-	if err != nil {
-		return rep, fmt.Errorf("%s: %w", path, err)
-	}
-	if rep.Outcome, err = st.IngestSource(source, sum, size, opts, res.Messages, chunks); err != nil {
-		return rep, err
-	}
-	rep.Messages, rep.Chunks = len(res.Messages), len(chunks)
-	rep.Uncovered = chunking.Uncovered(res.Messages, chunks)
-	rep.Warnings = res.Warnings
+	rep.Outcome, rep.Messages, rep.Chunks = outcome, len(p.Result.Messages), len(p.Chunks)
+	rep.Uncovered = chunking.Uncovered(p.Result.Messages, p.Chunks)
+	rep.Warnings = p.Result.Warnings
 	return rep, nil
+}
+
+// File stores one export under its base name: Prepare then Commit. An
+// unchanged file is recognised before parsing; a changed one replaces the
+// source's messages and chunks atomically; a file that fails to parse changes
+// nothing.
+func File(st *store.Store, path string, opts chunking.Options) (Report, error) {
+	return Commit(st, Prepare(st, Input{Path: path}, opts), opts)
+}
+
+// Files stores every input in order, reading and chunking one file ahead of
+// the store's writes so that parsing overlaps the SQLite transaction on a
+// multi-core machine. done is called after each file with its position
+// (from 0), its report and its error; a failed file does not stop the others.
+func Files(st *store.Store, inputs []Input, opts chunking.Options, done func(i int, in Input, rep Report, err error)) {
+	prepared := make(chan Prepared, 1)
+	go func() {
+		defer close(prepared)
+		for _, in := range inputs {
+			prepared <- Prepare(st, in, opts)
+		}
+	}()
+	i := 0
+	for p := range prepared {
+		rep, err := Commit(st, p, opts)
+		done(i, p.Input, rep, err)
+		i++
+	}
 }
 
 // HashFile returns the lowercase hex SHA-256 and the size of a file.

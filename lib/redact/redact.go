@@ -58,9 +58,10 @@ type Redactor struct {
 	names []string // longest first
 }
 
-// New returns a redactor for the given kinds (any of Kinds; "all" = every
-// kind) and names. Names are matched verbatim; empty names are ignored. Asking
-// for the name kind with no names is an error, as is an unknown kind.
+// New returns a redactor for the given kinds (any of Kinds; "all" = email,
+// url and phone, plus name when names are given) and names. Names are matched
+// verbatim; empty names are ignored; giving names enables the name kind.
+// Asking for the name kind with no names is an error, as is an unknown kind.
 func New(kinds []string, names []string) (*Redactor, error) {
 	r := &Redactor{kinds: map[string]bool{}}
 	for _, k := range kinds {
@@ -68,7 +69,7 @@ func New(kinds []string, names []string) (*Redactor, error) {
 		switch k {
 		case "":
 		case "all":
-			for _, kk := range Kinds {
+			for _, kk := range []string{Email, URL, Phone} {
 				r.kinds[kk] = true
 			}
 		case Email, URL, Phone, Name:

@@ -69,6 +69,10 @@ func TestNew(t *testing.T) {
 	if _, err := redact.New([]string{"name"}, nil); err == nil {
 		t.Error("name kind without names accepted")
 	}
+	all, err := redact.New([]string{"all"}, nil)
+	if err != nil || all.Describe() != "email,url,phone" {
+		t.Errorf("all without names: %v %q", err, all.Describe())
+	}
 	var none *redact.Redactor
 	if got, rep := none.Redact("090-1234-5678"); got != "090-1234-5678" || rep.Total() != 0 {
 		t.Errorf("nil redactor changed text: %q %v", got, rep)

@@ -12,6 +12,7 @@
 package reproduce
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -201,15 +202,19 @@ func (s *Study) ingest() error {
 	if len(files) == 0 {
 		return fmt.Errorf("%s: no .json or .txt exports", s.dataPath(SourcesDir))
 	}
-	for i, f := range files {
-		rep, err := ingest.File(s.Store, f.Path, s.Opts.Chunking)
-		if err != nil {
-			return err
+	var firstErr error
+	ingest.Files(s.Store, files, s.Opts.Chunking, func(i int, in ingest.Input, rep ingest.Report, err error) {
+		if err == nil {
+			err = s.record(in.Path)
 		}
-		if err := s.record(f.Path); err != nil {
-			return err
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			return
 		}
 		fmt.Fprintf(s.Opts.Log, "  [%d/%d] %s: %s, %d messages, %d chunks\n", i+1, len(files), rep.Source, rep.Outcome, rep.Messages, rep.Chunks)
+	})
+	if firstErr != nil {
+		return firstErr
 	}
 	chunks, err := s.Store.Chunks()
 	if err != nil {

@@ -177,7 +177,7 @@ func insertSource(tx *sql.Tx, msgs []chat.Message, chunks []chat.Chunk) error {
 	}
 	for _, m := range msgs {
 		if err := mi.add(m.ID, m.Source, m.SourceOrder, m.Date, m.Time, m.OccurredAtString(), m.Sender, m.Type, m.Text); err != nil {
-			mi.flush()
+			mi.abandon()
 			return err
 		}
 	}
@@ -194,7 +194,7 @@ func insertSource(tx *sql.Tx, msgs []chat.Message, chunks []chat.Chunk) error {
 	}
 	for _, c := range chunks {
 		if err := ci.add(c.ID, c.Source, c.Index, c.StartAt, c.EndAt, c.RawText); err != nil {
-			ci.flush()
+			ci.abandon()
 			return err
 		}
 	}
@@ -208,7 +208,7 @@ func insertSource(tx *sql.Tx, msgs []chat.Message, chunks []chat.Chunk) error {
 	for _, c := range chunks {
 		for pos, id := range c.MessageIDs {
 			if err := mm.add(c.ID, pos, id); err != nil {
-				mm.flush()
+				mm.abandon()
 				return err
 			}
 		}

@@ -156,33 +156,46 @@ CREATE TABLE query_vectors (
 }
 
 // migrate applies the migrations above the file's user_version, each in its
-// own transaction together with the version bump.
+// own write transaction together with the version bump. The version is read
+// inside that transaction, so two processes opening a fresh file at once do
+// not both run a migration.
 func (s *Store) migrate() error {
-	var version int
-	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
-		return err
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this linemem supports (%d)", version, len(migrations))
-	}
-	for v := version; v < len(migrations); v++ {
-		tx, err := s.db.Begin()
-		if err != nil {
+	for {
+		done, err := s.migrateOnce()
+		if err != nil || done {
 			return err
 		}
-		if _, err := tx.Exec(migrations[v]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %d: %w", v+1, err)
-		}
-		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %d: %w", v+1, err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migration %d: %w", v+1, err)
-		}
 	}
-	return nil
+}
+
+// migrateOnce applies the next pending migration; done reports that there
+// was none.
+func (s *Store) migrateOnce() (done bool, err error) {
+	tx, err := s.db.Begin() // BEGIN IMMEDIATE: holds the write lock from here
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return false, err
+	}
+	if version > len(migrations) {
+		return false, fmt.Errorf("schema version %d is newer than this linemem supports (%d)", version, len(migrations))
+	}
+	if version == len(migrations) {
+		return true, nil
+	}
+	if _, err := tx.Exec(migrations[version]); err != nil {
+		return false, fmt.Errorf("migration %d: %w", version+1, err)
+	}
+	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, version+1)); err != nil {
+		return false, fmt.Errorf("migration %d: %w", version+1, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("migration %d: %w", version+1, err)
+	}
+	return false, nil
 }
 
 // inTx runs f in one transaction, committing when f returns nil.
@@ -202,14 +215,13 @@ func (s *Store) inTx(f func(tx *sql.Tx) error) error {
 // batchRows rows each, which costs far less per row than one statement per
 // row through database/sql.
 type batchInsert struct {
-	tx     *sql.Tx
-	head   string // "INSERT INTO t (a, b) VALUES "
-	tail   string // optional conflict clause
-	cols   int
-	full   *sql.Stmt
-	args   []any
-	rows   int
-	maxRow int
+	tx   *sql.Tx
+	head string // "INSERT INTO t (a, b) VALUES "
+	tail string // optional conflict clause
+	cols int
+	full *sql.Stmt
+	args []any
+	rows int // queued rows in args
 }
 
 // batchRows keeps a full statement's parameters (rows × columns) well under
@@ -217,7 +229,7 @@ type batchInsert struct {
 const batchRows = 256
 
 func newBatchInsert(tx *sql.Tx, head, tail string, cols int) (*batchInsert, error) {
-	b := &batchInsert{tx: tx, head: head, tail: tail, cols: cols, maxRow: batchRows}
+	b := &batchInsert{tx: tx, head: head, tail: tail, cols: cols}
 	stmt, err := tx.Prepare(b.statement(batchRows))
 	if err != nil {
 		return nil, err
@@ -236,13 +248,17 @@ func (b *batchInsert) statement(rows int) string {
 func (b *batchInsert) add(values ...any) error {
 	b.args = append(b.args, values...)
 	b.rows++
-	if b.rows < b.maxRow {
+	if b.rows < batchRows {
 		return nil
 	}
 	_, err := b.full.Exec(b.args...)
 	b.args, b.rows = b.args[:0], 0
 	return err
 }
+
+// abandon releases the prepared statement without writing queued rows, after
+// an error that rolls the transaction back.
+func (b *batchInsert) abandon() { b.full.Close() }
 
 // flush writes the queued rows and releases the prepared statement.
 func (b *batchInsert) flush() error {

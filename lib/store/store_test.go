@@ -112,6 +112,24 @@ func TestOpen(t *testing.T) {
 			t.Error("Open accepted a database from a newer schema")
 		}
 	})
+	t.Run("concurrent first opens", func(t *testing.T) {
+		fresh := filepath.Join(t.TempDir(), "fresh.db")
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				st, err := store.Open(fresh)
+				if err == nil {
+					err = st.Close()
+				}
+				errs <- err
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
+	})
 	t.Run("empty path", func(t *testing.T) {
 		if _, err := store.Open(""); err == nil {
 			t.Error("Open(\"\") succeeded")

@@ -17,6 +17,7 @@ import (
 // Files that WriteDir writes, in the layout `linemem reproduce` reads.
 const (
 	SourcesDir    = "sources"
+	TextDir       = "sources_txt" // .txt exports of the same conversations; not read by reproduce
 	QuestionsFile = "questions.jsonl"
 	EvidenceFile  = "evidence.jsonl"
 	QrelsFile     = "qrels.txt"
@@ -24,14 +25,20 @@ const (
 )
 
 // WriteDir writes the dataset into dir (created if missing): sources/*.json,
-// questions.jsonl, evidence.jsonl, qrels.txt and summaries.jsonl. Existing
+// sources_txt/*.txt, questions.jsonl, evidence.jsonl, qrels.txt and summaries.jsonl. Existing
 // files of the same names are replaced; other files are left alone.
 func (ds *Dataset) WriteDir(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, SourcesDir), 0o755); err != nil {
 		return err
 	}
+	if err := os.MkdirAll(filepath.Join(dir, TextDir), 0o755); err != nil {
+		return err
+	}
 	for _, s := range ds.Sources {
 		if err := os.WriteFile(filepath.Join(dir, SourcesDir, s.Name), s.JSON, 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, TextDir, s.TextName()), s.Text, 0o644); err != nil {
 			return err
 		}
 	}
@@ -56,7 +63,7 @@ func (ds *Dataset) WriteDir(dir string) error {
 func (ds *Dataset) FileNames() []string {
 	names := []string{QuestionsFile, EvidenceFile, QrelsFile, SummariesFile}
 	for _, s := range ds.Sources {
-		names = append(names, filepath.Join(SourcesDir, s.Name))
+		names = append(names, filepath.Join(SourcesDir, s.Name), filepath.Join(TextDir, s.TextName()))
 	}
 	slices.Sort(names)
 	return names

@@ -167,8 +167,8 @@ func (w *world) plantSession(rng *rand.Rand, src *source, core []msg) *session {
 // date, time to the minute, sender and the first words of every answer and
 // supporting message. Like a tool-assisted question writer, it sometimes
 // quotes from the middle of a message or gets the minute wrong (the resolver's
-// excerpt search recovers those), and twice cites a message that does not
-// exist (the resolver reports those).
+// excerpt search recovers those), and at most twice adds a supporting quote
+// of a message that was never sent (the resolver reports those).
 func (w *world) questionsAndEvidence() ([]questions.Question, []gold.Evidence) {
 	rng := rngFor(w.cfg.Seed, "evidence")
 	items := map[int][]gold.Item{}

@@ -4,7 +4,7 @@ import "github.com/linemem/linemem/lib/questions"
 
 type vals = map[string][]string
 
-// plantSpecs are the question templates: 17 named_entity, 24 contextual and
+// plantSpecs are the question templates: 17 named_entity, 25 contextual and
 // 12 aggregate specs instantiated into 34, 49 and 17 questions. Questions are
 // worded the way a person asks an assistant, often with other words than the
 // chat used (アルバイト for バイト, 勤務を交代 for シフト代わって). Others call

@@ -53,11 +53,15 @@ type Config struct {
 	Scale string // ScaleSmall or ScalePaper
 }
 
-// Source is one export file.
+// Source is one conversation, exported twice.
 type Source struct {
-	Name string // file name, e.g. "chat_haruka.json"
-	JSON []byte // JSON-by-date export (spec §2)
+	Name string // file name of the JSON export, e.g. "chat_haruka.json"
+	JSON []byte // JSON-by-date export (spec §2), the input of the pipeline
+	Text []byte // the same conversation as a LINE .txt export (spec §3)
 }
+
+// TextName is the file name of the .txt export: Name with ".txt" for ".json".
+func (s Source) TextName() string { return strings.TrimSuffix(s.Name, ".json") + ".txt" }
 
 // Summary is one line of summaries.jsonl (spec §11).
 type Summary struct {
@@ -186,7 +190,7 @@ func Generate(cfg Config) (*Dataset, error) {
 			return nil, fmt.Errorf("synth: chunking %s: %w", src.name, err)
 		}
 		ds.Stats.Uncovered += chunking.Uncovered(res.Messages, chunks)
-		ds.Sources = append(ds.Sources, Source{Name: src.name, JSON: data})
+		ds.Sources = append(ds.Sources, Source{Name: src.name, JSON: data, Text: src.exportText(w.end.Format("2006/01/02") + " 23:59")})
 		allMsgs = append(allMsgs, res.Messages...)
 		allChunks = append(allChunks, chunks...)
 	}

@@ -274,7 +274,7 @@ func TestQrelsComeFromEvidence(t *testing.T) {
 	var msgs []chat.Message
 	var chunks []chat.Chunk
 	for _, name := range ds.FileNames() {
-		if !strings.HasPrefix(name, synth.SourcesDir) {
+		if filepath.Dir(name) != synth.SourcesDir {
 			continue
 		}
 		res, err := lineexport.ReadFile(filepath.Join(dir, name))
@@ -319,6 +319,38 @@ func TestQrelsComeFromEvidence(t *testing.T) {
 	}
 	if n != len(chunks) {
 		t.Errorf("summaries.jsonl has %d lines for %d chunks", n, len(chunks))
+	}
+}
+
+// TestTextExportsMatchJSON: each .txt export reads back (lib/lineexport)
+// into the same conversation as its JSON export: same senders, types and
+// texts in the same order, on the same dates; times agree wherever the JSON
+// export has one.
+func TestTextExportsMatchJSON(t *testing.T) {
+	ds := smallDataset(t)
+	for _, src := range ds.Sources {
+		fromJSON, err := lineexport.ReadJSON(src.Name, bytes.NewReader(src.JSON))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromText, err := lineexport.ReadText(src.TextName(), bytes.NewReader(src.Text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fromText.Warnings) > 0 {
+			t.Errorf("%s: warnings %v", src.TextName(), fromText.Warnings)
+		}
+		if len(fromText.Messages) != len(fromJSON.Messages) {
+			t.Fatalf("%s: %d messages, JSON export has %d", src.TextName(), len(fromText.Messages), len(fromJSON.Messages))
+		}
+		for i, a := range fromJSON.Messages {
+			b := fromText.Messages[i]
+			sameText := a.Text == b.Text || a.Type != chat.TextType && a.Type != "call" && a.Type != "system"
+			sameType := a.Type == b.Type || a.Type == "system" && b.Type == chat.TextType // a text export has no system type
+			if a.Sender != b.Sender || !sameType || !sameText || a.Date != b.Date || a.Time != "" && a.Time != b.Time {
+				t.Fatalf("%s message %d: text export %+v, JSON export %+v", src.TextName(), i, b, a)
+			}
+		}
 	}
 }
 

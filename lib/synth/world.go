@@ -30,7 +30,7 @@ type msg struct {
 	clock   int // clockNormal, …
 	at      time.Time
 	episode int // index into world.episodes; -1 for none
-	qid     int // planted question instance + 1; 0 for none
+	qid     int // plantInstance.qid of a planted message; 0 for chatter
 	role    string
 }
 
@@ -55,6 +55,7 @@ type source struct {
 	name     string   // file name
 	kind     string   // partner, friend, family, club, seminar, baito, work, trip
 	label    string   // how summaries name the conversation
+	title    string   // the chat's name in a .txt export header
 	members  []string // everyone but Self, primary partner first
 	from, to time.Time
 	weight   int // share of the message budget
@@ -90,7 +91,7 @@ func newWorld(cfg Config, target int) *world {
 		w.start = day("2016-04-01")
 	}
 	for _, spec := range cast {
-		s := &source{key: spec.key, name: spec.name, kind: spec.kind, label: spec.label, members: spec.members, weight: spec.weight, from: w.start, to: w.end}
+		s := &source{key: spec.key, title: spec.title, name: spec.name, kind: spec.kind, label: spec.label, members: spec.members, weight: spec.weight, from: w.start, to: w.end}
 		if spec.from != "" && day(spec.from).After(w.start) {
 			s.from = day(spec.from)
 		}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/linemem/linemem/lib/store"
+)
+
+func TestEmbedLSAOffline(t *testing.T) {
+	db, chunks := providerSideDB(t)
+	questions := filepath.Join("..", "..", "data", "synthetic", "questions.jsonl")
+	args := []string{"embed", "--db", db, "--provider", "lsa", "--rep", "raw_text", "--dimensions", "16", "--queries", questions}
+	code, out, stderr := providerSideRun(t, append(args, "--dry-run")...)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("raw_text vectors with lsa lsa-bigram-d16-v20000-s1: %d total, 0 already stored", chunks)) {
+		t.Fatalf("dry run: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = providerSideRun(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, stderr)
+	}
+	if !strings.Contains(stderr, "fitting lsa-bigram-d16-v20000-s1 on the raw_text of") {
+		t.Errorf("no fit announced:\n%s", stderr)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, dim, _, err := st.ChunkVectors("raw_text", "lsa-bigram-d16-v20000-s1")
+	_, found, _ := st.QueryVector("lsa-bigram-d16-v20000-s1", "") // empty question: never stored
+	st.Close()
+	if err != nil || len(ids) != chunks || dim != 16 || found {
+		t.Fatalf("stored %d vectors of dim %d (err %v)", len(ids), dim, err)
+	}
+	// The fitted model is stored: a second representation reuses it.
+	code, out, stderr = providerSideRun(t, "embed", "--db", db, "--provider", "lsa", "--rep", "raw_text", "--dimensions", "16")
+	if code != 0 || strings.Contains(stderr, "fitting") || !strings.Contains(out, fmt.Sprintf("%d already stored", chunks)) {
+		t.Errorf("rerun: exit %d\n%s%s", code, out, stderr)
+	}
+	code, _, stderr = providerSideRun(t, "embed", "--db", db, "--provider", "lsa", "--rep", "raw_text", "--model", "lsa-other")
+	if code != 2 || !strings.Contains(stderr, "does not match") {
+		t.Errorf("mismatched --model: exit %d %s", code, stderr)
+	}
+}
+
+func TestEmbedRemote(t *testing.T) {
+	db, chunks := providerSideDB(t)
+	requests, url := providerSideAPI(t)
+	base := []string{"embed", "--db", db, "--provider", "openai", "--rep", "raw_text", "--base-url", url}
+	code, _, stderr := providerSideRun(t, base...)
+	if code == 0 || requests.Load() != 0 || !strings.Contains(stderr, fmt.Sprintf("the raw_text of %d chunks", chunks)) ||
+		!strings.Contains(stderr, url+"/embeddings") {
+		t.Fatalf("refusal: exit %d, %d requests\n%s", code, requests.Load(), stderr)
+	}
+	code, out, _ := providerSideRun(t, append(base, "--dry-run")...)
+	if code != 0 || requests.Load() != 0 || !strings.Contains(out, "at $0.02 / $0 per million") {
+		t.Fatalf("dry run: exit %d\n%s", code, out)
+	}
+	code, out, stderr = providerSideRun(t, append(base, "--allow-remote", "--dimensions", "8", "--batch", "100")...)
+	wantRequests := (chunks + 99) / 100
+	if code != 0 || int(requests.Load()) != wantRequests {
+		t.Fatalf("exit %d, %d requests, want %d\n%s%s", code, requests.Load(), wantRequests, out, stderr)
+	}
+	// Another dimension for the same model is refused before sending.
+	code, _, stderr = providerSideRun(t, append(base, "--allow-remote", "--dimensions", "4", "--rep", "summary")...)
+	if code == 0 || int(requests.Load()) != wantRequests {
+		t.Errorf("dimension change: exit %d, %d requests\n%s", code, requests.Load(), stderr)
+	}
+}

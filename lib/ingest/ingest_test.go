@@ -1,0 +1,77 @@
+package ingest_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/linemem/linemem/internal/conformance"
+	"github.com/linemem/linemem/lib/chunking"
+	"github.com/linemem/linemem/lib/ingest"
+	"github.com/linemem/linemem/lib/store"
+)
+
+func TestFilesAddsThenRecognisesUnchanged(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	inputs, problems := ingest.Collect([]string{conformance.Path("sources")})
+	if len(problems) > 0 || len(inputs) != 3 {
+		t.Fatalf("Collect: %d inputs, problems %v; want 3 inputs", len(inputs), problems)
+	}
+	for _, want := range []store.IngestOutcome{store.Added, store.Unchanged} {
+		chunks := 0
+		ingest.Files(st, inputs, chunking.DefaultOptions(), func(i int, in ingest.Input, rep ingest.Report, err error) {
+			if err != nil {
+				t.Fatalf("%s: %v", in.Path, err)
+			}
+			if rep.Outcome != want {
+				t.Errorf("%s: %v, want %v", rep.Source, rep.Outcome, want)
+			}
+			chunks += rep.Chunks
+		})
+		if chunks != 14 { // lines of expected_chunks.jsonl
+			t.Errorf("%v pass: %d chunks, want 14", want, chunks)
+		}
+	}
+}
+
+func TestCollectReportsMissingPathAndDuplicateSource(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/x.json", "b/x.json", "b/notes.md"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inputs, problems := ingest.Collect([]string{dir, filepath.Join(dir, "missing.json")})
+	if len(inputs) != 1 || filepath.Base(inputs[0].Path) != "x.json" {
+		t.Errorf("inputs %v, want the first x.json only", inputs)
+	}
+	if len(problems) != 2 {
+		t.Errorf("problems %v, want a duplicate source name and a missing path", problems)
+	}
+}
+
+func TestFileLeavesStoreUnchangedOnBadInput(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`[1, 2]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ingest.File(st, bad, chunking.DefaultOptions()); err == nil {
+		t.Fatal("a top-level array was accepted")
+	}
+	if srcs, err := st.Sources(); err != nil || len(srcs) != 0 {
+		t.Errorf("sources after a failed ingest: %v, %v; want none", srcs, err)
+	}
+}
