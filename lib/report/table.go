@@ -34,8 +34,9 @@ const (
 // formatted by the caller (see F3, CI3, Signed3 and Percent1), so the three
 // output formats show exactly the same cell text, up to escaping.
 type Table struct {
-	// Number is the table's number in the paper (Table 3 → 3); it must be
-	// positive.
+	// Number is the table's number in the paper (Table 3 → 3); 0 marks a
+	// table the paper does not number, which then needs a Slug and is
+	// written under the slug alone, without "Table N:".
 	Number int
 	// Slug names the table in file names and LaTeX labels; lower-case ASCII
 	// letters, digits and underscores, or empty.
@@ -57,8 +58,8 @@ type Table struct {
 // Validate reports whether t can be written. Errors wrap ErrNoData when t has
 // no columns and ErrInvalid otherwise.
 func (t Table) Validate() error {
-	if t.Number <= 0 {
-		return fmt.Errorf("report: table number %d: %w", t.Number, ErrInvalid)
+	if t.Number < 0 || (t.Number == 0 && t.Slug == "") {
+		return fmt.Errorf("report: table number %d (0 only with a slug): %w", t.Number, ErrInvalid)
 	}
 	if err := checkSlug(t.Slug); err != nil {
 		return err
@@ -85,8 +86,12 @@ func (t Table) Validate() error {
 }
 
 // BaseName returns the file name without extension, "table3_single_retrievers"
-// for Number 3 and Slug "single_retrievers", or "table3" without a slug.
+// for Number 3 and Slug "single_retrievers", "table3" without a slug, and the
+// slug alone for an unnumbered table.
 func (t Table) BaseName() string {
+	if t.Number == 0 {
+		return t.Slug
+	}
 	return baseName("table", t.Number, t.Slug)
 }
 
@@ -150,9 +155,13 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 		return err
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "**Table %d", t.Number)
-	if t.Caption != "" {
-		b.WriteString(": " + oneLine(t.Caption))
+	switch {
+	case t.Number == 0:
+		b.WriteString("**" + oneLine(t.Caption))
+	case t.Caption != "":
+		fmt.Fprintf(&b, "**Table %d: %s", t.Number, oneLine(t.Caption))
+	default:
+		fmt.Fprintf(&b, "**Table %d", t.Number)
 	}
 	b.WriteString("**\n\n")
 	markdownRow(&b, t.Columns)

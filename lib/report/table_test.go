@@ -241,3 +241,20 @@ func readAll(t *testing.T, paths []string) [][]byte {
 	}
 	return out
 }
+
+func TestUnnumberedTableIsNamedBySlug(t *testing.T) {
+	tab := report.Table{Slug: "ceiling_candidates", Caption: "Candidate ceiling", Columns: []string{"a"}, Rows: [][]string{{"1"}}}
+	if got := tab.BaseName(); got != "ceiling_candidates" {
+		t.Errorf("BaseName = %q, want ceiling_candidates", got)
+	}
+	var b strings.Builder
+	if err := tab.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "**Candidate ceiling**\n") {
+		t.Errorf("markdown starts %q, want the caption without a table number", strings.SplitN(b.String(), "\n", 2)[0])
+	}
+	if err := (report.Table{Columns: []string{"a"}}).Validate(); err == nil {
+		t.Error("an unnumbered table without a slug validated")
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/linemem/linemem/lib/analysis"
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/report"
 )
 
@@ -443,13 +442,13 @@ func (s *Study) Table9() (report.Table, error) {
 
 // CeilingTable reports Recall@200 of each component and of the oracle union of
 // their top-200 lists, for the summary pair and the selected pair (paper §5.3).
-// It has no number in the paper; its files are named ceiling_candidates.*.
+// It has no number in the paper; its files are named CeilingBaseName.*.
 func (s *Study) CeilingTable() (report.Table, error) {
 	_, selCfg, err := s.Selected()
 	if err != nil {
 		return report.Table{}, err
 	}
-	t := report.Table{Number: 1, Slug: "candidate_ceiling", Caption: "Candidate ceiling: macro Recall@200 over primary gold",
+	t := report.Table{Slug: CeilingBaseName, Caption: "Candidate ceiling: macro Recall@200 over primary gold",
 		Columns: []string{"Pairing", "Question type", "Questions", "BM25", "Vector", "Oracle union"},
 		Notes:   []string{"Gold absent from both top-200 lists cannot be recovered by reranking the hybrid's candidates."}}
 	pairings := []string{SummaryPairing}
@@ -471,6 +470,3 @@ func (s *Study) CeilingTable() (report.Table, error) {
 	}
 	return t, nil
 }
-
-// typeOrder is the reporting order of question types.
-var typeOrder = questions.Types

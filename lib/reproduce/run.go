@@ -80,20 +80,18 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		for _, t := range tables {
+		ceiling, err := s.CeilingTable()
+		if err != nil {
+			return err
+		}
+		for _, t := range append(tables, ceiling) {
 			paths, err := t.WriteFiles(outDir)
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.BaseName(), err)
 			}
 			written = append(written, paths...)
 		}
-		ceiling, err := s.CeilingTable()
-		if err != nil {
-			return err
-		}
-		paths, err := writeTableAs(ceiling, outDir, CeilingBaseName)
-		written = append(written, paths...)
-		return err
+		return nil
 	})
 	if err != nil {
 		return written, err
@@ -125,35 +123,6 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 		return written, err
 	}
 	return append(written, path), nil
-}
-
-// writeTableAs writes t's three formats under base instead of its numbered
-// name.
-func writeTableAs(t report.Table, dir, base string) ([]string, error) {
-	var paths []string
-	for _, f := range []struct {
-		ext   string
-		write func(*os.File) error
-	}{
-		{".csv", func(w *os.File) error { return t.WriteCSV(w) }},
-		{".md", func(w *os.File) error { return t.WriteMarkdown(w) }},
-		{".tex", func(w *os.File) error { return t.WriteLaTeX(w) }},
-	} {
-		path := filepath.Join(dir, base+f.ext)
-		w, err := os.Create(path)
-		if err != nil {
-			return paths, err
-		}
-		err = f.write(w)
-		if cerr := w.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return paths, fmt.Errorf("%s: %w", path, err)
-		}
-		paths = append(paths, path)
-	}
-	return paths, nil
 }
 
 // perQuestionEvaluations are the runs whose per-question scores are released:

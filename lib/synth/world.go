@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/chunking"
 )
 
 // Self is the exporting user's display name in every source.
@@ -186,7 +188,7 @@ func (w *world) pasteSessions(rng *rand.Rand) {
 		r := pickRoles(rng, src, "")
 		ep := w.addEpisode("長い資料（"+longTitles[k.kind]+"）がそのまま貼り付けられ、メンバーが受け取った。", "長い資料が共有された。")
 		text := longText(rng, k.kind)
-		for utf8.RuneCountInString(text) <= 5200 {
+		for utf8.RuneCountInString(text) <= chunking.DefaultMaxChars+200 {
 			text += "\n" + longText(rng, k.kind)
 		}
 		sl := newSlots(rng, withNames(nil, r))
