@@ -49,7 +49,7 @@ func runSearch(env *environment, args []string) error {
 	var asJSON, explain bool
 	var opts corpusOptions
 	fs := newFlagSet(env, c, &db)
-	fs.StringVar(&name, "retriever", "embedding_text_bm25", "retriever `NAME` (spec §9 grammar, e.g. raw_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45)")
+	fs.StringVar(&name, "retriever", "", "retriever `NAME` (spec §9 grammar, e.g. raw_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45); default embedding_text_bm25 when every chunk has a summary, else raw_text_bm25")
 	fs.IntVar(&k, "k", 5, "number of results")
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
 	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
@@ -62,15 +62,20 @@ func runSearch(env *environment, args []string) error {
 		return fmt.Errorf("%w: a QUESTION is required", errUsage)
 	}
 	query := strings.Join(fs.Args(), " ")
-	vec, err := needsVectors([]string{name})
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	st, err := store.Open(db)
+	st, err := openExistingStore(db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if name == "" {
+		if name, err = defaultRetriever(st); err != nil {
+			return err
+		}
+	}
+	vec, err := needsVectors([]string{name})
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
 	builder, _, err := openBuilder(st, opts, vec)
 	if err != nil {
 		return err
@@ -124,6 +129,19 @@ func runSearch(env *environment, args []string) error {
 		}
 	}
 	return nil
+}
+
+// defaultRetriever is the paper's best single retriever, embedding_text_bm25,
+// when every chunk has a summary, and raw_text_bm25 otherwise.
+func defaultRetriever(st *store.Store) (string, error) {
+	stats, err := st.Stats()
+	if err != nil {
+		return "", err
+	}
+	if stats.Chunks > 0 && stats.Summaries == stats.Chunks {
+		return "embedding_text_bm25", nil
+	}
+	return "raw_text_bm25", nil
 }
 
 // explainHit breaks the score of chunkID into its parts: BM25 terms, or a
