@@ -64,8 +64,8 @@ func TestEmbedRemote(t *testing.T) {
 		t.Fatalf("exit %d, %d requests, want %d\n%s%s", code, requests.Load(), wantRequests, out, stderr)
 	}
 	// Another dimension for the same model is refused before sending.
-	code, _, stderr = providerSideRun(t, append(base, "--allow-remote", "--dimensions", "4", "--rep", "summary")...)
-	if code == 0 || int(requests.Load()) != wantRequests {
+	code, _, stderr = providerSideRun(t, append(base, "--allow-remote", "--dimensions", "4")...)
+	if code == 0 || int(requests.Load()) != wantRequests || !strings.Contains(stderr, "dimension 8, the embedder gives 4") {
 		t.Errorf("dimension change: exit %d, %d requests\n%s", code, requests.Load(), stderr)
 	}
 }

@@ -58,7 +58,7 @@ func runReproduce(env *environment, args []string) error {
 	}
 	fmt.Fprintf(env.stdout, "wrote %d files to %s in %s\n", len(paths), out, time.Since(start).Round(time.Millisecond))
 	for _, t := range s.Timings {
-		fmt.Fprintf(env.stderr, "  %-40s %s\n", t.Step, t.Duration.Round(time.Millisecond))
+		fmt.Fprintf(opts.Log, "  %-40s %s\n", t.Step, t.Duration.Round(time.Millisecond))
 	}
 	return nil
 }

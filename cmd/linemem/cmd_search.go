@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/provider/cache"
+	"github.com/linemem/linemem/lib/provider/lsa"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 )
@@ -76,7 +79,14 @@ func runSearch(env *environment, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	builder, _, err := openBuilder(st, opts, vec)
+	model := opts.embedModel
+	if model == "" && vec {
+		if model, err = soleEmbedModel(st); err != nil {
+			return err
+		}
+		opts.embedModel = model
+	}
+	builder, _, err := openBuilderWith(st, &queryEmbedding{Store: st, model: model}, opts, vec)
 	if err != nil {
 		return err
 	}
@@ -129,6 +139,38 @@ func runSearch(env *environment, args []string) error {
 		}
 	}
 	return nil
+}
+
+// queryEmbedding serves stored query vectors and embeds any other question
+// with the local model the chunk vectors came from, when its fitted state is
+// stored (the lsa provider). A remote model is never called from search.
+type queryEmbedding struct {
+	*store.Store
+	model  string
+	loaded *lsa.Model
+}
+
+func (q *queryEmbedding) QueryVector(model, question string) ([]float32, bool, error) {
+	if v, found, err := q.Store.QueryVector(model, question); err != nil || found {
+		return v, found, err
+	}
+	if q.loaded == nil {
+		c, err := cache.Open(q.Store.DB())
+		if err != nil {
+			return nil, false, err
+		}
+		state, found, err := c.State(context.Background(), lsa.Name, model)
+		if err != nil {
+			return nil, false, err
+		}
+		if !found {
+			return nil, false, fmt.Errorf("no query vector for %q under model %s, and no local model to embed it with; embed it first (linemem embed --queries FILE) or search with a BM25 retriever", question, model)
+		}
+		if q.loaded, err = lsa.Unmarshal(state); err != nil {
+			return nil, false, err
+		}
+	}
+	return q.loaded.Vector(question), true, nil
 }
 
 // defaultRetriever is the paper's best single retriever, embedding_text_bm25,

@@ -79,8 +79,12 @@ func (f *remoteFlags) bind(fs *flag.FlagSet, defaultInterval time.Duration) {
 }
 
 func (f *remoteFlags) options() provider.Options {
+	interval := f.interval
+	if interval == 0 {
+		interval = -1 // the registry reads 0 as "provider default"
+	}
 	return provider.Options{
-		Model: f.model, BaseURL: f.baseURL, Organization: f.organization, Timeout: f.timeout, Interval: f.interval,
+		Model: f.model, BaseURL: f.baseURL, Organization: f.organization, Timeout: f.timeout, Interval: interval,
 		MaxAttempts: f.maxAttempts, RequestsPerMin: f.rpm, TokensPerMin: f.tpm,
 	}
 }
@@ -212,6 +216,7 @@ func runSummarize(env *environment, c *command, args []string) error {
 	pf.bind(fs)
 	fs.StringVar(&summariesFile, "summaries", "", "JSONL `FILE` for --provider file")
 	maxOut := fs.Int("max-output-tokens", openai.DefaultMaxOutputTokens, "max_output_tokens of each request")
+	serviceStore := fs.Bool("service-store", false, "let the service retain responses (Responses API store left unset, as in the paper); default sends store=false")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -228,6 +233,7 @@ func runSummarize(env *environment, c *command, args []string) error {
 	}
 	opts := rf.options()
 	opts.MaxOutputTokens = *maxOut
+	opts.ServiceStore = *serviceStore
 	opts.SummariesFile = summariesFile
 	opts.Instructions = represent.SummarySystemPrompt
 	sum, err := provider.NewSummarizer(rf.provider, opts)

@@ -78,7 +78,9 @@ func providerSideAPI(t *testing.T) (*atomic.Int32, string) {
 	return &n, ts.URL
 }
 
-func synthSummaries() string { return filepath.Join("..", "..", "data", "synthetic", "summaries.jsonl") }
+func synthSummaries() string {
+	return filepath.Join("..", "..", "data", "synthetic", "summaries.jsonl")
+}
 
 func TestSummarizeFileProviderOffline(t *testing.T) {
 	db, chunks := providerSideDB(t)

@@ -63,6 +63,11 @@ type corpusOptions struct {
 // openBuilder loads the corpus of st and returns a retriever builder over it.
 // When no embedding model is named and exactly one is stored, that one is used.
 func openBuilder(st *store.Store, opts corpusOptions, needVectors bool) (*retrieval.Builder, string, error) {
+	return openBuilderWith(st, st, opts, needVectors)
+}
+
+// openBuilderWith is openBuilder with vectors from vs.
+func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOptions, needVectors bool) (*retrieval.Builder, string, error) {
 	chunks, err := st.Chunks()
 	if err != nil {
 		return nil, "", err
@@ -80,7 +85,7 @@ func openBuilder(st *store.Store, opts corpusOptions, needVectors bool) (*retrie
 			return nil, "", err
 		}
 	}
-	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, st, retrieval.Options{Tokenizer: opts.tokenizer, EmbedModel: model})
+	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{Tokenizer: opts.tokenizer, EmbedModel: model})
 	return b, model, nil
 }
 

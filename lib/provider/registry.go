@@ -17,8 +17,9 @@ type Options struct {
 
 	Instructions    string        // summaries: system prompt; "" = represent.SummarySystemPrompt
 	MaxOutputTokens int           // summaries: output limit
+	ServiceStore    bool          // summaries: let the service retain responses (openai: store unset); false sends store=false
 	Timeout         time.Duration // per attempt
-	Interval        time.Duration // minimum gap between request starts
+	Interval        time.Duration // minimum gap between request starts; < 0 = none
 	MaxAttempts     int           // attempts per request, ≥ 1
 	RequestsPerMin  int           // client-side limit, 0 = none
 	TokensPerMin    int           // client-side limit on estimated tokens, 0 = none

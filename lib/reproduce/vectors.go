@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/provider/lsa"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/store"
@@ -117,6 +118,9 @@ func (s *Study) embedLocally() error {
 		return err
 	}
 	ctx := context.Background()
+	if err := storeModelState(ctx, s.Store, model); err != nil {
+		return err
+	}
 	for _, rep := range VectorReps {
 		res, err := model.Embed(ctx, texts[rep])
 		if err != nil {
@@ -147,4 +151,19 @@ func (s *Study) embedLocally() error {
 		rows[i] = store.VectorRow{Key: q, Vector: res.Vectors[i]}
 	}
 	return s.Store.PutQueryVectors(s.EmbedModel, rows)
+}
+
+// storeModelState keeps the fitted model in the provider cache's state table,
+// so that questions asked later (linemem search) are embedded by exactly the
+// model the chunk vectors came from.
+func storeModelState(ctx context.Context, st *store.Store, model *lsa.Model) error {
+	state, err := model.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	c, err := cache.Open(st.DB())
+	if err != nil {
+		return err
+	}
+	return c.PutState(ctx, lsa.Name, model.Model(), state)
 }

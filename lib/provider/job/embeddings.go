@@ -58,9 +58,13 @@ func (j Embeddings) texts() (keys, texts []string, total, stored int, err error)
 			}
 			seen[q] = true
 			total++
-			_, found, err := j.Store.QueryVector(model, q)
+			vec, found, err := j.Store.QueryVector(model, q)
 			if err != nil {
 				return nil, nil, 0, 0, err
+			}
+			if d := j.Embedder.Dimension(); found && d != 0 && len(vec) != d {
+				return nil, nil, 0, 0, fmt.Errorf("%w: stored query vectors of model %s have dimension %d, the embedder gives %d",
+					provider.ErrDimensionChanged, model, len(vec), d)
 			}
 			if found {
 				stored++

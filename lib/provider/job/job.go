@@ -203,6 +203,7 @@ type progress struct {
 	done      int
 	start     time.Time
 	lastPrint time.Time
+	printed   int // done at the last printed line, -1 before any
 	every     time.Duration
 	now       func() time.Time
 }
@@ -213,7 +214,7 @@ func newProgress(o Options, what string, total int) *progress {
 		every = time.Second
 	}
 	t := o.now()
-	return &progress{w: o.Progress, what: what, total: total, start: t, lastPrint: t, every: every, now: o.now}
+	return &progress{w: o.Progress, what: what, total: total, start: t, lastPrint: t, printed: -1, every: every, now: o.now}
 }
 
 func (p *progress) add(n int) {
@@ -228,12 +229,13 @@ func (p *progress) add(n int) {
 }
 
 func (p *progress) finish() {
-	if p.w != nil && p.total > 0 {
+	if p.w != nil && p.total > 0 && p.printed != p.done {
 		p.print(p.now())
 	}
 }
 
 func (p *progress) print(t time.Time) {
+	p.printed = p.done
 	elapsed := t.Sub(p.start).Seconds()
 	pct := 100.0
 	if p.total > 0 {

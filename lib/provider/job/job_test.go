@@ -24,6 +24,7 @@ import (
 	"github.com/linemem/linemem/lib/provider/job"
 	"github.com/linemem/linemem/lib/provider/openai"
 	"github.com/linemem/linemem/lib/provider/retry"
+	"github.com/linemem/linemem/lib/provider/summaryfile"
 	"github.com/linemem/linemem/lib/redact"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/store"
@@ -240,6 +241,13 @@ func TestSummariesKillAndResume(t *testing.T) {
 	if len(sums) != 6 || !strings.HasPrefix(sums[ids[0]], "要約: 2024-01-01 10:00 A: 話題0") {
 		t.Errorf("summaries %v", sums)
 	}
+	var calls, attempts, inTokens int
+	var returned, sdk string
+	err = st.DB().QueryRow(`SELECT COUNT(*), SUM(attempts), SUM(input_tokens), MIN(returned_model), MIN(sdk) FROM provider_calls WHERE kind = 'summary'`).
+		Scan(&calls, &attempts, &inTokens, &returned, &sdk)
+	if err != nil || calls != 6 || attempts != 6 || inTokens != 600 || returned != "gpt-4o-mini-2024-07-18" || !strings.HasPrefix(sdk, "openai-go v") {
+		t.Errorf("provenance: %v calls=%d attempts=%d tokens=%d returned=%q sdk=%q", err, calls, attempts, inTokens, returned, sdk)
+	}
 	// A rerun sends nothing: the store has everything.
 	rep, _ = job.Summaries{Store: st, Summarizer: summarizer(t, url), Options: job.Options{Cache: c}}.Run(context.Background())
 	if api.count() != 6 || rep.Stored != 6 {
@@ -443,5 +451,38 @@ func TestQueryVectors(t *testing.T) {
 	}
 	if api.inputs[0] != "いつ会った？" {
 		t.Errorf("question not sent verbatim: %q", api.inputs[0])
+	}
+	j.Embedder = embedder(t, url, 5)
+	j.Questions = append(qs, "新しい質問")
+	if _, err := j.Run(context.Background()); !errors.Is(err, provider.ErrDimensionChanged) || api.count() != 1 {
+		t.Errorf("dimension change: err=%v, %d requests", err, api.count())
+	}
+}
+
+func TestProgressRateAndETA(t *testing.T) {
+	st, c, ids, _ := newStore(t, "一", "二", "三")
+	var lines strings.Builder
+	for _, id := range ids {
+		fmt.Fprintf(&lines, `{"chunk_id": %q, "summary": "要約%s"}`+"\n", id, id)
+	}
+	sum, err := summaryfile.Parse("s.jsonl", strings.NewReader(lines.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Unix(0, 0)
+	tick := func() time.Time { clock = clock.Add(time.Second); return clock } // every reading is one second later
+	var progress bytes.Buffer
+	rep, err := job.Summaries{Store: st, Summarizer: sum, Options: job.Options{Cache: c, Progress: &progress, ProgressEvery: time.Nanosecond, Now: tick}}.Run(context.Background())
+	if err != nil || rep.Done != 3 {
+		t.Fatalf("err=%v report=%+v", err, rep)
+	}
+	// start at 1 s; item 1 read at 2 s: 1 done in 1 s → 1/s, 2 left → ETA 2 s.
+	want := "summarize 1/3 (33.3%) 1.00/s ETA 2s\nsummarize 2/3 (66.7%) 1.00/s ETA 1s\nsummarize 3/3 (100.0%) 1.00/s ETA 0s\n"
+	if progress.String() != want {
+		t.Errorf("progress:\n%s\nwant:\n%s", progress.String(), want)
+	}
+	sums, _ := st.Summaries()
+	if sums[ids[1]] != "要約"+ids[1] {
+		t.Errorf("summary of %s = %q", ids[1], sums[ids[1]])
 	}
 }

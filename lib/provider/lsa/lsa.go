@@ -27,7 +27,9 @@
 // this equals its row of U_kΣ_k, the classic LSA document coordinates, so
 // documents and queries fold in the same way and new chunks need no refit. The
 // result is L2-normalised; a text with no vocabulary term gets the zero
-// vector. Everything is deterministic for a given corpus, order and Options.
+// vector. Everything is deterministic for a given corpus, order and Options:
+// the sparse products sum each output element in a fixed order whatever the
+// number of cores.
 //
 // The fitted model serialises with MarshalBinary (vocabulary, idf, Σ, V_k as
 // float32; ≈ 4·V·k bytes, 20 MB at the defaults) so queries embedded later use

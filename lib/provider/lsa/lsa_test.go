@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -147,6 +148,16 @@ func TestDeterministicAndSerialisable(t *testing.T) {
 	bb, _ := b.MarshalBinary()
 	if !bytes.Equal(ab, bb) {
 		t.Fatal("two fits on the same texts differ")
+	}
+	prev := runtime.GOMAXPROCS(1)
+	single, _ := lsa.Fit(texts, lsa.Options{Dimension: 5})
+	runtime.GOMAXPROCS(max(prev, 3))
+	multi, _ := lsa.Fit(texts, lsa.Options{Dimension: 5})
+	runtime.GOMAXPROCS(prev)
+	sb, _ := single.MarshalBinary()
+	mb, _ := multi.MarshalBinary()
+	if !bytes.Equal(sb, ab) || !bytes.Equal(mb, ab) {
+		t.Error("the fit depends on the number of cores")
 	}
 	c, _ := lsa.Fit(texts, lsa.Options{Dimension: 5, Seed: 2})
 	if c.Params() == a.Params() || c.Model() == a.Model() {
@@ -320,4 +331,31 @@ func BenchmarkEmbed100Queries(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func ExampleFit() {
+	docs := []string{
+		"数学のテストが難しかった",
+		"明日は英語のテストと試験勉強",
+		"試験の前にテスト範囲を確認",
+		"駅前のラーメンが美味しかった",
+		"ラーメンの後にカフェへ行った",
+		"カフェのケーキが美味しかった",
+	}
+	m, err := lsa.Fit(docs, lsa.Options{Dimension: 2, MinDF: 1})
+	if err != nil {
+		panic(err)
+	}
+	q := m.Vector("試験が心配")
+	best, bestScore := 0, math.Inf(-1)
+	for i, d := range docs {
+		if s := dot(q, m.Vector(d)); s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	fmt.Println(m.Model(), m.Dimension())
+	fmt.Println(best < 3) // an exam chat, not a food one
+	// Output:
+	// lsa-bigram-d2-v20000-s1-m1 2
+	// true
 }

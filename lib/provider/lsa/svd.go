@@ -33,7 +33,9 @@ func (a *csr) appendRow(idx []int32, val []float64) {
 // workers is the parallelism of the sparse products.
 func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
 
-// mul returns A·X for dense X (cols × l), rows split among workers.
+// mul returns A·X for dense X (cols × l), rows split among workers. Each
+// output row is summed by one worker in a fixed order, so the result does not
+// depend on the number of workers.
 func (a *csr) mul(x *mat.Dense) *mat.Dense {
 	_, l := x.Dims()
 	xr := x.RawMatrix()
@@ -61,41 +63,26 @@ func (a *csr) mul(x *mat.Dense) *mat.Dense {
 	return out
 }
 
-// tmul returns Aᵀ·Y for dense Y (rows × l). Each worker accumulates its row
-// block into a private cols × l matrix; the blocks are summed in worker
-// order, so the result does not depend on scheduling.
-func (a *csr) tmul(y *mat.Dense) *mat.Dense {
-	_, l := y.Dims()
-	yr := y.RawMatrix()
-	w := workers(a.rows)
-	parts := make([][]float64, w)
-	var wg sync.WaitGroup
-	for p := range w {
-		wg.Add(1)
-		go func(p, lo, hi int) {
-			defer wg.Done()
-			acc := make([]float64, a.cols*l)
-			for i := lo; i < hi; i++ {
-				src := yr.Data[i*yr.Stride : i*yr.Stride+l]
-				for e := a.indptr[i]; e < a.indptr[i+1]; e++ {
-					v := a.val[e]
-					dst := acc[int(a.ind[e])*l : int(a.ind[e])*l+l]
-					for c, s := range src {
-						dst[c] += v * s
-					}
-				}
-			}
-			parts[p] = acc
-		}(p, p*a.rows/w, (p+1)*a.rows/w)
+// transpose returns Aᵀ in CSR form (counting sort by column, so each row of
+// Aᵀ lists its entries in increasing row order of A).
+func (a *csr) transpose() *csr {
+	t := &csr{rows: a.cols, cols: a.rows, indptr: make([]int, a.cols+1), ind: make([]int32, len(a.ind)), val: make([]float64, len(a.val))}
+	for _, j := range a.ind {
+		t.indptr[j+1]++
 	}
-	wg.Wait()
-	sum := parts[0]
-	for _, part := range parts[1:] {
-		for i, v := range part {
-			sum[i] += v
+	for j := range a.cols {
+		t.indptr[j+1] += t.indptr[j]
+	}
+	next := append([]int(nil), t.indptr[:a.cols]...)
+	for i := range a.rows {
+		for e := a.indptr[i]; e < a.indptr[i+1]; e++ {
+			j := a.ind[e]
+			t.ind[next[j]] = int32(i)
+			t.val[next[j]] = a.val[e]
+			next[j]++
 		}
 	}
-	return mat.NewDense(a.cols, l, sum)
+	return t
 }
 
 // orthonormalize replaces the columns of y (m × l, m ≥ l) by an orthonormal
@@ -126,15 +113,16 @@ func truncatedSVD(a *csr, o Options) ([]float64, []float32) {
 	for i := range od {
 		od[i] = rng.NormFloat64()
 	}
+	at := a.transpose()
 	y := a.mul(omega)
 	for range o.PowerIters {
 		orthonormalize(y)
-		z := a.tmul(y)
+		z := at.mul(y)
 		orthonormalize(z)
 		y = a.mul(z)
 	}
 	orthonormalize(y)
-	bt := a.tmul(y) // Bᵀ = AᵀQ, cols × l
+	bt := at.mul(y) // Bᵀ = AᵀQ, cols × l
 	var gram mat.SymDense
 	gram.SymOuterK(1, bt.T()) // BBᵀ, l × l
 	var eig mat.EigenSym

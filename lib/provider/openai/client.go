@@ -83,9 +83,10 @@ func newClient(cfg Config) *client {
 
 // call runs attempt under the retry policy, the rate limiter and the
 // per-attempt timeout. attempt receives a slot for the HTTP response so
-// errors can be classified by status. It returns the attempts made and the
-// total latency; a failure is a *provider.CallError unless ctx itself ended.
-func (c *client) call(ctx context.Context, tokens int, attempt func(ctx context.Context, raw **http.Response) error) (int, time.Duration, error) {
+// errors can be classified by status. It returns the attempts made, the
+// total latency and the SDK version that sent the final request; a failure
+// is a *provider.CallError unless ctx itself ended.
+func (c *client) call(ctx context.Context, tokens int, attempt func(ctx context.Context, raw **http.Response) error) (int, time.Duration, string, error) {
 	start := time.Now()
 	var last *http.Response
 	classify := func(err error) retry.Outcome { return classifyError(err, last) }
@@ -107,12 +108,23 @@ func (c *client) call(ctx context.Context, tokens int, attempt func(ctx context.
 	})
 	latency := time.Since(start)
 	if err == nil {
-		return n, latency, nil
+		return n, latency, sdkOf(last), nil
 	}
 	if ctx.Err() != nil {
-		return n, latency, ctx.Err()
+		return n, latency, "", ctx.Err()
 	}
-	return n, latency, &provider.CallError{Attempts: n, Permanent: !classify(err).Retry, Err: sanitize(err)}
+	return n, latency, "", &provider.CallError{Attempts: n, Permanent: !classify(err).Retry, Err: sanitize(err)}
+}
+
+// sdkOf reads the SDK version from the User-Agent the SDK sent
+// ("OpenAI/Go 3.98.0"), falling back to SDKVersion.
+func sdkOf(res *http.Response) string {
+	if res != nil && res.Request != nil {
+		if v, ok := strings.CutPrefix(res.Request.Header.Get("User-Agent"), "OpenAI/Go "); ok && v != "" {
+			return "openai-go v" + v
+		}
+	}
+	return SDKVersion()
 }
 
 var errTimeout = errors.New("timeout")
@@ -177,7 +189,8 @@ func sanitize(err error) error {
 }
 
 // SDKVersion is "openai-go " plus the module version linked into this
-// binary, or "openai-go (unknown version)" when build information is absent.
+// binary according to its build information, or "openai-go (unknown
+// version)" when that is absent (test binaries).
 func SDKVersion() string {
 	sdkOnce.Do(func() {
 		sdkVersion = "openai-go (unknown version)"

@@ -119,7 +119,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) (provider.EmbedRes
 	}
 	var resp *openai.CreateEmbeddingResponse
 	var vectors [][]float32
-	attempts, latency, err := e.c.call(ctx, tokens, func(ctx context.Context, raw **http.Response) error {
+	attempts, latency, sdk, err := e.c.call(ctx, tokens, func(ctx context.Context, raw **http.Response) error {
 		r, err := e.c.sdk.Embeddings.New(ctx, params, option.WithResponseInto(raw))
 		if err != nil {
 			return err
@@ -142,7 +142,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) (provider.EmbedRes
 			Attempts:       attempts,
 			Latency:        latency,
 			Usage:          provider.Usage{InputTokens: resp.Usage.PromptTokens, TotalTokens: resp.Usage.TotalTokens},
-			SDK:            SDKVersion(),
+			SDK:            sdk,
 		},
 	}, nil
 }

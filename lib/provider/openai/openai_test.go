@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -76,6 +77,7 @@ type server struct {
 	requests atomic.Int32
 	bodies   []map[string]any
 	auth     []string
+	org      []string
 }
 
 func newServer(t *testing.T, steps ...func(w http.ResponseWriter, r *http.Request, body map[string]any)) (*server, *httptest.Server) {
@@ -90,6 +92,7 @@ func newServer(t *testing.T, steps ...func(w http.ResponseWriter, r *http.Reques
 		s.mu.Lock()
 		s.bodies = append(s.bodies, body)
 		s.auth = append(s.auth, r.Header.Get("Authorization"))
+		s.org = append(s.org, r.Header.Get("OpenAI-Organization"))
 		s.mu.Unlock()
 		s.steps[min(n, len(s.steps)-1)](w, r, body)
 	}))
@@ -130,7 +133,13 @@ func newSummarizer(t *testing.T, url string, rec *sleeps, timeout time.Duration)
 
 func TestSummarizeRequestAndProvenance(t *testing.T) {
 	srv, ts := newServer(t, jsonReply(200, responsesBody("要約です", "gpt-4o-mini-2024-07-18")))
-	s := newSummarizer(t, ts.URL, &sleeps{}, time.Second)
+	s, err := openai.NewSummarizer(openai.SummarizerConfig{
+		Config:       openai.Config{BaseURL: ts.URL, Organization: "org-linemem", Retry: testPolicy(&sleeps{})},
+		Instructions: "system prompt",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := s.Summarize(context.Background(), provider.SummaryRequest{ID: "c1", Input: "テンプレート\n\n原文"})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +152,7 @@ func TestSummarizeRequestAndProvenance(t *testing.T) {
 		c.Usage != (provider.Usage{InputTokens: 120, OutputTokens: 40, TotalTokens: 160}) || c.ResponseID != "resp_abc" || c.Status != "completed" {
 		t.Errorf("call = %+v", c)
 	}
-	if !strings.HasPrefix(c.SDK, "openai-go") {
+	if !regexp.MustCompile(`^openai-go v\d+\.\d+\.\d+`).MatchString(c.SDK) {
 		t.Errorf("SDK = %q", c.SDK)
 	}
 	body := srv.bodies[0]
@@ -153,10 +162,16 @@ func TestSummarizeRequestAndProvenance(t *testing.T) {
 			t.Errorf("request %s = %v, want %v", k, body[k], v)
 		}
 	}
+	if body["store"] != false {
+		t.Errorf("store = %v, want false by default", body["store"])
+	}
 	for _, unset := range []string{"temperature", "top_p", "seed"} {
 		if _, ok := body[unset]; ok {
 			t.Errorf("request sets %s", unset)
 		}
+	}
+	if srv.org[0] != "org-linemem" {
+		t.Errorf("OpenAI-Organization = %q", srv.org[0])
 	}
 	if srv.auth[0] != "Bearer "+fakeKey {
 		t.Errorf("Authorization = %q", srv.auth[0])

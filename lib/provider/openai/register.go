@@ -24,13 +24,17 @@ func init() {
 			o.Instructions = represent.SummarySystemPrompt
 		}
 		interval := o.Interval
-		if interval == 0 {
+		switch {
+		case interval == 0:
 			interval = DefaultInterval
+		case interval < 0:
+			interval = 0
 		}
 		return NewSummarizer(SummarizerConfig{
 			Config:          registryConfig(o, DefaultSummaryModel, interval),
 			Instructions:    o.Instructions,
 			MaxOutputTokens: o.MaxOutputTokens,
+			ServiceStore:    o.ServiceStore,
 		})
 	})
 	provider.RegisterEmbedder(Name, func(o provider.Options) (provider.Embedder, error) {
@@ -38,7 +42,7 @@ func init() {
 			o.Timeout = DefaultTimeout
 		}
 		return NewEmbedder(EmbedderConfig{
-			Config:     registryConfig(o, DefaultEmbeddingModel, o.Interval),
+			Config:     registryConfig(o, DefaultEmbeddingModel, max(o.Interval, 0)),
 			Dimensions: o.Dimensions,
 		})
 	})

@@ -25,6 +25,10 @@ type SummarizerConfig struct {
 	Config
 	Instructions    string // the system prompt, sent as `instructions`
 	MaxOutputTokens int    // `max_output_tokens`; 0 = DefaultMaxOutputTokens
+	// ServiceStore leaves `store` unset, so the service keeps the response
+	// under its default retention (what the paper did). false sends
+	// store=false. It does not change the output and is not in Params.
+	ServiceStore bool
 }
 
 // Summarizer calls POST /responses with instructions = the system prompt and
@@ -33,6 +37,7 @@ type Summarizer struct {
 	c      *client
 	instr  string
 	maxOut int
+	store  bool
 }
 
 // NewSummarizer returns a summarizer. An empty Model means DefaultSummaryModel;
@@ -47,7 +52,7 @@ func NewSummarizer(cfg SummarizerConfig) (*Summarizer, error) {
 	if cfg.MaxOutputTokens <= 0 {
 		cfg.MaxOutputTokens = DefaultMaxOutputTokens
 	}
-	return &Summarizer{c: newClient(cfg.Config), instr: cfg.Instructions, maxOut: cfg.MaxOutputTokens}, nil
+	return &Summarizer{c: newClient(cfg.Config), instr: cfg.Instructions, maxOut: cfg.MaxOutputTokens, store: cfg.ServiceStore}, nil
 }
 
 func (s *Summarizer) Name() string  { return Name }
@@ -81,9 +86,12 @@ func (s *Summarizer) Summarize(ctx context.Context, req provider.SummaryRequest)
 		Input:           responses.ResponseNewParamsInputUnion{OfString: openai.String(req.Input)},
 		MaxOutputTokens: openai.Int(int64(s.maxOut)),
 	}
+	if !s.store {
+		params.Store = openai.Bool(false)
+	}
 	tokens := provider.EstimateTokens(s.instr) + provider.EstimateTokens(req.Input) + s.maxOut
 	var resp *responses.Response
-	attempts, latency, err := s.c.call(ctx, tokens, func(ctx context.Context, raw **http.Response) error {
+	attempts, latency, sdk, err := s.c.call(ctx, tokens, func(ctx context.Context, raw **http.Response) error {
 		r, err := s.c.sdk.Responses.New(ctx, params, option.WithResponseInto(raw))
 		if err != nil {
 			return err
@@ -111,7 +119,7 @@ func (s *Summarizer) Summarize(ctx context.Context, req provider.SummaryRequest)
 				OutputTokens: resp.Usage.OutputTokens,
 				TotalTokens:  resp.Usage.TotalTokens,
 			},
-			SDK: SDKVersion(),
+			SDK: sdk,
 		},
 	}, nil
 }

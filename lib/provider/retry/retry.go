@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -27,21 +28,48 @@ type Policy struct {
 	Base        time.Duration // backoff after the first failure
 	Max         time.Duration // cap on the exponential backoff (Retry-After may exceed it)
 	Jitter      float64       // fraction of the backoff removed at random, in [0, 1]
-	Rand        *rand.Rand    // jitter source; nil = no jitter
+	Rand        JitterSource  // nil = no jitter
+	// MaxRetryAfter is the longest server-requested wait honoured; a longer
+	// Retry-After ends the retries (the caller reports a transient failure
+	// and a rerun resumes later). 0 = no limit.
+	MaxRetryAfter time.Duration
 	// Sleep waits d or until ctx is done; nil = a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // Default is 6 attempts, 1 s doubling to at most 60 s, half jitter from a
-// source seeded with seed.
+// source seeded with seed, and server-requested waits of up to 10 minutes.
 func Default(seed uint64) Policy {
 	return Policy{
 		MaxAttempts: 6,
 		Base:        time.Second,
 		Max:         time.Minute,
 		Jitter:      0.5,
-		Rand:        rand.New(rand.NewPCG(seed, 0x6c696e656d656d)),
+		Rand:        NewJitterSource(seed),
+
+		MaxRetryAfter: 10 * time.Minute,
 	}
+}
+
+// JitterSource yields U ~ Uniform[0, 1).
+type JitterSource interface {
+	Float64() float64
+}
+
+// NewJitterSource returns a PCG-seeded source that is safe for concurrent use.
+func NewJitterSource(seed uint64) JitterSource {
+	return &lockedRand{r: rand.New(rand.NewPCG(seed, 0x6c696e656d656d))}
+}
+
+type lockedRand struct {
+	mu sync.Mutex
+	r  *rand.Rand
+}
+
+func (l *lockedRand) Float64() float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Float64()
 }
 
 // Outcome classifies one failed attempt.
@@ -67,7 +95,7 @@ func (p Policy) Do(ctx context.Context, classify Classifier, attempt func(ctx co
 			return n, ctx.Err()
 		}
 		out := classify(err)
-		if !out.Retry || n >= maxAttempts {
+		if !out.Retry || n >= maxAttempts || (p.MaxRetryAfter > 0 && out.RetryAfter > p.MaxRetryAfter) {
 			return n, err
 		}
 		if serr := p.sleep(ctx, max(p.Backoff(n), out.RetryAfter)); serr != nil {
