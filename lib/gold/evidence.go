@@ -13,7 +13,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/jsonl"
+
+	"github.com/linemem/linemem/lib/inputerr"
 )
 
 // Evidence roles (spec §11). An item without a role is an answer.
@@ -47,15 +50,7 @@ func (it Item) IsAnswer() bool { return it.Role == "" || it.Role == RoleAnswer }
 
 // InputError names the file and line of a malformed evidence line and what
 // was expected.
-type InputError struct {
-	File     string
-	Line     int
-	Expected string
-}
-
-func (e *InputError) Error() string {
-	return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected)
-}
+type InputError = inputerr.Error
 
 // ReadEvidenceFile reads an evidence file; see ReadEvidence.
 func ReadEvidenceFile(path string) ([]Evidence, error) {
@@ -75,45 +70,32 @@ func ReadEvidenceFile(path string) ([]Evidence, error) {
 func ReadEvidence(file string, r io.Reader) ([]Evidence, error) {
 	var out []Evidence
 	seen := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if line == 1 {
-			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-		}
-		if len(b) == 0 {
-			continue
-		}
-		if !utf8.Valid(b) {
-			return nil, &InputError{file, line, "valid UTF-8"}
-		}
+	err := jsonl.Lines(file, r, func(line int, b []byte) error {
 		var ev Evidence
 		dec := json.NewDecoder(bytes.NewReader(b))
 		if err := dec.Decode(&ev); err != nil {
-			return nil, &InputError{file, line, `a JSON object {"qid", "question", "type", "evidence": [...]}: ` + err.Error()}
+			return inputerr.At(file, line, `a JSON object {"qid", "question", "type", "evidence": [...]}: `+err.Error())
 		}
 		if ev.QID == "" {
-			return nil, &InputError{file, line, `a non-empty "qid"`}
+			return inputerr.At(file, line, `a non-empty "qid"`)
 		}
 		if prev, dup := seen[ev.QID]; dup {
-			return nil, &InputError{file, line, fmt.Sprintf("a unique qid; %q already on line %d", ev.QID, prev)}
+			return inputerr.At(file, line, fmt.Sprintf("a unique qid; %q already on line %d", ev.QID, prev))
 		}
 		seen[ev.QID] = line
 		for i, it := range ev.Items {
 			if it.Source == "" || it.Date == "" || it.TextPrefix == "" {
-				return nil, &InputError{file, line, fmt.Sprintf(`"source", "date" and "text_prefix" in evidence item %d`, i)}
+				return inputerr.At(file, line, fmt.Sprintf(`"source", "date" and "text_prefix" in evidence item %d`, i))
 			}
 			if it.Role != "" && it.Role != RoleAnswer && it.Role != RoleSupport {
-				return nil, &InputError{file, line, fmt.Sprintf(`role "answer" or "support" in evidence item %d, got %q`, i, it.Role)}
+				return inputerr.At(file, line, fmt.Sprintf(`role "answer" or "support" in evidence item %d, got %q`, i, it.Role))
 			}
 		}
 		out = append(out, ev)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -23,6 +23,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/linemem/linemem/lib/inputerr"
+
 	"github.com/linemem/linemem/lib/chat"
 )
 
@@ -40,21 +42,7 @@ func (w Warning) String() string { return fmt.Sprintf("%s:%d: %s", w.File, w.Lin
 
 // InputError reports bad input: the file, the 1-based line, the byte offset
 // from the start of the file and what the reader expected there.
-type InputError struct {
-	File     string
-	Line     int
-	Offset   int64 // byte offset of the problem from the start of the file
-	Expected string
-}
-
-// Error formats "FILE:LINE: expected EXPECTED, byte OFFSET". The byte offset
-// is left out when it is 0, since line 1 already says as much.
-func (e *InputError) Error() string {
-	if e.Offset > 0 {
-		return fmt.Sprintf("%s:%d: expected %s, byte %d", e.File, e.Line, e.Expected, e.Offset)
-	}
-	return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected)
-}
+type InputError = inputerr.Error
 
 // Result is what a reader returns: messages in document order (SourceOrder =
 // index) and the warnings met on the way, in file order.

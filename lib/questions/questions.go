@@ -3,13 +3,13 @@
 package questions
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
-	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/jsonl"
+
+	"github.com/linemem/linemem/lib/inputerr"
 )
 
 // The paper's question types (spec §10).
@@ -30,15 +30,7 @@ type Question struct {
 }
 
 // InputError names the file and line of a malformed question and what was expected.
-type InputError struct {
-	File     string
-	Line     int
-	Expected string
-}
-
-func (e *InputError) Error() string {
-	return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected)
-}
+type InputError = inputerr.Error
 
 // ReadFile reads a questions file; see Read.
 func ReadFile(path string) ([]Question, error) {
@@ -56,24 +48,10 @@ func ReadFile(path string) ([]Question, error) {
 func Read(name string, r io.Reader) ([]Question, error) {
 	var out []Question
 	seen := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if line == 1 {
-			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-		}
-		if len(b) == 0 {
-			continue
-		}
-		if !utf8.Valid(b) {
-			return nil, &InputError{name, line, "valid UTF-8"}
-		}
+	err := jsonl.Lines(name, r, func(line int, b []byte) error {
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal(b, &raw); err != nil {
-			return nil, &InputError{name, line, "a JSON object {\"qid\", \"question\", \"type\"}: " + err.Error()}
+			return inputerr.At(name, line, "a JSON object {\"qid\", \"question\", \"type\"}: "+err.Error())
 		}
 		var q Question
 		for _, f := range []struct {
@@ -82,23 +60,24 @@ func Read(name string, r io.Reader) ([]Question, error) {
 		}{{"qid", &q.QID}, {"question", &q.Question}, {"type", &q.Type}} {
 			v, ok := raw[f.key]
 			if !ok {
-				return nil, &InputError{name, line, fmt.Sprintf("field %q", f.key)}
+				return inputerr.Atf(name, line, "field %q", f.key)
 			}
 			if err := json.Unmarshal(v, f.dst); err != nil {
-				return nil, &InputError{name, line, fmt.Sprintf("field %q to be a string", f.key)}
+				return inputerr.Atf(name, line, "field %q to be a string", f.key)
 			}
 		}
 		if q.QID == "" || q.Question == "" {
-			return nil, &InputError{name, line, "non-empty qid and question"}
+			return inputerr.At(name, line, "non-empty qid and question")
 		}
 		if prev, dup := seen[q.QID]; dup {
-			return nil, &InputError{name, line, fmt.Sprintf("a unique qid; %q already on line %d", q.QID, prev)}
+			return inputerr.Atf(name, line, "a unique qid; %q already on line %d", q.QID, prev)
 		}
 		seen[q.QID] = line
 		out = append(out, q)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

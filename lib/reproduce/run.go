@@ -270,14 +270,17 @@ func gitCommit(dir string) string {
 	return commit
 }
 
-// versions lists the Go toolchain and the modules that shape the results.
+// versions lists the Go toolchain and the modules that shape the results,
+// all of which every program calling this package links (no provider SDK:
+// reproduce calls none, and listing one would make the CLI and the notebooks
+// disagree).
 func versions() map[string]string {
 	v := map[string]string{"go": runtime.Version()}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v
 	}
-	wanted := []string{"gonum.org/v1/gonum", "gonum.org/v1/plot", "modernc.org/sqlite", "github.com/ikawaha/kagome/v2", "github.com/ikawaha/kagome-dict/ipa", "github.com/openai/openai-go/v3", "golang.org/x/text"}
+	wanted := []string{"gonum.org/v1/gonum", "gonum.org/v1/plot", "modernc.org/sqlite", "github.com/ikawaha/kagome/v2", "github.com/ikawaha/kagome-dict/ipa", "golang.org/x/text"}
 	sort.Strings(wanted)
 	for _, dep := range info.Deps {
 		for _, w := range wanted {

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bufio"
-	"bytes"
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
@@ -12,7 +10,10 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/jsonl"
+
+	"github.com/linemem/linemem/lib/inputerr"
 )
 
 // Search representations that vectors may be stored for (spec §7).
@@ -38,16 +39,7 @@ const OriginImport = "import"
 
 // InputError reports a bad line of an import file: the file, the 1-based line
 // and what was expected there.
-type InputError struct {
-	File     string
-	Line     int
-	Expected string
-}
-
-// Error formats "FILE:LINE: expected EXPECTED".
-func (e *InputError) Error() string {
-	return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected)
-}
+type InputError = inputerr.Error
 
 // SummaryRow is one chunk summary with where it came from (OriginImport, or a
 // provider's name and model).
@@ -62,33 +54,6 @@ type SummaryRow struct {
 type VectorRow struct {
 	Key    string
 	Vector []float32
-}
-
-// readJSONL calls decode for each non-blank line of r with its 1-based number.
-// Invalid UTF-8 is reported before decode sees the line; lines may be of any
-// length.
-func readJSONL(file string, r io.Reader, decode func(line int, data []byte) error) error {
-	br := bufio.NewReaderSize(r, 1<<16)
-	for line := 1; ; line++ {
-		data, err := br.ReadBytes('\n')
-		if len(data) > 0 {
-			data = bytes.TrimRight(data, "\r\n")
-			if !utf8.Valid(data) {
-				return &InputError{file, line, "valid UTF-8"}
-			}
-			if len(bytes.TrimSpace(data)) > 0 {
-				if err := decode(line, data); err != nil {
-					return err
-				}
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s:%d: %w", file, line, err)
-		}
-	}
 }
 
 // jsonProblem phrases a decoding error as what was expected instead.
@@ -122,22 +87,22 @@ func (s *Store) ImportSummaries(file string, r io.Reader) (int, error) {
 	}
 	var rows []SummaryRow
 	at := map[string]int{}
-	err = readJSONL(file, r, func(line int, data []byte) error {
+	err = jsonl.Lines(file, r, func(line int, data []byte) error {
 		var v struct {
 			ChunkID *string `json:"chunk_id"`
 			Summary *string `json:"summary"`
 		}
 		if err := json.Unmarshal(data, &v); err != nil {
-			return &InputError{file, line, jsonProblem(summaryShape, err)}
+			return inputerr.At(file, line, jsonProblem(summaryShape, err))
 		}
 		switch {
 		case v.ChunkID == nil:
-			return &InputError{file, line, `a string field "chunk_id"`}
+			return inputerr.At(file, line, `a string field "chunk_id"`)
 		case v.Summary == nil:
-			return &InputError{file, line, `a string field "summary"`}
+			return inputerr.At(file, line, `a string field "summary"`)
 		}
 		if _, ok := known[*v.ChunkID]; !ok {
-			return &InputError{file, line, fmt.Sprintf("a chunk_id of the corpus, got %q", *v.ChunkID)}
+			return inputerr.At(file, line, fmt.Sprintf("a chunk_id of the corpus, got %q", *v.ChunkID))
 		}
 		row := SummaryRow{ChunkID: *v.ChunkID, Summary: *v.Summary, Origin: OriginImport}
 		if i, seen := at[row.ChunkID]; seen {
@@ -256,28 +221,28 @@ const vectorShape = `a JSON object {"key": string, "vector": [number, …]}`
 func readVectors(file string, r io.Reader, dim int, keyOK func(string) (string, bool)) ([]VectorRow, int, error) {
 	var rows []VectorRow
 	at := map[string]int{}
-	err := readJSONL(file, r, func(line int, data []byte) error {
+	err := jsonl.Lines(file, r, func(line int, data []byte) error {
 		var v struct {
 			Key    *string          `json:"key"`
 			Vector *[]vectorElement `json:"vector"`
 		}
 		if err := json.Unmarshal(data, &v); err != nil {
-			return &InputError{file, line, jsonProblem(vectorShape, err)}
+			return inputerr.At(file, line, jsonProblem(vectorShape, err))
 		}
 		switch {
 		case v.Key == nil:
-			return &InputError{file, line, `a string field "key"`}
+			return inputerr.At(file, line, `a string field "key"`)
 		case v.Vector == nil || len(*v.Vector) == 0:
-			return &InputError{file, line, `a non-empty number array "vector"`}
+			return inputerr.At(file, line, `a non-empty number array "vector"`)
 		}
 		if expected, ok := keyOK(*v.Key); !ok {
-			return &InputError{file, line, fmt.Sprintf("%s, got %q", expected, *v.Key)}
+			return inputerr.At(file, line, fmt.Sprintf("%s, got %q", expected, *v.Key))
 		}
 		if dim == 0 {
 			dim = len(*v.Vector)
 		}
 		if len(*v.Vector) != dim {
-			return &InputError{file, line, fmt.Sprintf("a vector of dimension %d, got %d", dim, len(*v.Vector))}
+			return inputerr.At(file, line, fmt.Sprintf("a vector of dimension %d, got %d", dim, len(*v.Vector)))
 		}
 		vec := make([]float32, dim)
 		for i, x := range *v.Vector {

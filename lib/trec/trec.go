@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/inputerr"
 )
 
 // Qrels maps qid → chunk_id → graded relevance (0, 1 or 2 in linemem).
@@ -28,15 +30,7 @@ type Hit struct {
 type Run map[string][]Hit
 
 // InputError names the file and line of malformed input and what was expected.
-type InputError struct {
-	File     string
-	Line     int
-	Expected string
-}
-
-func (e *InputError) Error() string {
-	return fmt.Sprintf("%s:%d: expected %s", e.File, e.Line, e.Expected)
-}
+type InputError = inputerr.Error
 
 // ReadQrelsFile reads a qrels file; see ReadQrels.
 func ReadQrelsFile(path string) (Qrels, error) {
@@ -60,18 +54,18 @@ func ReadQrels(name string, r io.Reader) (Qrels, error) {
 		line++
 		text := sc.Text()
 		if !utf8.ValidString(text) {
-			return nil, &InputError{name, line, "valid UTF-8"}
+			return nil, inputerr.At(name, line, "valid UTF-8")
 		}
 		fields := strings.Fields(text)
 		if len(fields) == 0 {
 			continue
 		}
 		if len(fields) != 4 {
-			return nil, &InputError{name, line, fmt.Sprintf("4 fields `qid 0 chunk_id rel`, got %d", len(fields))}
+			return nil, inputerr.At(name, line, fmt.Sprintf("4 fields `qid 0 chunk_id rel`, got %d", len(fields)))
 		}
 		rel, err := strconv.Atoi(fields[3])
 		if err != nil || rel < 0 || rel > 2 {
-			return nil, &InputError{name, line, fmt.Sprintf("relevance 0, 1 or 2 in field 4, got %q", fields[3])}
+			return nil, inputerr.At(name, line, fmt.Sprintf("relevance 0, 1 or 2 in field 4, got %q", fields[3]))
 		}
 		if q[fields[0]] == nil {
 			q[fields[0]] = map[string]int{}
@@ -132,15 +126,15 @@ func ReadRun(name string, r io.Reader) (Run, error) {
 			continue
 		}
 		if len(fields) != 6 {
-			return nil, &InputError{name, line, fmt.Sprintf("6 fields `qid Q0 chunk_id rank score tag`, got %d", len(fields))}
+			return nil, inputerr.At(name, line, fmt.Sprintf("6 fields `qid Q0 chunk_id rank score tag`, got %d", len(fields)))
 		}
 		rank, err := strconv.Atoi(fields[3])
 		if err != nil || rank < 1 {
-			return nil, &InputError{name, line, fmt.Sprintf("a rank ≥ 1 in field 4, got %q", fields[3])}
+			return nil, inputerr.At(name, line, fmt.Sprintf("a rank ≥ 1 in field 4, got %q", fields[3]))
 		}
 		score, err := strconv.ParseFloat(fields[4], 64)
 		if err != nil {
-			return nil, &InputError{name, line, fmt.Sprintf("a number in field 5, got %q", fields[4])}
+			return nil, inputerr.At(name, line, fmt.Sprintf("a number in field 5, got %q", fields[4]))
 		}
 		byQ[fields[0]] = append(byQ[fields[0]], ranked{rank, Hit{fields[2], score}})
 	}

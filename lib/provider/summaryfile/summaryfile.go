@@ -19,7 +19,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/inputerr"
+	"github.com/linemem/linemem/lib/jsonl"
 
 	"github.com/linemem/linemem/lib/provider"
 )
@@ -59,27 +61,19 @@ func Parse(name string, r io.Reader) (*Summarizer, error) {
 	h := sha256.New()
 	br := bufio.NewReader(io.TeeReader(r, h))
 	s := &Summarizer{file: name, summaries: map[string]string{}}
-	for line := 1; ; line++ {
-		data, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(data)) > 0 {
-			if !utf8.Valid(data) {
-				return nil, fmt.Errorf("%s:%d: expected valid UTF-8", name, line)
-			}
-			var row struct {
-				ChunkID *string `json:"chunk_id"`
-				Summary *string `json:"summary"`
-			}
-			if jerr := json.Unmarshal(data, &row); jerr != nil || row.ChunkID == nil || *row.ChunkID == "" || row.Summary == nil {
-				return nil, fmt.Errorf("%s:%d: expected {\"chunk_id\": non-empty string, \"summary\": string}", name, line)
-			}
-			s.summaries[*row.ChunkID] = *row.Summary
+	err := jsonl.Lines(name, br, func(line int, data []byte) error {
+		var row struct {
+			ChunkID *string `json:"chunk_id"`
+			Summary *string `json:"summary"`
 		}
-		if err == io.EOF {
-			break
+		if jerr := json.Unmarshal(data, &row); jerr != nil || row.ChunkID == nil || *row.ChunkID == "" || row.Summary == nil {
+			return inputerr.At(name, line, `{"chunk_id": non-empty string, "summary": string}`)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+		s.summaries[*row.ChunkID] = *row.Summary
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	s.sha = hex.EncodeToString(h.Sum(nil))
 	return s, nil

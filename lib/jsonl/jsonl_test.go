@@ -1,0 +1,67 @@
+package jsonl_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/linemem/linemem/lib/inputerr"
+	"github.com/linemem/linemem/lib/jsonl"
+)
+
+func collect(t *testing.T, in string) ([]string, error) {
+	t.Helper()
+	var got []string
+	err := jsonl.Lines("f.jsonl", strings.NewReader(in), func(line int, data []byte) error {
+		got = append(got, fmt.Sprintf("%d:%s", line, data))
+		return nil
+	})
+	return got, err
+}
+
+func TestLines(t *testing.T) {
+	long := strings.Repeat("x", 200_000)
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"empty", "", ""},
+		{"blank lines skipped, numbers kept", "\n{}\n  \n[1]\n", "2:{} 4:[1]"},
+		{"CRLF and no final newline", "{}\r\n{\"a\":1}", `1:{} 2:{"a":1}`},
+		{"byte-order mark", "\ufeff{}\n", "1:{}"},
+		{"a line longer than any buffer", long + "\n", "1:" + long},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := collect(t, tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, " ") != tc.want {
+				t.Errorf("lines %q, want %q", strings.Join(got, " "), tc.want)
+			}
+		})
+	}
+}
+
+func TestLinesRejectsInvalidUTF8WithItsLine(t *testing.T) {
+	_, err := collect(t, "{}\n\"\xff\"\n")
+	var ie *inputerr.Error
+	if !errors.As(err, &ie) || ie.File != "f.jsonl" || ie.Line != 2 {
+		t.Fatalf("err = %v, want f.jsonl:2", err)
+	}
+	if got, want := err.Error(), "f.jsonl:2: expected valid UTF-8"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+}
+
+func TestLinesStopsAtTheCallbacksError(t *testing.T) {
+	stop := errors.New("stop")
+	calls := 0
+	err := jsonl.Lines("f", strings.NewReader("1\n2\n3\n"), func(int, []byte) error {
+		calls++
+		return stop
+	})
+	if !errors.Is(err, stop) || calls != 1 {
+		t.Errorf("err %v after %d calls, want stop after 1", err, calls)
+	}
+}
