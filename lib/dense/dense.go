@@ -27,9 +27,9 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/linemem/linemem/lib/internal/parallel"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -117,12 +117,12 @@ func (m *Matrix) SearchBatch(queries [][]float32, k int) [][]trec.Hit {
 		return out
 	}
 	if k <= 0 || k >= len(m.ids) {
-		parallel(len(queries), func(i int) { out[i] = m.rankAll(queries[i]) })
+		parallel.For(len(queries), func(i int) { out[i] = m.rankAll(queries[i]) })
 		return out
 	}
 	approx := m.approxScores(queries)
 	n := len(m.ids)
-	parallel(len(queries), func(i int) { out[i] = m.rankTop(queries[i], approx[i*n:(i+1)*n], k) })
+	parallel.For(len(queries), func(i int) { out[i] = m.rankTop(queries[i], approx[i*n:(i+1)*n], k) })
 	return out
 }
 
@@ -257,33 +257,4 @@ func (h *minHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
-}
-
-// parallel runs f(0…n−1) on up to GOMAXPROCS goroutines.
-func parallel(n int, f func(i int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for range workers {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }

@@ -11,8 +11,9 @@ package retrieval
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
+
+	"github.com/linemem/linemem/lib/internal/parallel"
 
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chat"
@@ -242,7 +243,7 @@ func (r *BM25) Search(query string, k int) ([]trec.Hit, error) {
 // SearchBatch searches the queries on all cores.
 func (r *BM25) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
 	out := make([][]trec.Hit, len(queries))
-	parallel(len(queries), func(i int) { out[i] = r.Index.Search(queries[i], k) })
+	parallel.For(len(queries), func(i int) { out[i] = r.Index.Search(queries[i], k) })
 	return out, nil
 }
 
@@ -367,27 +368,4 @@ func cut(hits []trec.Hit, k int) []trec.Hit {
 		return hits[:k]
 	}
 	return hits
-}
-
-// parallel runs f(0…n−1) on up to GOMAXPROCS goroutines.
-func parallel(n int, f func(i int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for range workers {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }
