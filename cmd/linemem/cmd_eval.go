@@ -26,6 +26,8 @@ func init() {
 // evalJSON is the `eval --json` document (spec §12), extended with
 // success@5, per-type means and paired differences.
 type evalJSON struct {
+	Tokenizer         string           `json:"tokenizer"`
+	EmbedModel        string           `json:"embed_model,omitempty"`
 	Retrievers        []retrieverJSON  `json:"retrievers"`
 	PairedDifferences []differenceJSON `json:"paired_differences,omitempty"`
 	Bootstrap         bootstrapJSON    `json:"bootstrap"`
@@ -104,7 +106,7 @@ func runEval(env *environment, args []string) error {
 		return err
 	}
 	defer st.Close()
-	builder, _, err := openBuilder(st, opts, vec)
+	builder, model, err := openBuilder(st, opts, vec)
 	if err != nil {
 		return err
 	}
@@ -124,7 +126,7 @@ func runEval(env *environment, args []string) error {
 		return err
 	}
 	if asJSON {
-		doc := evalJSON{Bootstrap: bootstrapJSON{setup.B, setup.Seed, bootstrapGenerator}, Warnings: warnings}
+		doc := evalJSON{Tokenizer: tokenizerName(opts.tokenizer), EmbedModel: model, Bootstrap: bootstrapJSON{setup.B, setup.Seed, bootstrapGenerator}, Warnings: warnings}
 		for _, ev := range evals {
 			doc.Retrievers = append(doc.Retrievers, retrieverDoc(ev))
 		}

@@ -28,6 +28,8 @@ type sweepConfigJSON struct {
 }
 
 type sweepJSON struct {
+	Tokenizer      string            `json:"tokenizer"`
+	EmbedModel     string            `json:"embed_model"`
 	Questions      int               `json:"questions"`
 	Excluded       int               `json:"excluded"`
 	Configurations []sweepConfigJSON `json:"configurations"`
@@ -61,7 +63,7 @@ func runSweep(env *environment, args []string) error {
 		return err
 	}
 	defer st.Close()
-	builder, _, err := openBuilder(st, opts, true)
+	builder, model, err := openBuilder(st, opts, true)
 	if err != nil {
 		return err
 	}
@@ -70,7 +72,7 @@ func runSweep(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	doc := sweepJSON{SelectedIndex: sw.Selected}
+	doc := sweepJSON{Tokenizer: tokenizerName(opts.tokenizer), EmbedModel: model, SelectedIndex: sw.Selected}
 	for _, cfg := range sw.Configs {
 		m := cfg.Result.Mean
 		doc.Configurations = append(doc.Configurations, sweepConfigJSON{cfg.Name, cfg.Pairing, cfg.Beta, m["recall@5"], m["mrr@5"], m["ndcg@5"], m["success@5"]})

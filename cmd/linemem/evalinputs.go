@@ -10,6 +10,7 @@ import (
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -125,4 +126,12 @@ func needsVectors(names []string) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// tokenizerName is the BM25 tokenizer a flag value selects, for the record.
+func tokenizerName(flag string) string {
+	if flag == "" {
+		return tokenize.Default
+	}
+	return flag
 }
