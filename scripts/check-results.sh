@@ -24,7 +24,7 @@ trap 'rm -rf "$fresh" "$fresh".db*' EXIT
 # without_commit prints a manifest without its "commit" line.
 without_commit() { grep -v '^  "commit": ' "$@"; }
 
-echo "==> go run ./cmd/linemem reproduce --data $data --out $fresh"
+echo "==> go run ./cmd/linemem reproduce --db $fresh.db --data $data --out $fresh"
 start=$(date +%s)
 go run ./cmd/linemem reproduce --quiet --db "$fresh.db" --data "$data" --out "$fresh"
 echo "==> reproduce took $(($(date +%s) - start))s"

@@ -9,6 +9,7 @@ import (
 	"github.com/linemem/linemem/lib/analysis"
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 )
 
@@ -70,11 +71,25 @@ func (s *Study) Table1() report.Table {
 		[]string{"Embedding model", s.EmbedModel},
 		[]string{"BM25 tokenizer", s.Opts.Tokenizer},
 	)
+	notes := []string{"Gold: " + s.GoldReport + "."}
+	if missing := s.MissingGold(); len(missing) > 0 {
+		notes = append(notes, fmt.Sprintf("Warning: %d gold chunk IDs are not in the corpus; they still count in the denominators.", len(missing)))
+	}
 	return report.Table{
 		Number: 1, Slug: "dataset", Caption: "Dataset statistics",
 		Columns: []string{"Item", "Value"}, Align: []report.Alignment{report.AlignLeft, report.AlignRight}, Rows: rows,
-		Notes: []string{"Gold: " + s.GoldReport + "."},
+		Notes: notes,
 	}
+}
+
+// MissingGold lists judged chunks absent from the corpus (spec §10: a
+// warning; they still count in denominators).
+func (s *Study) MissingGold() []metrics.GoldRef {
+	corpus := make(map[string]bool, len(s.Chunks))
+	for _, c := range s.Chunks {
+		corpus[c.ID] = true
+	}
+	return metrics.MissingGold(s.Qrels, corpus)
 }
 
 // Table3 reports the single retrievers with 95% bootstrap CIs (paper Table 3).

@@ -164,6 +164,9 @@ func Prepare(opts Options) (*Study, error) {
 		st.Close()
 		return nil, err
 	}
+	for _, g := range s.MissingGold() {
+		fmt.Fprintf(opts.Log, "warning: gold chunk %s of %s (rel %d) is not in the corpus; it still counts in the denominators\n", g.ChunkID, g.QID, g.Rel)
+	}
 	s.Builder = retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, st, retrieval.Options{Tokenizer: opts.Tokenizer, EmbedModel: s.EmbedModel})
 	s.Setup = experiment.NewSetup(s.Questions, s.Qrels, s.Builder)
 	s.Setup.B, s.Setup.Seed = opts.B, opts.Seed
