@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -13,17 +14,20 @@ import (
 )
 
 // wantFiles are the artefacts spec §12 names: Tables 1, 3–9 and Figures 1–6
-// in every format, the ceiling table, per-question metrics and the manifest.
+// in every format, the ceiling table, per-question metrics and the manifest;
+// and the tables and figures beyond the paper.
 func wantFiles() []string {
 	var out []string
 	for _, t := range []string{"table1_dataset", "table3_single_retrievers", "table4_hybrid_sweep", "table5_paired_differences",
-		"table6_by_question_type", "table7_failures_by_type", "table8_failure_labels", "table9_success_overlap", reproduce.CeilingBaseName} {
+		"table6_by_question_type", "table7_failures_by_type", "table8_failure_labels", "table9_success_overlap", reproduce.CeilingBaseName,
+		"beyond_tokenizers", "beyond_fusion", "beyond_heldout_selection"} {
 		for _, ext := range []string{".csv", ".md", ".tex"} {
 			out = append(out, t+ext)
 		}
 	}
 	for _, f := range []string{"figure1_single_retrievers", "figure2_hybrid_recall5_vs_beta", "figure3_hybrid_ndcg5_vs_beta",
-		"figure4_paired_differences", "figure5_by_question_type", "figure6_topk_sensitivity"} {
+		"figure4_paired_differences", "figure5_by_question_type", "figure6_topk_sensitivity",
+		"beyond_tokenizers_recall5", "beyond_fusion_recall5_vs_beta"} {
 		out = append(out, f+".png", f+".svg")
 	}
 	out = append(out, reproduce.PerQuestionFile, reproduce.ManifestFile)
@@ -118,5 +122,166 @@ func TestTable3RowsFollowPaperOrder(t *testing.T) {
 	// embedding_text_bm25 on the conformance pack: Recall@5 = 1 on all 7 evaluated questions.
 	if got := tab.Rows[4][1]; !strings.HasPrefix(got, "1.000 ") {
 		t.Errorf("embedding_text_bm25 Recall@5 cell %q, want 1.000 …", got)
+	}
+}
+
+// prepareConformance prepares the conformance pack with a small B.
+func prepareConformance(t *testing.T) *reproduce.Study {
+	t.Helper()
+	s, err := reproduce.Prepare(reproduce.Options{DataDir: conformance.Dir(), DBPath: filepath.Join(t.TempDir(), "conf.db"), B: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestTokenizerTableHasEveryRepresentationAndTokenizerInOrder(t *testing.T) {
+	s := prepareConformance(t)
+	tab, err := s.TokenizerTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"raw_text_bm25 paper-regex", "raw_text_bm25 kagome", "raw_text_bm25 char-bigram",
+		"summary_bm25 paper-regex", "summary_bm25 kagome", "summary_bm25 char-bigram",
+		"embedding_text_bm25 paper-regex", "embedding_text_bm25 kagome", "embedding_text_bm25 char-bigram",
+	}
+	if len(tab.Rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(tab.Rows), len(want))
+	}
+	t3, err := s.Table3()
+	if err != nil {
+		t.Fatal(err)
+	}
+	table3 := map[string]string{}
+	for _, r := range t3.Rows {
+		table3[r[0]] = r[1]
+	}
+	for i, r := range tab.Rows {
+		if got := r[0] + " " + r[1]; got != want[i] {
+			t.Errorf("row %d is %q, want %q", i, got, want[i])
+		}
+		last := r[len(r)-1]
+		if r[1] == "paper-regex" {
+			if last != "–" {
+				t.Errorf("row %d: difference %q from itself, want –", i, last)
+			}
+			if r[2] != table3[r[0]] {
+				t.Errorf("row %d: Recall@5 %q, Table 3 has %q", i, r[2], table3[r[0]])
+			}
+		} else if !strings.Contains(last, "[") {
+			t.Errorf("row %d: difference %q has no interval", i, last)
+		}
+	}
+}
+
+func TestFusionTableLinearRowIsTheSelectedConfiguration(t *testing.T) {
+	s := prepareConformance(t)
+	c, err := s.CompareFusion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, cfg, err := s.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := c.Table()
+	if len(tab.Rows) != 4 {
+		t.Fatalf("%d rows, want 4", len(tab.Rows))
+	}
+	t4, err := s.Table4()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var selectedRecall string
+	for _, r := range t4.Rows {
+		if r[0] == cfg.Pairing {
+			selectedRecall = r[2]
+		}
+	}
+	if got := tab.Rows[0]; got[1] != cfg.Name || got[2] != selectedRecall || got[5] != "–" {
+		t.Errorf("linear row %q, want %s with Recall@5 %s and no difference", got, cfg.Name, selectedRecall)
+	}
+	if c.Rows[0].Eval != sel {
+		t.Error("linear row is not the selected evaluation")
+	}
+	for _, r := range c.Rows[1:] {
+		t.Run(r.Rule, func(t *testing.T) {
+			searched, err := s.Setup.Evaluate(r.Eval.Name) // fusing the sweep's components must equal searching again
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range searched.Result.Metrics {
+				if got, want := r.Eval.Result.Mean[m], searched.Result.Mean[m]; got != want {
+					t.Errorf("%s %s = %v from stored components, %v searched", r.Eval.Name, m, got, want)
+				}
+			}
+		})
+	}
+	if len(c.Linear) != 21 || len(c.ZScore) != 21 {
+		t.Errorf("curves of %d and %d β, want 21 each", len(c.Linear), len(c.ZScore))
+	}
+}
+
+func TestHeldOutSelectionIsDeterministicForASeed(t *testing.T) {
+	s := prepareConformance(t)
+	first, err := s.HeldOutSelection(20, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.HeldOutSelection(20, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(first, again) {
+		t.Error("the same seed gave different splits")
+	}
+	prefix, err := s.HeldOutSelection(5, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(prefix.Splits, first.Splits[:5]) {
+		t.Error("the first 5 of 20 splits differ from 5 splits")
+	}
+	other, err := s.HeldOutSelection(20, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(other.Splits, first.Splits) {
+		t.Error("seeds 7 and 8 gave the same splits")
+	}
+	n := first.Questions
+	for i, sp := range first.Splits {
+		if len(sp.Select) != n/2 || len(sp.Evaluate) != n-n/2 {
+			t.Fatalf("split %d: halves of %d and %d, want %d and %d", i, len(sp.Select), len(sp.Evaluate), n/2, n-n/2)
+		}
+		seen := map[int]bool{}
+		for _, j := range append(append([]int(nil), sp.Select...), sp.Evaluate...) {
+			seen[j] = true
+		}
+		if len(seen) != n {
+			t.Errorf("split %d covers %d of %d questions", i, len(seen), n)
+		}
+		if got := sp.InSample - sp.HeldOut; got != sp.Optimism() {
+			t.Errorf("split %d: optimism %v, want %v", i, sp.Optimism(), got)
+		}
+	}
+	if got := len(first.Table().Rows); got != 8 {
+		t.Errorf("table has %d rows, want 8", got)
+	}
+}
+
+func TestHeldOutSelectionRejectsBadInput(t *testing.T) {
+	s := prepareConformance(t)
+	for _, tc := range []struct {
+		name   string
+		splits int
+	}{{"no splits", 0}, {"negative splits", -1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := s.HeldOutSelection(tc.splits, 1); err == nil {
+				t.Errorf("%d splits: no error", tc.splits)
+			}
+		})
 	}
 }

@@ -14,10 +14,13 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot"
+
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/tokenize"
 )
 
 // PerQuestionFile is the per-question metrics CSV: question IDs and types
@@ -68,7 +71,9 @@ func (s *Study) Figures() ([]Figure, error) {
 	return out, nil
 }
 
-// WriteAll writes every table, figure, the ceiling table, the per-question
+// WriteAll writes every table, figure, the ceiling table, the analyses beyond
+// the paper (TokenizersSlug, FusionSlug and HeldOutSlug tables,
+// TokenizersFigureSlug and FusionFigureSlug figures), the per-question
 // metrics and the manifest into outDir.
 func (s *Study) WriteAll(outDir string) ([]string, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
@@ -113,6 +118,14 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 	if err != nil {
 		return written, err
 	}
+	err = s.timed("beyond the paper (tokenizers, fusion rules, held-out selection)", func() error {
+		paths, err := s.writeBeyond(outDir)
+		written = append(written, paths...)
+		return err
+	})
+	if err != nil {
+		return written, err
+	}
 	path := filepath.Join(outDir, PerQuestionFile)
 	if err := s.writePerQuestion(path); err != nil {
 		return written, err
@@ -123,6 +136,46 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 		return written, err
 	}
 	return append(written, path), nil
+}
+
+// writeBeyond writes the unnumbered tables and figures of beyond.go: tables
+// first, then figures, each under its slug.
+func (s *Study) writeBeyond(outDir string) ([]string, error) {
+	tok, err := s.CompareTokenizers()
+	if err != nil {
+		return nil, err
+	}
+	fus, err := s.CompareFusion()
+	if err != nil {
+		return nil, err
+	}
+	held, err := s.HeldOutSelection(HeldOutSplits, s.Opts.Seed)
+	if err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, t := range []report.Table{tok.Table(), fus.Table(), held.Table()} {
+		paths, err := t.WriteFiles(outDir)
+		written = append(written, paths...)
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
+		}
+	}
+	for _, f := range []struct {
+		slug string
+		plot func() (*plot.Plot, error)
+	}{{TokenizersFigureSlug, tok.Figure}, {FusionFigureSlug, fus.Figure}} {
+		p, err := f.plot()
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", f.slug, err)
+		}
+		paths, err := report.SaveFigure(p, outDir, f.slug, report.DefaultWidth, report.DefaultHeight)
+		written = append(written, paths...)
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", f.slug, err)
+		}
+	}
+	return written, nil
 }
 
 // perQuestionEvaluations are the runs whose per-question scores are released:
@@ -218,6 +271,13 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 			"summary_pairing": SummaryPairing,
 			"topk_cutoffs":    TopKCutoffs,
 			"sweep_configs":   len(sw.Configs),
+			"beyond": map[string]any{
+				"tokenizers":     tokenize.Names(),
+				"fusion":         []string{"linear min–max at the selected β", "rrf K = 60", "z-score at every β"},
+				"heldout_splits": HeldOutSplits,
+				"heldout_seed":   s.Opts.Seed,
+				"heldout_split":  "math/rand/v2 PCG(seed, seed), split r = r-th Perm(n), first ⌊n/2⌋ select, rest held out",
+			},
 		},
 		Versions: versions(),
 		Selected: map[string]any{"name": cfg.Name, "recall@5": cfg.Result.Mean["recall@5"], "mrr@5": cfg.Result.Mean["mrr@5"], "ndcg@5": cfg.Result.Mean["ndcg@5"]},

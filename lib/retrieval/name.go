@@ -23,6 +23,13 @@ const (
 	FusionZScore = "zscore" // z-score linear hybrid
 )
 
+// Remedies for aggregate questions, the prefixes of reranked retriever names:
+// each reorders the top fusion.Depth of a base retriever.
+const (
+	RemedyMMR    = "mmr"    // maximal marginal relevance over sources, lib/diversify; weight λ
+	RemedyPeriod = "period" // fusion with source-month units, lib/hierarchy; weight γ
+)
+
 // Single names one representation searched by one method.
 type Single struct {
 	Rep    string // represent.RawText, represent.Summary or represent.EmbeddingTextRep
@@ -33,19 +40,33 @@ type Single struct {
 func (s Single) Name() string { return s.Rep + "_" + s.Method }
 
 // Spec is a parsed retriever name: a single retriever when Fusion is "",
-// else a fusion of a BM25 and a vector retriever.
+// else a fusion of a BM25 and a vector retriever; when Remedy is not "",
+// that retriever is the base whose ranking the remedy reorders.
 type Spec struct {
 	Fusion string  // "", FusionLinear, FusionRRF or FusionZScore
 	Single Single  // the retriever when Fusion is ""
 	BM25   Single  // the sparse component of a fusion
 	Vector Single  // the dense component of a fusion
 	Beta   float64 // BM25 weight of FusionLinear and FusionZScore
+	Remedy string  // "", RemedyMMR or RemedyPeriod
+	Weight float64 // the remedy's weight: λ of RemedyMMR, γ of RemedyPeriod
+}
+
+// Base returns the spec without its remedy: the retriever the remedy
+// reorders (s itself when Remedy is "").
+func (s Spec) Base() Spec {
+	s.Remedy, s.Weight = "", 0
+	return s
 }
 
 // String returns the canonical name (spec §9): "{rep}_{method}",
 // "hybrid:{bm25}+{vector}@{β}", "rrf:{bm25}+{vector}" or
-// "zscore:{bm25}+{vector}@{β}", β with two decimals.
+// "zscore:{bm25}+{vector}@{β}", β with two decimals; with a remedy,
+// "{remedy}:{base}@{weight}", the weight with two decimals.
 func (s Spec) String() string {
+	if s.Remedy != "" {
+		return s.Remedy + ":" + s.Base().String() + "@" + fusion.FormatBeta(s.Weight)
+	}
 	switch s.Fusion {
 	case "":
 		return s.Single.Name()
@@ -72,12 +93,51 @@ func (s Spec) Fuser() fusion.Fuser {
 // betaPattern is β as retriever names print it: two decimals in [0, 1].
 var betaPattern = regexp.MustCompile(`^(0\.[0-9]{2}|1\.00)$`)
 
-// ParseName parses a retriever name (see Spec.String). The representation
-// must be one of represent.Names; a fusion takes a BM25 retriever first and a
-// vector retriever second; β is written with two decimals, 0.00 to 1.00.
-// Errors quote the name and say what was expected.
+// ParseName parses a retriever name (see Spec.String). The grammar:
+//
+//	name    = base | remedy ":" base "@" weight
+//	base    = single | ("hybrid" | "zscore") ":" bm25 "+" vector "@" β
+//	        | "rrf:" bm25 "+" vector
+//	single  = rep "_bm25" | rep "_vector"
+//	remedy  = "mmr" | "period"
+//
+// The representation must be one of represent.Names; a fusion takes a BM25
+// retriever first and a vector retriever second; β and the weight are written
+// with two decimals, 0.00 to 1.00. A remedy wraps one base, never another
+// remedy: "mmr:hybrid:summary_bm25+summary_vector@0.50@0.80" is MMR with λ =
+// 0.80 over that hybrid; "period:embedding_text_bm25@0.20" fuses BM25 over
+// embedding_text with source-month units at γ = 0.20. Errors quote the name
+// and say what was expected.
 func ParseName(name string) (Spec, error) {
 	kind, rest, fused := strings.Cut(name, ":")
+	if fused && (kind == RemedyMMR || kind == RemedyPeriod) {
+		return parseRemedy(name, kind, rest)
+	}
+	return parseBase(name, kind, rest, fused)
+}
+
+func parseRemedy(name, kind, rest string) (Spec, error) {
+	i := strings.LastIndex(rest, "@")
+	if i < 0 {
+		return Spec{}, fmt.Errorf("retriever %q: expected %s:{retriever}@{weight}", name, kind)
+	}
+	base, weight := rest[:i], rest[i+1:]
+	if !betaPattern.MatchString(weight) {
+		return Spec{}, fmt.Errorf("retriever %q: expected a %s weight with two decimals from 0.00 to 1.00, got %q", name, kind, weight)
+	}
+	if k, _, ok := strings.Cut(base, ":"); ok && (k == RemedyMMR || k == RemedyPeriod) {
+		return Spec{}, fmt.Errorf("retriever %q: remedies do not nest; expected %s:{single or fused retriever}@{weight}", name, kind)
+	}
+	spec, err := ParseName(base)
+	if err != nil {
+		return Spec{}, fmt.Errorf("retriever %q: %w", name, err)
+	}
+	spec.Remedy = kind
+	spec.Weight, _ = strconv.ParseFloat(weight, 64)
+	return spec, nil
+}
+
+func parseBase(name, kind, rest string, fused bool) (Spec, error) {
 	if !fused {
 		s, err := parseSingle(name)
 		if err != nil {
@@ -102,7 +162,7 @@ func ParseName(name string) (Spec, error) {
 			return Spec{}, fmt.Errorf("retriever %q: rrf takes no β; expected rrf:{bm25 retriever}+{vector retriever}", name)
 		}
 	default:
-		return Spec{}, fmt.Errorf("retriever %q: unknown fusion %q; expected %s, %s or %s", name, kind, FusionLinear, FusionRRF, FusionZScore)
+		return Spec{}, fmt.Errorf("retriever %q: unknown fusion %q; expected %s, %s or %s (or a remedy, %s or %s)", name, kind, FusionLinear, FusionRRF, FusionZScore, RemedyMMR, RemedyPeriod)
 	}
 	a, b, ok := strings.Cut(rest, "+")
 	if !ok {
@@ -134,7 +194,7 @@ func parseSingle(name string) (Single, error) {
 		}
 		return Single{}, fmt.Errorf("retriever %q: unknown representation %q; expected one of %s", name, rep, strings.Join(represent.Names, ", "))
 	}
-	return Single{}, fmt.Errorf("retriever %q: expected {rep}_bm25, {rep}_vector, hybrid:…, rrf:… or zscore:…", name)
+	return Single{}, fmt.Errorf("retriever %q: expected {rep}_bm25, {rep}_vector, hybrid:…, rrf:…, zscore:…, mmr:… or period:…", name)
 }
 
 // Pairing is one of the paper's hybrid pairings of a BM25 and a vector

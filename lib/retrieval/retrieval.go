@@ -1,8 +1,10 @@
 // Package retrieval turns retriever names (spec §9) into searchable
 // retrievers over an in-memory corpus: BM25 over a representation
-// (lib/bm25), dense search over stored vectors (lib/dense) and fusions of the
-// two (lib/fusion). It holds no storage of its own: chunks, summaries and
-// vectors come from the caller, typically lib/store.
+// (lib/bm25), dense search over stored vectors (lib/dense), fusions of the
+// two (lib/fusion), and remedies for aggregate questions that reorder a base
+// retriever's ranking (lib/diversify, lib/hierarchy). It holds no storage of
+// its own: chunks, summaries and vectors come from the caller, typically
+// lib/store.
 //
 // A Builder caches what retrievers share: one BM25 index per
 // (representation, tokenizer) and one vector matrix per (representation,
@@ -18,7 +20,9 @@ import (
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/dense"
+	"github.com/linemem/linemem/lib/diversify"
 	"github.com/linemem/linemem/lib/fusion"
+	"github.com/linemem/linemem/lib/hierarchy"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
@@ -86,6 +90,8 @@ type Builder struct {
 	texts    map[string][]string         // by representation
 	indexes  map[[2]string]*bm25.Index   // by (rep, tokenizer)
 	matrices map[[2]string]*dense.Matrix // by (rep, model)
+	groups   diversify.Group             // chunk → source, for RemedyMMR
+	units    *hierarchy.Index            // source-month units, for RemedyPeriod
 }
 
 // NewBuilder returns a Builder over c. vs may be nil when only BM25
@@ -105,7 +111,8 @@ func NewBuilder(c Corpus, vs VectorSource, opts Options) *Builder {
 }
 
 // Build returns the retriever called name (see ParseName). A single
-// retriever is a *BM25 or a *Vector, a fused one a *Hybrid.
+// retriever is a *BM25 or a *Vector, a fused one a *Hybrid, one with a
+// remedy a *Reranked.
 func (b *Builder) Build(name string) (Retriever, error) {
 	spec, err := ParseName(name)
 	if err != nil {
@@ -116,6 +123,9 @@ func (b *Builder) Build(name string) (Retriever, error) {
 
 // BuildSpec is Build for a parsed name.
 func (b *Builder) BuildSpec(s Spec) (Retriever, error) {
+	if s.Remedy != "" {
+		return b.remedy(s)
+	}
 	if s.Fusion == "" {
 		return b.single(s.Single)
 	}

@@ -1,0 +1,102 @@
+package retrieval
+
+import (
+	"fmt"
+
+	"github.com/linemem/linemem/lib/diversify"
+	"github.com/linemem/linemem/lib/fusion"
+	"github.com/linemem/linemem/lib/hierarchy"
+	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+// Reranked is a remedy applied to a base retriever: it reorders the base's
+// top fusion.Depth for each question (RemedyMMR: lib/diversify.MMR over
+// sources; RemedyPeriod: lib/hierarchy's source-month unit fusion). Its
+// candidates are the base's, so its Recall@fusion.Depth equals the base's.
+type Reranked struct {
+	name   string
+	Base   Retriever
+	rerank func(query string, hits []trec.Hit) ([]trec.Hit, error)
+}
+
+// Name returns the canonical name, e.g.
+// "mmr:hybrid:embedding_text_bm25+embedding_text_vector@0.40@0.80".
+func (r *Reranked) Name() string { return r.name }
+
+// Search implements Retriever: the base's top fusion.Depth, reordered, cut to
+// k (all of them when k ≤ 0).
+func (r *Reranked) Search(query string, k int) ([]trec.Hit, error) {
+	hits, err := r.Base.Search(query, fusion.Depth)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.rerank(query, hits)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.name, err)
+	}
+	return cut(out, k), nil
+}
+
+// SearchBatch is Search for many queries, with the base searched in a batch.
+func (r *Reranked) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
+	lists, err := SearchAll(r.Base, queries, fusion.Depth)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]trec.Hit, len(queries))
+	for i, q := range queries {
+		hits, err := r.rerank(q, lists[i])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.name, err)
+		}
+		out[i] = cut(hits, k)
+	}
+	return out, nil
+}
+
+func (b *Builder) remedy(s Spec) (Retriever, error) {
+	base, err := b.BuildSpec(s.Base())
+	if err != nil {
+		return nil, err
+	}
+	r := &Reranked{name: s.String(), Base: base}
+	switch s.Remedy {
+	case RemedyMMR:
+		g := b.sourceGroups()
+		r.rerank = func(_ string, hits []trec.Hit) ([]trec.Hit, error) { return diversify.MMR(hits, s.Weight, g) }
+	case RemedyPeriod:
+		ix, err := b.periods()
+		if err != nil {
+			return nil, err
+		}
+		r.rerank = func(query string, hits []trec.Hit) ([]trec.Hit, error) {
+			return ix.Fuse(hits, ix.Search(query, 0), s.Weight)
+		}
+	default:
+		return nil, fmt.Errorf("retriever %q: unknown remedy %q; expected %s or %s", s.String(), s.Remedy, RemedyMMR, RemedyPeriod)
+	}
+	return r, nil
+}
+
+func (b *Builder) sourceGroups() diversify.Group {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.groups == nil {
+		b.groups = diversify.BySource(b.corpus.Chunks)
+	}
+	return b.groups
+}
+
+func (b *Builder) periods() (*hierarchy.Index, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.units == nil {
+		tok, err := tokenize.New(b.opts.Tokenizer)
+		if err != nil {
+			return nil, err
+		}
+		b.units = hierarchy.Build(b.corpus.Chunks, b.corpus.Summaries, tok)
+	}
+	return b.units, nil
+}
