@@ -112,8 +112,7 @@ func (s *Study) CompareRemedies(names []string) ([]RemedyRow, error) {
 // AggregateRemedies compares the selected hybrid with each remedy applied to
 // it (RemedyNames), by question type: Recall@5 with its interval, Recall@10,
 // Recall@20, Success@5 and the paired differences in Recall@5 and Success@5
-// against the hybrid. The paper has no such table (Number 0, slug
-// "beyond_aggregate").
+// against the hybrid. The paper has no such table (Number 0, AggregateSlug).
 func (s *Study) AggregateRemedies() (report.Table, error) {
 	_, cfg, err := s.Selected()
 	if err != nil {
@@ -125,7 +124,7 @@ func (s *Study) AggregateRemedies() (report.Table, error) {
 		return report.Table{}, err
 	}
 	label := map[string]string{names[0]: "selected hybrid", names[1]: "+ mmr λ = " + fusion.FormatBeta(RemedyLambda), names[2]: "+ period γ = " + fusion.FormatBeta(RemedyGamma)}
-	t := report.Table{Number: 0, Slug: "beyond_aggregate",
+	t := report.Table{Number: 0, Slug: AggregateSlug,
 		Caption: "Remedies for aggregate questions applied to the selected hybrid, by question type",
 		Columns: []string{"Question type", "Questions", "Method", "Recall@5 (95% CI)", "Recall@10", "Recall@20", "Success@5", "ΔRecall@5 (95% CI)", "ΔSuccess@5 (95% CI)"},
 		Notes: []string{

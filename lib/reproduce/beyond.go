@@ -31,6 +31,7 @@ const (
 	TokenizersSlug       = "beyond_tokenizers"
 	FusionSlug           = "beyond_fusion"
 	HeldOutSlug          = "beyond_heldout_selection"
+	AggregateSlug        = "beyond_aggregate"
 	TokenizersFigureSlug = "beyond_tokenizers_recall5"
 	FusionFigureSlug     = "beyond_fusion_recall5_vs_beta"
 )
@@ -57,9 +58,9 @@ type TokenizerComparison struct {
 }
 
 // CompareTokenizers evaluates {rep}_bm25 for every representation of
-// represent.Names under every tokenizer of tokenize.Names, and the paired Recall@5
-// difference of each from the paper's tokenizer (tokenize.Default) on the
-// same representation:
+// represent.Names under every tokenizer of tokenize.Names, and the paired
+// Recall@5 difference of each from the paper's tokenizer (tokenize.Default)
+// on the same representation:
 //
 //	Δ = mean_q (R@5_tok(q) − R@5_paper(q)), interval over the shared resamples
 //

@@ -72,7 +72,7 @@ func (s *Study) Figures() ([]Figure, error) {
 }
 
 // WriteAll writes every table, figure, the ceiling table, the analyses beyond
-// the paper (TokenizersSlug, FusionSlug and HeldOutSlug tables,
+// the paper (TokenizersSlug, FusionSlug, HeldOutSlug and AggregateSlug tables,
 // TokenizersFigureSlug and FusionFigureSlug figures), the per-question
 // metrics and the manifest into outDir.
 func (s *Study) WriteAll(outDir string) ([]string, error) {
@@ -118,7 +118,7 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 	if err != nil {
 		return written, err
 	}
-	err = s.timed("beyond the paper (tokenizers, fusion rules, held-out selection)", func() error {
+	err = s.timed("beyond the paper (tokenizers, fusion rules, held-out selection, aggregate remedies)", func() error {
 		paths, err := s.writeBeyond(outDir)
 		written = append(written, paths...)
 		return err
@@ -153,8 +153,12 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	agg, err := s.AggregateRemedies()
+	if err != nil {
+		return nil, err
+	}
 	var written []string
-	for _, t := range []report.Table{tok.Table(), fus.Table(), held.Table()} {
+	for _, t := range []report.Table{tok.Table(), fus.Table(), held.Table(), agg} {
 		paths, err := t.WriteFiles(outDir)
 		written = append(written, paths...)
 		if err != nil {
