@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -84,7 +85,7 @@ func TopKSensitivity(title, yLabel string, ks []int, series []Series) (*plot.Plo
 	}
 	lines := make([]Series, len(series))
 	for i, s := range series {
-		if s.X != nil && !equalFloats(s.X, kx) {
+		if s.X != nil && !slices.Equal(s.X, kx) {
 			return nil, fmt.Errorf("report: series %q: X %v differs from cutoffs %v: %w", s.Label, s.X, ks, ErrInvalid)
 		}
 		lines[i] = Series{Label: s.Label, X: kx, Y: s.Y}
@@ -153,16 +154,4 @@ func addLines(p *plot.Plot, series []Series) error {
 		p.Legend.Add(s.Label, line, points)
 	}
 	return nil
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -400,7 +401,7 @@ func (s *Study) HeldOutSelection(splits int, seed uint64) (*HeldOut, error) {
 		return nil, fmt.Errorf("held-out selection: %d evaluated questions, want at least 2", n)
 	}
 	for _, ev := range singles {
-		if !sameStrings(ev.Result.QIDs, full.Result.QIDs) {
+		if !slices.Equal(ev.Result.QIDs, full.Result.QIDs) {
 			return nil, fmt.Errorf("held-out selection: %s was evaluated on other questions than the sweep", ev.Name)
 		}
 	}
@@ -408,7 +409,7 @@ func (s *Study) HeldOutSelection(splits int, seed uint64) (*HeldOut, error) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	for range splits {
 		perm := rng.Perm(n)
-		sel, out := sortedInts(perm[:n/2]), sortedInts(perm[n/2:])
+		sel, out := slices.Sorted(slices.Values(perm[:n/2])), slices.Sorted(slices.Values(perm[n/2:]))
 		hybrid, err := selectOn(sweepCandidates(sw), sel)
 		if err != nil {
 			return nil, err
@@ -476,24 +477,6 @@ func meanOver(x []float64, idx []int) float64 {
 		sub[i] = x[j]
 	}
 	return metrics.Mean(sub)
-}
-
-func sortedInts(x []int) []int {
-	out := append([]int(nil), x...)
-	sort.Ints(out)
-	return out
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // spread returns the mean of x and its 2.5th and 97.5th percentiles
