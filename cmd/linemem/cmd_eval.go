@@ -93,7 +93,7 @@ func runEval(env *environment, args []string) error {
 		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)
 	}
 	retrievers := strings.Split(names, ",")
-	qs, qrels, err := evalInputs(questionsPath, qrelsPath)
+	qs, qrels, err := experiment.LoadQuestionSet(questionsPath, qrelsPath)
 	if err != nil {
 		return err
 	}

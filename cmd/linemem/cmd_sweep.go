@@ -54,7 +54,7 @@ func runSweep(env *environment, args []string) error {
 	if questionsPath == "" || qrelsPath == "" {
 		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)
 	}
-	qs, qrels, err := evalInputs(questionsPath, qrelsPath)
+	qs, qrels, err := experiment.LoadQuestionSet(questionsPath, qrelsPath)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,15 @@
 package experiment_test
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/trec"
@@ -126,5 +130,21 @@ func TestSweepCoversEveryConfigurationAndSelectsTheFirstMaximum(t *testing.T) {
 	}
 	if fused.Result.Mean[experiment.SelectionMetric] != best {
 		t.Errorf("rebuilt run scores %v, want %v", fused.Result.Mean[experiment.SelectionMetric], best)
+	}
+}
+
+func TestLoadQuestionSetRejectsAQrelsQIDThatIsNoQuestion(t *testing.T) {
+	dir := t.TempDir()
+	qpath, rpath := filepath.Join(dir, "q.jsonl"), filepath.Join(dir, "qrels.txt")
+	if err := os.WriteFile(qpath, []byte(`{"qid": "q1", "question": "a", "type": "contextual"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rpath, []byte("q1 0 c1 2\nq9 0 c2 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := experiment.LoadQuestionSet(qpath, rpath)
+	var ie *inputerr.Error
+	if !errors.As(err, &ie) || ie.File != rpath || ie.Line != 2 {
+		t.Fatalf("err = %v, want an input error at %s:2", err, rpath)
 	}
 }

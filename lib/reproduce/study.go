@@ -246,6 +246,18 @@ func (s *Study) importSummaries() error {
 
 func (s *Study) loadQuestions() error {
 	qpath := s.dataPath(QuestionsFile)
+	if s.exists(QrelsFile) {
+		path := s.dataPath(QrelsFile)
+		qs, qrels, err := experiment.LoadQuestionSet(qpath, path)
+		if err != nil {
+			return err
+		}
+		s.Questions, s.Qrels, s.GoldReport = qs, qrels, "qrels.txt as shipped"
+		if err := s.record(qpath); err != nil {
+			return err
+		}
+		return s.record(path)
+	}
 	qs, err := questions.ReadFile(qpath)
 	if err != nil {
 		return err
@@ -254,14 +266,6 @@ func (s *Study) loadQuestions() error {
 		return err
 	}
 	s.Questions = qs
-	if s.exists(QrelsFile) {
-		path := s.dataPath(QrelsFile)
-		if s.Qrels, err = trec.ReadQrelsFile(path); err != nil {
-			return err
-		}
-		s.GoldReport = "qrels.txt as shipped"
-		return s.record(path)
-	}
 	if !s.exists(EvidenceFile) {
 		return fmt.Errorf("%s: neither %s nor %s", s.Opts.DataDir, QrelsFile, EvidenceFile)
 	}
