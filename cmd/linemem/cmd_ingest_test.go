@@ -231,25 +231,13 @@ func TestIngestLossless(t *testing.T) {
 func conformanceCounts(t *testing.T) (messages, chunks, uncovered int) {
 	t.Helper()
 	covered := map[string]bool{}
-	for _, line := range ingestSideLines(t, conformance.Path("expected_chunks.jsonl")) {
-		var c struct {
-			MessageIDs []string `json:"message_ids"`
-		}
-		if err := json.Unmarshal([]byte(line), &c); err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range conformance.ExpectedChunks(t) {
 		chunks++
 		for _, id := range c.MessageIDs {
 			covered[id] = true
 		}
 	}
-	for _, line := range ingestSideLines(t, conformance.Path("expected_messages.jsonl")) {
-		var m struct {
-			MessageID string `json:"message_id"`
-		}
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatal(err)
-		}
+	for _, m := range conformance.ExpectedMessages(t) {
 		messages++
 		if !covered[m.MessageID] {
 			uncovered++

@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // metricTol is the conformance pack's tolerance for macro metrics: the same
@@ -40,17 +38,6 @@ func conformanceDB(t *testing.T) string {
 	return db
 }
 
-func readExpectedJSON(t *testing.T, name string, v any) {
-	t.Helper()
-	b, err := os.ReadFile(conformance.Path(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestConformanceEvalRunsAndMetrics(t *testing.T) {
 	db := conformanceDB(t)
 	var want struct {
@@ -63,11 +50,11 @@ func TestConformanceEvalRunsAndMetrics(t *testing.T) {
 			Raw          map[string]json.RawMessage `json:"-"`
 		} `json:"retrievers"`
 	}
-	readExpectedJSON(t, "expected_eval.json", &want)
+	conformance.ReadJSON(t, "expected_eval.json", &want)
 	var rawWant struct {
 		Retrievers []map[string]json.RawMessage `json:"retrievers"`
 	}
-	readExpectedJSON(t, "expected_eval.json", &rawWant)
+	conformance.ReadJSON(t, "expected_eval.json", &rawWant)
 	names := make([]string, len(want.Retrievers))
 	for i, r := range want.Retrievers {
 		names[i] = r.Name
@@ -109,19 +96,7 @@ func compareRunFiles(t *testing.T, gotPath, wantPath string) {
 	t.Helper()
 	const swapTol = 1e-6 // the pack's allowance for ties broken by float noise
 	const scoreTol = 1e-9
-	read := func(p string) trec.Run {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		r, err := trec.ReadRun(p, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	got, want := read(gotPath), read(wantPath)
+	got, want := conformance.ReadRunFile(t, gotPath), conformance.ReadRunFile(t, wantPath)
 	if len(got) != len(want) {
 		t.Errorf("%s: %d questions, want %d", filepath.Base(gotPath), len(got), len(want))
 	}
@@ -155,7 +130,7 @@ func compareRunFiles(t *testing.T, gotPath, wantPath string) {
 func TestConformanceSweep(t *testing.T) {
 	db := conformanceDB(t)
 	var want sweepJSON
-	readExpectedJSON(t, "expected_sweep.json", &want)
+	conformance.ReadJSON(t, "expected_sweep.json", &want)
 	out := run(t, "sweep", "--db", db, "--questions", conformance.Path("questions.jsonl"), "--qrels", conformance.Path("qrels.txt"), "--json")
 	var got sweepJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {

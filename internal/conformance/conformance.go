@@ -1,6 +1,8 @@
 // Package conformance locates the spec conformance pack that ships in
 // testdata/conformance: small inputs and the outputs an independent
-// implementation of the spec produces from them. Tests use it as golden data.
+// implementation of the spec produces from them. Tests use it as golden data;
+// its loaders (QuestionSet, ReadJSON, ReadRun, ExpectedMessages, ...) fail the
+// calling test on error.
 package conformance
 
 import (

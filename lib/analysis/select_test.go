@@ -1,8 +1,6 @@
 package analysis_test
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
@@ -57,10 +55,6 @@ func nan() float64 {
 // The conformance sweep lists its 126 configurations in spec order; Select
 // must pick the same one as the reference implementation.
 func TestSelectConformance(t *testing.T) {
-	data, err := os.ReadFile(conformance.Path("expected_sweep.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sweep struct {
 		Configurations []map[string]any `json:"configurations"`
 		Selected       struct {
@@ -68,9 +62,7 @@ func TestSelectConformance(t *testing.T) {
 		} `json:"selected"`
 		SelectedIndex int `json:"selected_index"`
 	}
-	if err := json.Unmarshal(data, &sweep); err != nil {
-		t.Fatal(err)
-	}
+	conformance.ReadJSON(t, "expected_sweep.json", &sweep)
 	var configs []analysis.Config
 	for _, c := range sweep.Configurations {
 		scores := map[string]float64{}

@@ -1,19 +1,15 @@
 package bootstrap_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/metrics"
-	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // tol allows for the rounding of one multiply-add in an interpolation written
@@ -163,14 +159,7 @@ func TestPairedDiffCI(t *testing.T) {
 const looseTol = 0.15
 
 func TestConformanceCIRoughly(t *testing.T) {
-	qs, err := questions.ReadFile(conformance.Path("questions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qrels, err := trec.ReadQrelsFile(conformance.Path("qrels.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs, qrels := conformance.QuestionSet(t)
 	var exp struct {
 		Retrievers []struct {
 			Name string                `json:"name"`
@@ -178,24 +167,10 @@ func TestConformanceCIRoughly(t *testing.T) {
 			CI   map[string][2]float64 `json:"ci"`
 		} `json:"retrievers"`
 	}
-	data, err := os.ReadFile(conformance.Path("expected_eval.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &exp); err != nil {
-		t.Fatal(err)
-	}
+	conformance.ReadJSON(t, "expected_eval.json", &exp)
 	for _, r := range exp.Retrievers {
 		t.Run(r.Name, func(t *testing.T) {
-			f, err := os.Open(conformance.Path(r.Run))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			run, err := trec.ReadRun(r.Run, f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			run := conformance.ReadRun(t, r.Run)
 			res, err := metrics.Evaluate(qs, qrels, run, []string{"recall@5", "ndcg@5"})
 			if err != nil {
 				t.Fatal(err)

@@ -1,16 +1,12 @@
 package bootstrap_test
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/metrics"
-	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // diffTol is the conformance pack's agreement for point estimates.
@@ -20,18 +16,7 @@ const diffTol = 1e-9
 // difference must match the pack exactly, the interval only roughly (NumPy's
 // generator).
 func TestPairedDiffConformance(t *testing.T) {
-	qs, err := questions.ReadFile(conformance.Path("questions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qrels, err := trec.ReadQrelsFile(conformance.Path("qrels.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(conformance.Path("expected_eval.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs, qrels := conformance.QuestionSet(t)
 	var exp struct {
 		Retrievers []struct {
 			Name string `json:"name"`
@@ -43,23 +28,14 @@ func TestPairedDiffConformance(t *testing.T) {
 			CI           [2]float64
 		} `json:"paired_differences"`
 	}
-	if err := json.Unmarshal(data, &exp); err != nil {
-		t.Fatal(err)
-	}
+	conformance.ReadJSON(t, "expected_eval.json", &exp)
 	if len(exp.Paired) == 0 {
 		t.Fatal("no paired differences in expected_eval.json")
 	}
 	results := map[string]*metrics.Result{}
 	for _, r := range exp.Retrievers {
-		f, err := os.Open(conformance.Path(r.Run))
-		if err != nil {
-			t.Fatal(err)
-		}
-		run, err := trec.ReadRun(r.Run, f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		run := conformance.ReadRun(t, r.Run)
+		var err error
 		if results[r.Name], err = metrics.Evaluate(qs, qrels, run, confMetrics); err != nil {
 			t.Fatal(err)
 		}

@@ -1,11 +1,8 @@
 package chunking_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -17,59 +14,12 @@ import (
 	"github.com/linemem/linemem/lib/chunking"
 )
 
-// expectedMessage is one line of the conformance pack's expected_messages.jsonl.
-type expectedMessage struct {
-	MessageID   string `json:"message_id"`
-	Source      string `json:"source"`
-	SourceOrder int    `json:"source_order"`
-	Date        string `json:"date"`
-	Time        string `json:"time"`
-	OccurredAt  string `json:"occurred_at"`
-	Sender      string `json:"sender"`
-	Type        string `json:"type"`
-	Text        string `json:"text"`
-}
-
-// expectedChunk is one line of expected_chunks.jsonl.
-type expectedChunk struct {
-	ChunkID    string   `json:"chunk_id"`
-	Source     string   `json:"source"`
-	ChunkIndex int      `json:"chunk_index"`
-	StartAt    string   `json:"start_at"`
-	EndAt      string   `json:"end_at"`
-	MessageIDs []string `json:"message_ids"`
-	RawText    string   `json:"raw_text"`
-}
-
-func readJSONL[T any](t *testing.T, path string) []T {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s:%d: %v", path, line, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // conformanceMessages returns the pack's messages grouped by source, sources
 // in first-appearance order.
 func conformanceMessages(t *testing.T) (sources []string, bySource map[string][]chat.Message) {
 	t.Helper()
 	bySource = map[string][]chat.Message{}
-	for _, e := range readJSONL[expectedMessage](t, conformance.Path("expected_messages.jsonl")) {
+	for _, e := range conformance.ExpectedMessages(t) {
 		at, err := time.Parse(chat.TimestampLayout, e.OccurredAt)
 		if err != nil {
 			t.Fatal(err)
@@ -89,8 +39,8 @@ func conformanceMessages(t *testing.T) (sources []string, bySource map[string][]
 
 func TestBuildConformance(t *testing.T) {
 	sources, bySource := conformanceMessages(t)
-	want := map[string][]expectedChunk{}
-	for _, c := range readJSONL[expectedChunk](t, conformance.Path("expected_chunks.jsonl")) {
+	want := map[string][]conformance.Chunk{}
+	for _, c := range conformance.ExpectedChunks(t) {
 		want[c.Source] = append(want[c.Source], c)
 	}
 	for _, source := range sources {
@@ -99,9 +49,10 @@ func TestBuildConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := make([]expectedChunk, len(chunks))
+			got := make([]conformance.Chunk, len(chunks))
 			for i, c := range chunks {
-				got[i] = expectedChunk{c.ID, c.Source, c.Index, c.StartAt, c.EndAt, c.MessageIDs, c.RawText}
+				got[i] = conformance.Chunk{ChunkID: c.ID, Source: c.Source, ChunkIndex: c.Index, StartAt: c.StartAt, EndAt: c.EndAt,
+					MessageIDs: c.MessageIDs, RawText: c.RawText}
 			}
 			if len(got) != len(want[source]) {
 				t.Fatalf("got %d chunks, want %d", len(got), len(want[source]))

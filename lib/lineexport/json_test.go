@@ -1,8 +1,6 @@
 package lineexport_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -15,44 +13,19 @@ import (
 	"github.com/linemem/linemem/lib/lineexport"
 )
 
-// expectedMessage is one line of the conformance pack's expected_messages.jsonl.
-type expectedMessage struct {
-	MessageID   string `json:"message_id"`
-	Source      string `json:"source"`
-	SourceOrder int    `json:"source_order"`
-	Date        string `json:"date"`
-	Time        string `json:"time"`
-	OccurredAt  string `json:"occurred_at"`
-	Sender      string `json:"sender"`
-	Type        string `json:"type"`
-	Text        string `json:"text"`
-}
-
-func toExpected(m chat.Message) expectedMessage {
-	return expectedMessage{m.ID, m.Source, m.SourceOrder, m.Date, m.Time, m.OccurredAtString(), m.Sender, m.Type, m.Text}
+// toExpected puts m in the form of an expected_messages.jsonl line.
+func toExpected(m chat.Message) conformance.Message {
+	return conformance.Message{MessageID: m.ID, Source: m.Source, SourceOrder: m.SourceOrder, Date: m.Date, Time: m.Time,
+		OccurredAt: m.OccurredAtString(), Sender: m.Sender, Type: m.Type, Text: m.Text}
 }
 
 // conformanceWarnings is the pack's count of unparseable times (one "25:99").
 const conformanceWarnings = 1
 
 func TestConformanceMessages(t *testing.T) {
-	f, err := os.Open(conformance.Path("expected_messages.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	want := map[string][]expectedMessage{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var m expectedMessage
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatal(err)
-		}
+	want := map[string][]conformance.Message{}
+	for _, m := range conformance.ExpectedMessages(t) {
 		want[m.Source] = append(want[m.Source], m)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 
 	paths, err := filepath.Glob(conformance.Path("sources", "*"))
@@ -160,15 +133,15 @@ func TestReadJSON(t *testing.T) {
 	tests := []struct {
 		name     string
 		input    string
-		want     []expectedMessage // MessageID filled in from the other fields
-		warnings []int             // lines of expected warnings
+		want     []conformance.Message // MessageID filled in from the other fields
+		warnings []int                 // lines of expected warnings
 	}{
 		{"empty object", "{}", nil, nil},
 		{"empty date array", `{"2024-01-14": []}`, nil, nil},
 		{
 			"defaults for missing and null fields",
 			`{"2024-01-14": [{}, {"time": null, "sender": null, "type": null, "text": null}, {"sender": "", "type": ""}]}`,
-			[]expectedMessage{
+			[]conformance.Message{
 				{Source: file, SourceOrder: 0, Date: "2024-01-14", OccurredAt: "2024-01-14T00:00:00", Sender: "SYSTEM", Type: "text"},
 				{Source: file, SourceOrder: 1, Date: "2024-01-14", OccurredAt: "2024-01-14T00:00:01", Sender: "SYSTEM", Type: "text"},
 				{Source: file, SourceOrder: 2, Date: "2024-01-14", OccurredAt: "2024-01-14T00:00:02", Sender: "SYSTEM", Type: "text"},
@@ -178,7 +151,7 @@ func TestReadJSON(t *testing.T) {
 		{
 			"time forms",
 			`{"2024-01-14": [{"time": "9:05"}, {"time": "09:05"}, {"time": "23:59:59"}, {"time": "0:00"}]}`,
-			[]expectedMessage{
+			[]conformance.Message{
 				{Source: file, SourceOrder: 0, Date: "2024-01-14", Time: "09:05:00", OccurredAt: "2024-01-14T09:05:00", Sender: "SYSTEM", Type: "text"},
 				{Source: file, SourceOrder: 1, Date: "2024-01-14", Time: "09:05:00", OccurredAt: "2024-01-14T09:05:00", Sender: "SYSTEM", Type: "text"},
 				{Source: file, SourceOrder: 2, Date: "2024-01-14", Time: "23:59:59", OccurredAt: "2024-01-14T23:59:59", Sender: "SYSTEM", Type: "text"},
@@ -189,7 +162,7 @@ func TestReadJSON(t *testing.T) {
 		{
 			"unparseable times warn and stay unknown",
 			"{\"2024-01-14\": [\n{\"time\": \"25:99\"},\n{\"time\": \"24:00\"},\n{\"time\": \"9:5\"},\n{\"time\": \"9:05:00\"},\n{\"time\": \"\"}]}",
-			[]expectedMessage{
+			[]conformance.Message{
 				{Source: file, SourceOrder: 0, Date: "2024-01-14", OccurredAt: "2024-01-14T00:00:00", Sender: "SYSTEM", Type: "text"},
 				{Source: file, SourceOrder: 1, Date: "2024-01-14", OccurredAt: "2024-01-14T00:00:01", Sender: "SYSTEM", Type: "text"},
 				{Source: file, SourceOrder: 2, Date: "2024-01-14", OccurredAt: "2024-01-14T00:00:02", Sender: "SYSTEM", Type: "text"},
@@ -201,7 +174,7 @@ func TestReadJSON(t *testing.T) {
 		{
 			"document order, slash keys and repeated keys",
 			"\uFEFF{\"2024/01/15\": [{\"text\": \"a\"}], \"2024-01-14\": [{\"text\": \"b\", \"extra\": {\"x\": [1, 1e999]}}], \"2024-01-15\": [{\"text\": \"c\"}]}",
-			[]expectedMessage{
+			[]conformance.Message{
 				{Source: file, SourceOrder: 0, Date: "2024-01-15", OccurredAt: "2024-01-15T00:00:00", Sender: "SYSTEM", Type: "text", Text: "a"},
 				{Source: file, SourceOrder: 1, Date: "2024-01-14", OccurredAt: "2024-01-14T00:00:01", Sender: "SYSTEM", Type: "text", Text: "b"},
 				{Source: file, SourceOrder: 2, Date: "2024-01-15", OccurredAt: "2024-01-15T00:00:02", Sender: "SYSTEM", Type: "text", Text: "c"},

@@ -1,11 +1,9 @@
 package metrics_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sort"
 	"testing"
@@ -33,42 +31,19 @@ type expectedEval struct {
 var confMetrics = []string{"recall@5", "mrr@5", "ndcg@5", "success@5"}
 
 func TestEvaluateConformance(t *testing.T) {
-	qs, err := questions.ReadFile(conformance.Path("questions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qrels, err := trec.ReadQrelsFile(conformance.Path("qrels.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(conformance.Path("expected_eval.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs, qrels := conformance.QuestionSet(t)
 	var exp expectedEval
-	if err := json.Unmarshal(data, &exp); err != nil {
-		t.Fatal(err)
-	}
+	conformance.ReadJSON(t, "expected_eval.json", &exp)
 	var raw struct {
 		Retrievers []map[string]any `json:"retrievers"`
 	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		t.Fatal(err)
-	}
+	conformance.ReadJSON(t, "expected_eval.json", &raw)
 	if len(exp.Retrievers) == 0 {
 		t.Fatal("no retrievers in expected_eval.json")
 	}
 	for i, want := range exp.Retrievers {
 		t.Run(want.Name, func(t *testing.T) {
-			f, err := os.Open(conformance.Path(want.Run))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			run, err := trec.ReadRun(want.Run, f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			run := conformance.ReadRun(t, want.Run)
 			res, err := metrics.Evaluate(qs, qrels, run, confMetrics)
 			if err != nil {
 				t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/chat"
-	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/trec"
 )
@@ -35,10 +34,7 @@ const confModel = "conf"
 func TestConformanceRuns(t *testing.T) {
 	corpus := readCorpus(t)
 	source := readVectorSource(t)
-	qs, err := questions.ReadFile(conformance.Path("questions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs := conformance.Questions(t)
 	files, err := filepath.Glob(conformance.Path("expected_runs", "*.run"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no expected runs found: %v", err)
@@ -72,15 +68,7 @@ func TestConformanceRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			want, err := trec.ReadRun(file, f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := conformance.ReadRunFile(t, file)
 			for _, qid := range qids {
 				compareRanking(t, qid, got[qid], want[qid])
 			}
@@ -97,10 +85,7 @@ func TestConformanceRuns(t *testing.T) {
 // rankings.
 func TestConformanceBatch(t *testing.T) {
 	builder := retrieval.NewBuilder(readCorpus(t), readVectorSource(t), retrieval.Options{EmbedModel: confModel})
-	qs, err := questions.ReadFile(conformance.Path("questions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs := conformance.Questions(t)
 	texts := make([]string, len(qs))
 	for i, q := range qs {
 		texts[i] = q.Question
@@ -166,22 +151,9 @@ func near(a, b, tol float64) bool {
 func readCorpus(t *testing.T) retrieval.Corpus {
 	t.Helper()
 	var c retrieval.Corpus
-	readJSONL(t, "expected_chunks.jsonl", func(line []byte) error {
-		var row struct {
-			ChunkID    string   `json:"chunk_id"`
-			Source     string   `json:"source"`
-			ChunkIndex int      `json:"chunk_index"`
-			StartAt    string   `json:"start_at"`
-			EndAt      string   `json:"end_at"`
-			MessageIDs []string `json:"message_ids"`
-			RawText    string   `json:"raw_text"`
-		}
-		if err := json.Unmarshal(line, &row); err != nil {
-			return err
-		}
+	for _, row := range conformance.ExpectedChunks(t) {
 		c.Chunks = append(c.Chunks, chat.Chunk{ID: row.ChunkID, Source: row.Source, Index: row.ChunkIndex, StartAt: row.StartAt, EndAt: row.EndAt, MessageIDs: row.MessageIDs, RawText: row.RawText})
-		return nil
-	})
+	}
 	c.Summaries = map[string]string{}
 	readJSONL(t, "summaries.jsonl", func(line []byte) error {
 		var row struct {

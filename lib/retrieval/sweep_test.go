@@ -1,15 +1,11 @@
 package retrieval_test
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/fusion"
-	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/retrieval"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // TestConformanceSweep fuses the 126 paper configurations from one pair of
@@ -25,21 +21,8 @@ func TestConformanceSweep(t *testing.T) {
 			MRR5    float64 `json:"mrr@5"`
 		} `json:"configurations"`
 	}
-	b, err := os.ReadFile(conformance.Path("expected_sweep.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
-	}
-	qs, err := questions.ReadFile(conformance.Path("questions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qrels, err := trec.ReadQrelsFile(conformance.Path("qrels.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conformance.ReadJSON(t, "expected_sweep.json", &want)
+	qs, qrels := conformance.QuestionSet(t)
 	texts := make([]string, len(qs))
 	for i, q := range qs {
 		texts[i] = q.Question

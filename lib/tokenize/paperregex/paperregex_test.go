@@ -1,10 +1,8 @@
 package paperregex_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,14 +13,8 @@ import (
 )
 
 func TestTokensConformance(t *testing.T) {
-	b, err := os.ReadFile(conformance.Path("expected_tokens.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want map[string][]string
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
-	}
+	conformance.ReadJSON(t, "expected_tokens.json", &want)
 	if len(want) == 0 {
 		t.Fatal("expected_tokens.json holds no cases")
 	}
