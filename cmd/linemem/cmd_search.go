@@ -65,6 +65,7 @@ func runSearch(env *environment, args []string) error {
 		return fmt.Errorf("%w: a QUESTION is required", errUsage)
 	}
 	query := strings.Join(fs.Args(), " ")
+	opened := time.Now()
 	st, err := openExistingStore(db)
 	if err != nil {
 		return err
@@ -103,6 +104,7 @@ func runSearch(env *environment, args []string) error {
 		byID[ch.ID] = ch
 	}
 	start := time.Now()
+	loading := start.Sub(opened)
 	hits, err := r.Search(query, k)
 	if err != nil {
 		return err
@@ -126,7 +128,7 @@ func runSearch(env *environment, args []string) error {
 		fmt.Fprintf(env.stdout, "no results for %q with %s\n", query, r.Name())
 		return nil
 	}
-	fmt.Fprintf(env.stdout, "%s — %d results in %s\n", r.Name(), len(hits), elapsed.Round(time.Millisecond))
+	fmt.Fprintf(env.stdout, "%s — %d results in %s (index and vectors loaded in %s)\n", r.Name(), len(hits), elapsed.Round(time.Microsecond), loading.Round(time.Millisecond))
 	for _, item := range doc.Results {
 		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, item.Source, item.ChunkID)
 		for _, line := range firstLines(item.RawText, previewLines) {
