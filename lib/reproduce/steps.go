@@ -52,7 +52,7 @@ func (s *Study) BestOfPairing(label string) (*experiment.Evaluation, experiment.
 	if !ok {
 		return nil, cfg, fmt.Errorf("no sweep configuration of pairing %s", label)
 	}
-	ev, err := s.Setup.Score(cfg.Name, sw.FusedRun(cfg))
+	ev, err := s.scoreConfig(sw, cfg)
 	return ev, cfg, err
 }
 
@@ -63,22 +63,31 @@ func (s *Study) Selected() (*experiment.Evaluation, experiment.SweepConfig, erro
 		return nil, experiment.SweepConfig{}, err
 	}
 	cfg := sw.SelectedConfig()
-	if s.selected == nil {
-		if s.selected, err = s.Setup.Score(cfg.Name, sw.FusedRun(cfg)); err != nil {
-			return nil, cfg, err
-		}
+	ev, err := s.scoreConfig(sw, cfg)
+	return ev, cfg, err
+}
+
+// scoreConfig evaluates a sweep configuration's fused run with intervals,
+// once per configuration: tables, figures and the per-question file share it.
+func (s *Study) scoreConfig(sw *experiment.Sweep, cfg experiment.SweepConfig) (*experiment.Evaluation, error) {
+	if ev, ok := s.scored[cfg.Name]; ok {
+		return ev, nil
 	}
-	return s.selected, cfg, nil
+	ev, err := s.Setup.Score(cfg.Name, sw.FusedRun(cfg))
+	if err != nil {
+		return nil, err
+	}
+	if s.scored == nil {
+		s.scored = map[string]*experiment.Evaluation{}
+	}
+	s.scored[cfg.Name] = ev
+	return ev, nil
 }
 
 // SummaryHybrid evaluates summary_bm25 + summary_vector at its best β: the
 // run of the paper's auxiliary failure analysis.
 func (s *Study) SummaryHybrid() (*experiment.Evaluation, experiment.SweepConfig, error) {
-	ev, cfg, err := s.BestOfPairing(SummaryPairing)
-	if err == nil {
-		s.sHybrid = ev
-	}
-	return ev, cfg, err
+	return s.BestOfPairing(SummaryPairing)
 }
 
 // pairingOf returns the paper pairing labelled label.

@@ -104,10 +104,9 @@ type Study struct {
 	GoldReport string // how the qrels were obtained
 	Timings    []Timing
 
-	singles  []*experiment.Evaluation
-	sweep    *experiment.Sweep
-	selected *experiment.Evaluation
-	sHybrid  *experiment.Evaluation
+	singles []*experiment.Evaluation
+	sweep   *experiment.Sweep
+	scored  map[string]*experiment.Evaluation // sweep configurations evaluated with intervals, by name
 }
 
 // Timing records how long a step took (printed, never written to results).
