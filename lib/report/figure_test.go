@@ -113,16 +113,9 @@ func TestFigureGolden(t *testing.T) {
 // pngChannelTol and pngPixelShare, or rewrites the file under -regen.
 func checkGoldenPNG(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *regen {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	raw, ok := goldenFile(t, name, got)
+	if !ok {
 		return
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -regen to create it)", err)
 	}
 	want, err := png.Decode(bytes.NewReader(raw))
 	if err != nil {

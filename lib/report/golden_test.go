@@ -10,22 +10,29 @@ import (
 
 var regen = flag.Bool("regen", false, "rewrite the golden files in testdata")
 
-// checkGolden compares got with testdata/name byte for byte, or rewrites the
-// file when -regen is set.
-func checkGolden(t *testing.T, name string, got []byte) {
+// goldenFile returns the golden testdata/name and true, or rewrites it with
+// got and returns false when -regen is set.
+func goldenFile(t *testing.T, name string, got []byte) ([]byte, bool) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *regen {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return
+		return nil, false
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("%v (run go test -regen to create it)", err)
 	}
-	if !bytes.Equal(got, want) {
+	return want, true
+}
+
+// checkGolden compares got with testdata/name byte for byte, or rewrites the
+// file when -regen is set.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	if want, ok := goldenFile(t, name, got); ok && !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the golden file:\ngot:\n%s\nwant:\n%s", name, got, want)
 	}
 }
