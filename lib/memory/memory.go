@@ -1,0 +1,408 @@
+// Package memory is the everyday search over one linemem database: what a
+// person meets in `linemem search`, the web app (`serve`), `ask` and the MCP
+// server. It wraps lib/retrieval with the everyday defaults, filters by
+// source, sender and time, and returns each hit with its messages and the
+// ones that match the question marked, so every caller shows the same thing.
+//
+// The paper's protocol (`eval`, `sweep`, `reproduce`) does not go through
+// this package: its defaults are the paper's, fixed in lib/experiment.
+//
+// Imports: lib/chat, lib/store, lib/retrieval, lib/tokenize and the standard
+// library; never cmd/ or lib/reproduce.
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/tokenize"
+)
+
+// MaxK is the largest number of results one search returns.
+const MaxK = 200
+
+// MaxQuestionBytes is the longest question accepted, in bytes of UTF-8.
+const MaxQuestionBytes = 4096
+
+// Options chooses the retriever and what its name leaves open. The zero value
+// takes the everyday defaults (DefaultRetriever, DefaultTokenizer).
+type Options struct {
+	Retriever  string // spec §9 grammar; "" = DefaultRetriever for what the database holds
+	Tokenizer  string // BM25 tokenizer; "" = DefaultTokenizer
+	EmbedModel string // model of the stored vectors; "" = the only one stored
+	// QueryVectors embeds free questions for dense retrievers; nil means the
+	// store's query vectors only.
+	QueryVectors retrieval.VectorSource
+}
+
+// DefaultTokenizer is the everyday BM25 tokenizer.
+const DefaultTokenizer = tokenize.Default
+
+// DefaultRetriever is the everyday retriever for a database: the paper's best
+// single retriever, embedding_text_bm25, when every chunk has a summary, and
+// raw_text_bm25 otherwise.
+func DefaultRetriever(st *store.Store) (string, error) {
+	stats, err := st.Stats()
+	if err != nil {
+		return "", err
+	}
+	if stats.Chunks > 0 && stats.Summaries == stats.Chunks {
+		return "embedding_text_bm25", nil
+	}
+	return "raw_text_bm25", nil
+}
+
+// Memory searches one database. It is safe for concurrent use once opened.
+type Memory struct {
+	st        *store.Store
+	retriever retrieval.Retriever
+	tokenizer tokenize.Tokenizer
+	chunks    map[string]chat.Chunk
+	sources   []SourceInfo
+}
+
+// Open loads the corpus of st and builds the retriever opts names.
+func Open(st *store.Store, opts Options) (*Memory, error) {
+	chunks, err := st.Chunks()
+	if err != nil {
+		return nil, err
+	}
+	if len(chunks) == 0 {
+		return nil, fmt.Errorf("%s holds no chunks: run `linemem ingest` first", st.Path())
+	}
+	name := opts.Retriever
+	if name == "" {
+		if name, err = DefaultRetriever(st); err != nil {
+			return nil, err
+		}
+	}
+	tokName := opts.Tokenizer
+	if tokName == "" {
+		tokName = DefaultTokenizer
+	}
+	tok, err := tokenize.New(tokName)
+	if err != nil {
+		return nil, err
+	}
+	sums, err := st.Summaries()
+	if err != nil {
+		return nil, err
+	}
+	var vs retrieval.VectorSource = st
+	if opts.QueryVectors != nil {
+		vs = opts.QueryVectors
+	}
+	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{Tokenizer: tokName, EmbedModel: opts.EmbedModel})
+	r, err := b.Build(name)
+	if err != nil {
+		return nil, err
+	}
+	m := &Memory{st: st, retriever: r, tokenizer: tok, chunks: make(map[string]chat.Chunk, len(chunks))}
+	for _, c := range chunks {
+		m.chunks[c.ID] = c
+	}
+	if m.sources, err = loadSources(st, chunks); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Retriever is the name of the retriever searches use.
+func (m *Memory) Retriever() string { return m.retriever.Name() }
+
+// Tokenizer is the name of the tokenizer that marks matching terms.
+func (m *Memory) Tokenizer() string { return m.tokenizer.Name() }
+
+// Query is one search.
+type Query struct {
+	Text    string
+	K       int       // 1 ≤ K ≤ MaxK
+	Since   time.Time // zero: no lower bound; a chunk qualifies when it ends at or after Since
+	Until   time.Time // zero: no upper bound; a chunk qualifies when it starts at or before Until
+	Sources []string  // source names; empty: every source
+	Sender  string    // "" : any sender; else a chunk qualifies when one of its messages is by Sender
+}
+
+// ErrBadQuery marks a query that cannot be run as given (empty text, K out
+// of range, Since after Until); the message says which.
+var ErrBadQuery = errors.New("bad query")
+
+// Validate reports what is wrong with q, wrapping ErrBadQuery.
+func (q Query) Validate() error {
+	switch {
+	case strings.TrimSpace(q.Text) == "":
+		return fmt.Errorf("%w: the question is empty", ErrBadQuery)
+	case len(q.Text) > MaxQuestionBytes:
+		return fmt.Errorf("%w: the question is %d bytes; at most %d", ErrBadQuery, len(q.Text), MaxQuestionBytes)
+	case !utf8.ValidString(q.Text):
+		return fmt.Errorf("%w: the question is not valid UTF-8", ErrBadQuery)
+	case q.K < 1 || q.K > MaxK:
+		return fmt.Errorf("%w: k must be between 1 and %d, got %d", ErrBadQuery, MaxK, q.K)
+	case !q.Since.IsZero() && !q.Until.IsZero() && q.Since.After(q.Until):
+		return fmt.Errorf("%w: since %s is after until %s", ErrBadQuery, q.Since.Format(chat.TimestampLayout), q.Until.Format(chat.TimestampLayout))
+	}
+	return nil
+}
+
+// Span is a byte range [Start, End) of a message text that matches a query term.
+type Span struct{ Start, End int }
+
+// Message is one message of a result.
+type Message struct {
+	ID      string
+	At      time.Time
+	Sender  string
+	Type    string
+	Text    string
+	Matches []Span // query-term matches in Text, ordered, non-overlapping
+}
+
+// Result is one ranked chunk.
+type Result struct {
+	Rank     int // from 1
+	ChunkID  string
+	Score    float64
+	Source   string
+	StartAt  time.Time
+	EndAt    time.Time
+	Messages []Message // the chunk's messages in window order
+	Matched  []int     // indices into Messages with at least one match
+}
+
+// Response is the answer to one Query.
+type Response struct {
+	Retriever string
+	Tokenizer string
+	Results   []Result
+	Warnings  []string
+}
+
+// Search runs q. Filters apply to the whole ranking before the cut at K, so
+// a filtered search still returns up to K results.
+func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
+	if err := q.Validate(); err != nil {
+		return Response{}, err
+	}
+	resp := Response{Retriever: m.retriever.Name(), Tokenizer: m.tokenizer.Name()}
+	hits, err := m.retriever.Search(q.Text, 0)
+	if err != nil {
+		return resp, err
+	}
+	terms := m.terms(q.Text)
+	sources := map[string]bool{}
+	for _, s := range q.Sources {
+		sources[s] = true
+	}
+	for _, h := range hits {
+		if err := ctx.Err(); err != nil {
+			return resp, err
+		}
+		c, ok := m.chunks[h.ChunkID]
+		if !ok {
+			continue
+		}
+		if len(sources) > 0 && !sources[c.Source] {
+			continue
+		}
+		start, _ := time.Parse(chat.TimestampLayout, c.StartAt)
+		end, _ := time.Parse(chat.TimestampLayout, c.EndAt)
+		if !q.Since.IsZero() && end.Before(q.Since) || !q.Until.IsZero() && start.After(q.Until) {
+			continue
+		}
+		res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, StartAt: start, EndAt: end}
+		if res.Messages, err = m.messages(c.MessageIDs, terms); err != nil {
+			return resp, err
+		}
+		if q.Sender != "" && !hasSender(res.Messages, q.Sender) {
+			continue
+		}
+		for i, msg := range res.Messages {
+			if len(msg.Matches) > 0 {
+				res.Matched = append(res.Matched, i)
+			}
+		}
+		resp.Results = append(resp.Results, res)
+		if len(resp.Results) == q.K {
+			break
+		}
+	}
+	return resp, nil
+}
+
+func hasSender(msgs []Message, sender string) bool {
+	for _, msg := range msgs {
+		if msg.Sender == sender {
+			return true
+		}
+	}
+	return false
+}
+
+// Chunk returns the chunk called id with its messages, unranked (Rank 0).
+func (m *Memory) Chunk(id string) (Result, error) {
+	c, ok := m.chunks[id]
+	if !ok {
+		return Result{}, fmt.Errorf("no chunk %q in %s", id, m.st.Path())
+	}
+	start, _ := time.Parse(chat.TimestampLayout, c.StartAt)
+	end, _ := time.Parse(chat.TimestampLayout, c.EndAt)
+	msgs, err := m.messages(c.MessageIDs, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{ChunkID: c.ID, Source: c.Source, StartAt: start, EndAt: end, Messages: msgs}, nil
+}
+
+// Around returns the message called id with up to before messages before it
+// and after messages after it in its source, in order.
+func (m *Memory) Around(id string, before, after int) ([]Message, error) {
+	if before < 0 || after < 0 {
+		return nil, fmt.Errorf("%w: before and after must be ≥ 0", ErrBadQuery)
+	}
+	found, err := m.st.MessagesByID([]string{id})
+	if err != nil {
+		return nil, err
+	}
+	msg, ok := found[id]
+	if !ok {
+		return nil, fmt.Errorf("no message %q in %s", id, m.st.Path())
+	}
+	rows, err := m.st.MessageRange(msg.Source, msg.SourceOrder-before, msg.SourceOrder+after)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, len(rows))
+	for i, r := range rows {
+		out[i] = Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text}
+	}
+	return out, nil
+}
+
+// SourceInfo describes one source of the memory.
+type SourceInfo struct {
+	Name     string
+	Messages int
+	Chunks   int
+	First    time.Time // start of its first chunk
+	Last     time.Time // end of its last chunk
+}
+
+// Sources lists the sources by name.
+func (m *Memory) Sources() []SourceInfo { return append([]SourceInfo(nil), m.sources...) }
+
+func loadSources(st *store.Store, chunks []chat.Chunk) ([]SourceInfo, error) {
+	infos, err := st.Sources()
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*SourceInfo{}
+	out := make([]SourceInfo, len(infos))
+	for i, s := range infos {
+		out[i] = SourceInfo{Name: s.Name}
+		byName[s.Name] = &out[i]
+	}
+	for _, c := range chunks {
+		si := byName[c.Source]
+		if si == nil {
+			continue
+		}
+		si.Chunks++
+		start, _ := time.Parse(chat.TimestampLayout, c.StartAt)
+		end, _ := time.Parse(chat.TimestampLayout, c.EndAt)
+		if si.First.IsZero() || start.Before(si.First) {
+			si.First = start
+		}
+		if end.After(si.Last) {
+			si.Last = end
+		}
+	}
+	for i := range out {
+		msgs, err := st.Messages(out[i].Name)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Messages = len(msgs)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func (m *Memory) messages(ids []string, terms []string) ([]Message, error) {
+	found, err := m.st.MessagesByID(ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, 0, len(ids))
+	for _, id := range ids {
+		r, ok := found[id]
+		if !ok {
+			return nil, fmt.Errorf("store: chunk member %s has no message row", id)
+		}
+		out = append(out, Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Matches: Matches(r.Text, terms)})
+	}
+	return out, nil
+}
+
+// terms are the distinct query tokens, longest first, as the tokenizer gives them.
+func (m *Memory) terms(question string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range m.tokenizer.Tokens(question) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// Matches returns the non-overlapping spans of text where one of terms
+// occurs, case-insensitively for ASCII letters, scanning left to right and
+// preferring the longest term at each position.
+func Matches(text string, terms []string) []Span {
+	if len(terms) == 0 {
+		return nil
+	}
+	lower := asciiLower(text)
+	lowTerms := make([]string, len(terms))
+	for i, t := range terms {
+		lowTerms[i] = asciiLower(t)
+	}
+	var out []Span
+	for i := 0; i < len(lower); {
+		matched := 0
+		for _, t := range lowTerms {
+			if len(t) > matched && strings.HasPrefix(lower[i:], t) {
+				matched = len(t)
+			}
+		}
+		if matched > 0 {
+			out = append(out, Span{i, i + matched})
+			i += matched
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(lower[i:])
+		i += size
+	}
+	return out
+}
+
+// asciiLower lowercases ASCII letters only, so byte offsets stay those of s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
