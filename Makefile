@@ -1,6 +1,6 @@
 # linemem: each target is a thin wrapper; the logic lives in scripts/.
 #
-#   make test             go vet + go test (what CI runs first)
+#   make test             go mod tidy -diff, go vet, go test (what CI runs first)
 #   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, gonb kernel
 #   make notebooks        setup-notebooks, then execute notebooks/NN_*.ipynb headless
 #   make reproduce        regenerate results/ from the synthetic export
@@ -17,11 +17,12 @@ DATA ?= data/synthetic
 
 all: setup-notebooks notebooks check-results
 
-# go test runs even when go vet complains, so the log always ends with its
-# summary; the target fails if either does.
+# go test runs even when go vet or the go.mod check complains, so the log
+# always ends with its summary; the target fails if any of them does.
 test:
-	@echo "go vet ./..."; go vet ./...; vet=$$?; \
-	echo "go test ./..."; go test ./... && exit $$vet
+	@echo "go mod tidy -diff"; go mod tidy -diff; tidy=$$?; \
+	echo "go vet ./..."; go vet ./...; vet=$$?; \
+	echo "go test ./..."; go test ./... && exit $$((tidy | vet))
 
 setup-notebooks:
 	scripts/setup-notebooks.sh
