@@ -103,3 +103,24 @@ func ExampleTokenizer_Tokens() {
 	fmt.Println(tok.Tokens("明日LINEで東京タワーの件、v1.2.3を確認。a案とB案"))
 	// Output: [明日 東京 タワー v1.2.3 確認 a b]
 }
+
+// specStopwords is spec §8 step 3, copied from the spec's text.
+const specStopwords = "line ライン トーク 会話 話題 相談 要約 内容 自分 私達 僕達 何時 何回 何度 何人 何処"
+
+func TestStopwordsAreSpecSection8(t *testing.T) {
+	want := strings.Fields(specStopwords)
+	if !slices.Equal(paperregex.Stopwords, want) {
+		t.Errorf("Stopwords = %q, want spec §8's %q", paperregex.Stopwords, want)
+	}
+	tok := paperregex.New()
+	for _, w := range want {
+		// Each stopword is a token of its own when it stands alone, so only
+		// the stopword rule can remove it.
+		if got := tok.Tokens(w + " テスト"); !slices.Equal(got, []string{"テスト"}) {
+			t.Errorf("Tokens(%q) = %q, want [テスト]: the stopword is not removed", w+" テスト", got)
+		}
+		if matches := paperregex.Matches(w); !slices.Equal(matches, []string{w}) {
+			t.Errorf("Matches(%q) = %q: the pattern does not produce the stopword as one token", w, matches)
+		}
+	}
+}
