@@ -9,6 +9,7 @@
 #                         overfull boxes over 1 pt, or a stale results/tables.pdf
 #   make tables-pdf       rewrite results/tables.pdf from results/*.tex
 #   make bench            benchmarks of every package
+#   make mutants          mutation testing of the core packages (Gremlins; not in CI)
 #   make all              setup-notebooks, notebooks, tables-pdf, check-results,
 #                         check-latex (the main job)
 
@@ -17,7 +18,7 @@ DATA ?= data/synthetic
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test setup-notebooks notebooks reproduce check-results check-latex tables-pdf bench
+.PHONY: all test mutants setup-notebooks notebooks reproduce check-results check-latex tables-pdf bench
 
 all: setup-notebooks notebooks tables-pdf check-results check-latex
 
@@ -45,6 +46,9 @@ check-latex:
 
 tables-pdf:
 	scripts/check-latex.sh --update
+
+mutants:
+	scripts/mutants.sh
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
