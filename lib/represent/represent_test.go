@@ -154,3 +154,11 @@ func TestPromptTextsArePinned(t *testing.T) {
 		t.Errorf("SummarySystemPrompt must end with 書いてください。")
 	}
 }
+
+func TestTextsNamesTheFirstChunkWithoutSummary(t *testing.T) {
+	chunks := []chat.Chunk{{ID: "c1", RawText: "a"}, {ID: "c2", RawText: "b"}, {ID: "c3", RawText: "c"}}
+	_, err := represent.Texts(represent.Summary, chunks, map[string]string{"c1": "s"})
+	if err == nil || !strings.Contains(err.Error(), "2 of 3 chunks have no summary (first: c2)") {
+		t.Errorf("Texts error = %v, want it to count 2 of 3 and name c2 first", err)
+	}
+}

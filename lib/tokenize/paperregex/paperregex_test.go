@@ -75,7 +75,9 @@ func TestTokens(t *testing.T) {
 // boundary characters.
 func TestMatchesAgreesWithRegexp(t *testing.T) {
 	re := regexp.MustCompile(paperregex.Pattern)
-	alphabet := []rune("aZz09._-/ ーァヺ・ヿ゠ア々〆一龥㐀䶿豈﫿丂あ😀Ａｶ\u3004\u3007\x00é")
+	// Every edge of the pattern's ranges, with its neighbours outside.
+	alphabet := []rune("aZz09._-/ ーァヺ・ヿ゠ア々〆一龥㐀䶿豈﫿丂あ😀Ａｶ\u3004\u3007\x00é" +
+		"\u30A0\u30A1\u30FA\u30FB\u30FC\u30FD\u33FF\u3400\u4DBF\u4DC0\u4DFF\u4E00\u9FFF\uA000\uF8FF\uF900\uFAFF\uFB00")
 	rng := rand.New(rand.NewPCG(4, 20))
 	for i := range 20000 {
 		n := rng.IntN(12)
