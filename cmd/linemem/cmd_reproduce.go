@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/reproduce"
+	"github.com/linemem/linemem/lib/tokenize"
 )
 
 func init() {
@@ -28,13 +31,14 @@ func runReproduce(env *environment, args []string) error {
 	var opts reproduce.Options
 	var out string
 	var quiet bool
+	proto := experiment.PaperProtocol()
 	fs := newFlagSet(env, c, &opts.DBPath)
 	fs.StringVar(&opts.DataDir, "data", "data/synthetic", "data folder `DIR`")
 	fs.StringVar(&out, "out", "results", "output folder `DIR` for tables, figures and manifest.json")
-	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
+	fs.StringVar(&opts.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: vectors shipped with the data, else the local LSA embedder)")
-	fs.IntVar(&opts.B, "bootstrap", 5000, "bootstrap resamples `B`")
-	fs.Uint64Var(&opts.Seed, "seed", 12345, "bootstrap `SEED`")
+	fs.IntVar(&opts.B, "bootstrap", proto.B, "bootstrap resamples `B`")
+	fs.Uint64Var(&opts.Seed, "seed", proto.Seed, "bootstrap `SEED`")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
 	if err := fs.Parse(args); err != nil {
 		return err

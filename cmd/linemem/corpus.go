@@ -7,7 +7,6 @@ import (
 
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
-	"github.com/linemem/linemem/lib/tokenize"
 )
 
 // corpusOptions are the flags shared by commands that build retrievers.
@@ -69,24 +68,36 @@ func soleEmbedModel(st *store.Store) (string, error) {
 	return "", fmt.Errorf("%s holds vectors of several models (%s): pass --embed-model", st.Path(), strings.Join(models, ", "))
 }
 
-// needsVectors reports whether any named retriever searches vectors.
-func needsVectors(names []string) (bool, error) {
-	for _, n := range names {
+// parseRetrievers parses retriever names once; the specs are what the
+// evaluation builds.
+func parseRetrievers(names []string) ([]retrieval.Spec, error) {
+	specs := make([]retrieval.Spec, len(names))
+	for i, n := range names {
 		s, err := retrieval.ParseName(n)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
-		if s.Fusion != "" || s.Single.Method == retrieval.MethodVector {
-			return true, nil
-		}
+		specs[i] = s
 	}
-	return false, nil
+	return specs, nil
 }
 
-// tokenizerName is the BM25 tokenizer a flag value selects, for the record.
-func tokenizerName(flag string) string {
-	if flag == "" {
-		return tokenize.Default
+// specsNeedVectors reports whether any retriever searches vectors.
+func specsNeedVectors(specs []retrieval.Spec) bool {
+	for _, s := range specs {
+		if s.NeedsVectors() {
+			return true
+		}
 	}
-	return flag
+	return false
+}
+
+// needsVectors reports whether any named retriever searches vectors; for
+// callers that hold names only.
+func needsVectors(names []string) (bool, error) {
+	specs, err := parseRetrievers(names)
+	if err != nil {
+		return false, err
+	}
+	return specsNeedVectors(specs), nil
 }

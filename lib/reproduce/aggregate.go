@@ -8,6 +8,7 @@ import (
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/fusion"
+	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 )
@@ -26,7 +27,7 @@ const (
 
 // AggregateMetrics are the metrics of the aggregate-question comparison: the
 // cutoffs of the paper's Top-K sensitivity analysis and Success@5.
-var AggregateMetrics = []string{"recall@5", "recall@10", "recall@20", "success@5"}
+var AggregateMetrics = []string{metrics.Recall5, metrics.Recall10, metrics.Recall20, metrics.Success5}
 
 // RemedyRow is one method on one question type (or analysis.Overall).
 type RemedyRow struct {
@@ -64,8 +65,9 @@ func (s *Study) CompareRemedies(names []string) ([]RemedyRow, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("compare remedies: no retriever names")
 	}
-	setup := &experiment.Setup{Questions: s.Questions, Qrels: s.Qrels, Builder: s.Builder,
-		B: s.Opts.B, Seed: s.Opts.Seed, Level: bootstrap.DefaultLevel, Metrics: AggregateMetrics}
+	p := s.Protocol
+	p.Metrics = AggregateMetrics
+	setup := &experiment.Setup{Questions: s.Questions, Qrels: s.Qrels, Builder: s.Builder, Protocol: p}
 	evs, err := setup.EvaluateAll(names)
 	if err != nil {
 		return nil, err
@@ -81,7 +83,7 @@ func (s *Study) CompareRemedies(names []string) ([]RemedyRow, error) {
 		if typ != analysis.Overall {
 			idx = res.TypeIndices(typ)
 		}
-		ix := bootstrap.NewIndices(setup.B, len(idx), setup.Seed)
+		ix := bootstrap.NewIndices(p.B, len(idx), p.Seed)
 		sub := func(ev *experiment.Evaluation, metric string) []float64 {
 			x := ev.Result.Scores(metric)
 			out := make([]float64, len(idx))
@@ -96,10 +98,10 @@ func (s *Study) CompareRemedies(names []string) ([]RemedyRow, error) {
 				row.Diffs = map[string]experiment.Interval{}
 			}
 			for _, m := range AggregateMetrics {
-				mean, lo, hi := ix.MeanCI(sub(ev, m), setup.Level)
+				mean, lo, hi := ix.MeanCI(sub(ev, m), p.Level)
 				row.Scores[m] = experiment.Interval{Mean: mean, Lo: lo, Hi: hi}
 				if k > 0 {
-					d, lo, hi := ix.PairedDiffCI(sub(ev, m), sub(evs[0], m), setup.Level)
+					d, lo, hi := ix.PairedDiffCI(sub(ev, m), sub(evs[0], m), p.Level)
 					row.Diffs[m] = experiment.Interval{Mean: d, Lo: lo, Hi: hi}
 				}
 			}
@@ -129,18 +131,18 @@ func (s *Study) AggregateRemedies() (report.Table, error) {
 		Columns: []string{"Question type", "Questions", "Method", "Recall@5 (95% CI)", "Recall@10", "Recall@20", "Success@5", "ΔRecall@5 (95% CI)", "ΔSuccess@5 (95% CI)"},
 		Notes: []string{
 			"Selected hybrid: " + cfg.Name + ". mmr: maximal marginal relevance over its top 200, similarity 1 between chunks of the same source (lib/diversify); period: its score fused with BM25 over source-month units of summaries (lib/hierarchy). Both reorder the hybrid's candidates only.",
-			fmt.Sprintf("Δ: paired difference remedy − hybrid over the same resamples; percentile bootstrap, B = %d, seed = %d; per-type rows resample within the type. λ and γ were chosen on these same questions (the best aggregate Recall@5 that keeps overall Recall@5 at least the hybrid's): exploratory, not confirmatory.", s.Opts.B, s.Opts.Seed),
+			fmt.Sprintf("Δ: paired difference remedy − hybrid over the same resamples; percentile bootstrap, B = %d, seed = %d; per-type rows resample within the type. λ and γ were chosen on these same questions (the best aggregate Recall@5 that keeps overall Recall@5 at least the hybrid's): exploratory, not confirmatory.", s.Protocol.B, s.Protocol.Seed),
 		}}
 	for _, r := range rows {
 		dr, ds := "", ""
 		if r.Diffs != nil {
-			dr = remedyDiffCell(r.Diffs["recall@5"])
-			ds = remedyDiffCell(r.Diffs["success@5"])
+			dr = remedyDiffCell(r.Diffs[metrics.Recall5])
+			ds = remedyDiffCell(r.Diffs[metrics.Success5])
 		}
-		iv := r.Scores["recall@5"]
+		iv := r.Scores[metrics.Recall5]
 		t.Rows = append(t.Rows, []string{r.Type, strconv.Itoa(r.Questions), label[r.Method],
-			report.F3(iv.Mean) + " " + report.CI3(iv.Lo, iv.Hi), report.F3(r.Scores["recall@10"].Mean),
-			report.F3(r.Scores["recall@20"].Mean), report.F3(r.Scores["success@5"].Mean), dr, ds})
+			report.F3(iv.Mean) + " " + report.CI3(iv.Lo, iv.Hi), report.F3(r.Scores[metrics.Recall10].Mean),
+			report.F3(r.Scores[metrics.Recall20].Mean), report.F3(r.Scores[metrics.Success5].Mean), dr, ds})
 	}
 	return t, nil
 }

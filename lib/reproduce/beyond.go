@@ -16,7 +16,6 @@ import (
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/metrics"
-	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -87,7 +86,7 @@ func (s *Study) CompareTokenizers() (*TokenizerComparison, error) {
 		evs[tok] = map[string]*experiment.Evaluation{}
 		for _, rep := range represent.Names {
 			name := retrieval.Single{Rep: rep, Method: retrieval.MethodBM25}.Name()
-			if ev := findEvaluation(singles, name); tok == s.Opts.Tokenizer && ev != nil {
+			if ev := findEvaluation(singles, name); tok == s.Protocol.Tokenizer && ev != nil {
 				evs[tok][rep] = ev
 				continue
 			}
@@ -108,7 +107,7 @@ func (s *Study) CompareTokenizers() (*TokenizerComparison, error) {
 		for _, tok := range tokenize.Names() {
 			row := TokenizerRow{Retriever: base.Name, Tokenizer: tok, Eval: evs[tok][rep]}
 			if tok != tokenize.Default {
-				d, err := s.Setup.PairedDifference(row.Eval, base, "recall@5")
+				d, err := s.Setup.PairedDifference(row.Eval, base, metrics.Recall5)
 				if err != nil {
 					return nil, err
 				}
@@ -126,9 +125,7 @@ func (s *Study) CompareTokenizers() (*TokenizerComparison, error) {
 // time.
 func (s *Study) tokenizerSetup(tok string) *experiment.Setup {
 	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, s.Store, retrieval.Options{Tokenizer: tok, EmbedModel: s.EmbedModel})
-	setup := experiment.NewSetup(s.Questions, s.Qrels, b)
-	setup.B, setup.Seed, setup.Level, setup.Metrics = s.Setup.B, s.Setup.Seed, s.Setup.Level, s.Setup.Metrics
-	return setup
+	return &experiment.Setup{Questions: s.Questions, Qrels: s.Qrels, Builder: b, Protocol: s.Setup.Protocol}
 }
 
 func findEvaluation(evs []*experiment.Evaluation, name string) *experiment.Evaluation {
@@ -158,7 +155,7 @@ func (c *TokenizerComparison) Table() report.Table {
 			c.note + " Δ: paired bootstrap difference from the same representation under " + tokenize.Default + ", on the same resamples.",
 		}}
 	for _, r := range c.Rows {
-		t.Rows = append(t.Rows, []string{r.Retriever, r.Tokenizer, metricCell(r.Eval, "recall@5"), metricCell(r.Eval, "mrr@5"), metricCell(r.Eval, "ndcg@5"), diffCell(r.Diff)})
+		t.Rows = append(t.Rows, []string{r.Retriever, r.Tokenizer, metricCell(r.Eval, metrics.Recall5), metricCell(r.Eval, metrics.MRR5), metricCell(r.Eval, metrics.NDCG5), diffCell(r.Diff)})
 	}
 	return t
 }
@@ -167,7 +164,7 @@ func (c *TokenizerComparison) Table() report.Table {
 func (c *TokenizerComparison) Figure() (*plot.Plot, error) {
 	items := make([]report.LabeledCI, len(c.Rows))
 	for i, r := range c.Rows {
-		iv := r.Eval.CI["recall@5"]
+		iv := r.Eval.CI[metrics.Recall5]
 		items[i] = report.LabeledCI{Label: r.Retriever + " · " + r.Tokenizer, Value: iv.Mean, Lo: iv.Lo, Hi: iv.Hi}
 	}
 	return report.PointsWithCI("BM25 Recall@5 by representation and tokenizer (95% CI)", "Recall@5", items)
@@ -227,13 +224,9 @@ func (s *Study) CompareFusion() (*FusionComparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := pairingOf(cfg.Pairing)
+	p, err := s.Protocol.Pairing(cfg.Pairing)
 	if err != nil {
 		return nil, err
-	}
-	comp := sw.Components[cfg.Pairing]
-	fuse := func(spec retrieval.Spec) (*experiment.Evaluation, error) {
-		return s.Setup.Score(spec.String(), fuseComponents(spec.Fuser(), comp))
 	}
 	c := &FusionComparison{Selected: cfg}
 	for _, sc := range sw.Configs {
@@ -241,54 +234,49 @@ func (s *Study) CompareFusion() (*FusionComparison, error) {
 			c.Linear = append(c.Linear, sc)
 		}
 	}
-	var zevs []*experiment.Evaluation
-	var zcfgs []analysis.Config
-	for _, beta := range fusion.BetaGrid() {
-		ev, err := fuse(retrieval.Spec{Fusion: retrieval.FusionZScore, BM25: p.BM25, Vector: p.Vector, Beta: beta})
-		if err != nil {
-			return nil, err
-		}
-		zevs = append(zevs, ev)
-		c.ZScore = append(c.ZScore, experiment.SweepConfig{Name: ev.Name, Pairing: cfg.Pairing, Beta: beta, Result: ev.Result})
-		zcfgs = append(zcfgs, analysis.Config{Name: ev.Name, Pairing: cfg.Pairing, Beta: beta, Scores: ev.Result.Mean})
-	}
-	zBest, err := analysis.Select(zcfgs, experiment.SelectionMetric)
+	pairing := []retrieval.Pairing{p}
+	zsw, err := s.Setup.SweepFusion(retrieval.FusionZScore, pairing, nil)
 	if err != nil {
 		return nil, err
 	}
-	rrf, err := fuse(retrieval.Spec{Fusion: retrieval.FusionRRF, BM25: p.BM25, Vector: p.Vector})
+	c.ZScore = zsw.Configs
+	rsw, err := s.Setup.SweepFusion(retrieval.FusionRRF, pairing, nil)
 	if err != nil {
 		return nil, err
 	}
-	zAtSel := findEvaluation(zevs, retrieval.Spec{Fusion: retrieval.FusionZScore, BM25: p.BM25, Vector: p.Vector, Beta: cfg.Beta}.String())
-	if zAtSel == nil {
+	score := func(w *experiment.Sweep, cfg experiment.Config) (*experiment.Evaluation, error) {
+		return s.Setup.Score(cfg.Name, w.FusedRun(cfg))
+	}
+	rrf, err := score(rsw, rsw.SelectedConfig())
+	if err != nil {
+		return nil, err
+	}
+	zAtSelCfg, ok := zsw.Config(retrieval.Spec{Fusion: retrieval.FusionZScore, BM25: p.BM25, Vector: p.Vector, Beta: cfg.Beta}.String())
+	if !ok {
 		return nil, fmt.Errorf("fusion comparison: β = %s is not on the grid", fusion.FormatBeta(cfg.Beta))
+	}
+	zAtSel, err := score(zsw, zAtSelCfg)
+	if err != nil {
+		return nil, err
+	}
+	zBest, err := score(zsw, zsw.SelectedConfig())
+	if err != nil {
+		return nil, err
 	}
 	c.Rows = []FusionRow{
 		{Rule: "linear min–max, selected β (paper)", Eval: linear},
 		{Rule: "reciprocal rank fusion, K = 60", Eval: rrf},
 		{Rule: "z-score, the selected β", Eval: zAtSel},
-		{Rule: "z-score, its own best β", Eval: findEvaluation(zevs, zBest.Name)},
+		{Rule: "z-score, its own best β", Eval: zBest},
 	}
 	for i := 1; i < len(c.Rows); i++ {
-		d, err := s.Setup.PairedDifference(c.Rows[i].Eval, linear, "recall@5")
+		d, err := s.Setup.PairedDifference(c.Rows[i].Eval, linear, metrics.Recall5)
 		if err != nil {
 			return nil, err
 		}
 		c.Rows[i].Diff = &d
 	}
 	return c, nil
-}
-
-// fuseComponents fuses each question's two component lists and keeps the top
-// experiment.RunDepth, as a hybrid retriever's search does.
-func fuseComponents(f fusion.Fuser, comp [2]ranking.Run) ranking.Run {
-	out := make(ranking.Run, len(comp[0]))
-	for qid, sparse := range comp[0] {
-		hits := f.Fuse(sparse, comp[1][qid])
-		out[qid] = hits[:min(len(hits), experiment.RunDepth)]
-	}
-	return out
 }
 
 // Table lays the comparison out as FusionSlug.
@@ -300,7 +288,7 @@ func (c *FusionComparison) Table() report.Table {
 			"The pairing and the linear β were selected on these questions, and the z-score row at its own best β likewise; RRF has no weight. Δ: paired bootstrap difference from the linear row.",
 		}}
 	for _, r := range c.Rows {
-		t.Rows = append(t.Rows, []string{r.Rule, r.Eval.Name, metricCell(r.Eval, "recall@5"), metricCell(r.Eval, "mrr@5"), metricCell(r.Eval, "ndcg@5"), diffCell(r.Diff)})
+		t.Rows = append(t.Rows, []string{r.Rule, r.Eval.Name, metricCell(r.Eval, metrics.Recall5), metricCell(r.Eval, metrics.MRR5), metricCell(r.Eval, metrics.NDCG5), diffCell(r.Diff)})
 	}
 	return t
 }
@@ -312,11 +300,11 @@ func (c *FusionComparison) Figure() (*plot.Plot, error) {
 		ser := report.Series{Label: label}
 		for _, sc := range cfgs {
 			ser.X = append(ser.X, sc.Beta)
-			ser.Y = append(ser.Y, sc.Result.Mean["recall@5"])
+			ser.Y = append(ser.Y, sc.Result.Mean[metrics.Recall5])
 		}
 		return ser
 	}
-	hl := &report.Point{X: c.Selected.Beta, Y: c.Selected.Result.Mean["recall@5"], Label: "selected (linear)"}
+	hl := &report.Point{X: c.Selected.Beta, Y: c.Selected.Result.Mean[metrics.Recall5], Label: "selected (linear)"}
 	return report.BetaCurves("Recall@5 vs β on "+c.Selected.Pairing+": linear min–max vs z-score", "Recall@5",
 		[]report.Series{series("linear min–max (paper)", c.Linear), series("z-score", c.ZScore)}, hl)
 }
@@ -406,68 +394,50 @@ func (s *Study) HeldOutSelection(splits int, seed uint64) (*HeldOut, error) {
 		}
 	}
 	h := &HeldOut{Seed: seed, Questions: n, Full: full}
+	metric := s.Protocol.SelectionMetric
 	rng := rand.New(rand.NewPCG(seed, seed))
 	for range splits {
 		perm := rng.Perm(n)
 		sel, out := slices.Sorted(slices.Values(perm[:n/2])), slices.Sorted(slices.Values(perm[n/2:]))
-		hybrid, err := selectOn(sweepCandidates(sw), sel)
+		hybrid, err := selectOn(sw.Configs, metric, sel)
 		if err != nil {
 			return nil, err
 		}
-		single, err := selectOn(singleCandidates(singles), sel)
+		single, err := selectOn(singleConfigs(singles), metric, sel)
 		if err != nil {
 			return nil, err
 		}
 		h.Splits = append(h.Splits, HeldOutSplit{
 			Select: sel, Evaluate: out,
 			Hybrid: hybrid.Name, Pairing: hybrid.Pairing, Single: single.Name,
-			InSample: meanOver(hybrid.recall, sel), HeldOut: meanOver(hybrid.recall, out), SingleHeldOut: meanOver(single.recall, out),
+			InSample: meanOver(hybrid.Result.Scores(metric), sel), HeldOut: meanOver(hybrid.Result.Scores(metric), out), SingleHeldOut: meanOver(single.Result.Scores(metric), out),
 		})
 	}
 	return h, nil
 }
 
-// candidate is a configuration or retriever with its per-question Recall@5.
-type candidate struct {
-	Name, Pairing string
-	Beta          float64
-	recall        []float64
-}
-
-func sweepCandidates(sw *experiment.Sweep) []candidate {
-	cs := make([]candidate, len(sw.Configs))
-	for i, c := range sw.Configs {
-		cs[i] = candidate{c.Name, c.Pairing, c.Beta, c.Result.Scores(experiment.SelectionMetric)}
-	}
-	return cs
-}
-
-func singleCandidates(evs []*experiment.Evaluation) []candidate {
-	cs := make([]candidate, len(evs))
+// singleConfigs wraps single retrievers' evaluations as configurations,
+// so one selection rule chooses among both.
+func singleConfigs(evs []*experiment.Evaluation) []experiment.Config {
+	cs := make([]experiment.Config, len(evs))
 	for i, ev := range evs {
-		cs[i] = candidate{Name: ev.Name, recall: ev.Result.Scores(experiment.SelectionMetric)}
+		cs[i] = experiment.Config{Name: ev.Name, Result: ev.Result}
 	}
 	return cs
 }
 
-// selectOn applies analysis.Select to the candidates' mean Recall@5 over the
-// question positions idx.
-func selectOn(cs []candidate, idx []int) (candidate, error) {
-	configs := make([]analysis.Config, len(cs))
+// selectOn applies the selection rule (analysis.FirstMax) to the
+// configurations' mean of metric over the question positions idx.
+func selectOn(cs []experiment.Config, metric string, idx []int) (experiment.Config, error) {
+	scores := make([]float64, len(cs))
 	for i, c := range cs {
-		configs[i] = analysis.Config{Name: c.Name, Pairing: c.Pairing, Beta: c.Beta,
-			Scores: map[string]float64{experiment.SelectionMetric: meanOver(c.recall, idx)}}
+		scores[i] = meanOver(c.Result.Scores(metric), idx)
 	}
-	best, err := analysis.Select(configs, experiment.SelectionMetric)
+	best, err := analysis.FirstMax(scores)
 	if err != nil {
-		return candidate{}, err
+		return experiment.Config{}, err
 	}
-	for _, c := range cs {
-		if c.Name == best.Name {
-			return c, nil
-		}
-	}
-	return candidate{}, fmt.Errorf("held-out selection: no candidate %s", best.Name)
+	return cs[best], nil
 }
 
 // meanOver is metrics.Mean of x at the positions idx.
@@ -538,14 +508,14 @@ func (h *HeldOut) Table() report.Table {
 			fmt.Sprintf("Each split shuffles the %d evaluated questions (math/rand/v2 PCG, seed %d) and selects on %s of them with the paper's rule over the 126 hybrid configurations, and over the five single retrievers, then scores both on the other %d.",
 				h.Questions, h.Seed, half, h.Questions-h.Questions/2),
 			fmt.Sprintf("Selected on all %d questions: %s, Recall@5 %s (in-sample). Percentiles describe variation over overlapping splits, not a confidence interval; selection on a half is noisier than on all questions.",
-				h.Questions, h.Full.Name, report.F3(h.Full.Result.Mean["recall@5"])),
+				h.Questions, h.Full.Name, report.F3(h.Full.Result.Mean[metrics.Recall5])),
 		}}
 }
 
 // HeldOutTable is HeldOutSelection with HeldOutSplits splits seeded by the
 // Study's bootstrap seed, laid out as a table.
 func (s *Study) HeldOutTable() (report.Table, error) {
-	h, err := s.HeldOutSelection(HeldOutSplits, s.Opts.Seed)
+	h, err := s.HeldOutSelection(HeldOutSplits, s.Protocol.Seed)
 	if err != nil {
 		return report.Table{}, err
 	}

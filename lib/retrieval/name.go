@@ -222,3 +222,9 @@ var PaperPairings = [6]Pairing{
 	{"E-BM25+S-Vec", Single{represent.EmbeddingTextRep, MethodBM25}, Single{represent.Summary, MethodVector}},
 	{"E-BM25+E-Vec", Single{represent.EmbeddingTextRep, MethodBM25}, Single{represent.EmbeddingTextRep, MethodVector}},
 }
+
+// NeedsVectors reports whether the retriever searches stored vectors: a
+// vector retriever, any fusion, or a remedy over either.
+func (s Spec) NeedsVectors() bool {
+	return s.Fusion != "" || s.Single.Method == MethodVector
+}
