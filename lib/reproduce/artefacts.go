@@ -302,7 +302,7 @@ func (s *Study) ByType() ([]bootstrap.TypeInterval, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := bootstrap.ByType(best.Result, metrics.Recall5, s.Protocol.B, s.Protocol.Seed, bootstrap.DefaultLevel)
+	rows, err := bootstrap.ByType(best.Result, s.Protocol.SelectionMetric, s.Protocol.B, s.Protocol.Seed, s.Protocol.Level)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +317,10 @@ func (s *Study) Table6() (report.Table, error) {
 	if err != nil {
 		return report.Table{}, err
 	}
-	_, cfg, _ := s.Selected()
+	_, cfg, err := s.Selected()
+	if err != nil {
+		return report.Table{}, err
+	}
 	t := report.Table{Number: 6, Slug: "by_question_type", Caption: "Selection-conditioned best-hybrid performance by question type",
 		Columns: []string{"Question type", "Questions", "Recall@5", "95% CI"},
 		Notes:   []string{"Selected configuration: " + cfg.Name + ". Per-type intervals resample within each type."}}
@@ -414,7 +417,10 @@ func (s *Study) Figure6() (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	_, cfg, _ := s.SummaryHybrid()
+	_, cfg, err := s.SummaryHybrid()
+	if err != nil {
+		return Figure{}, err
+	}
 	var series []report.Series
 	index := map[string]int{}
 	for _, r := range rows {

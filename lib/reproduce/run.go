@@ -158,7 +158,7 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 		return nil, err
 	}
 	var written []string
-	for _, t := range []report.Table{tok.Table(), fus.Table(), held.Table(), agg} {
+	for _, t := range []report.Table{s.tokenizerTable(tok), fusionTable(fus), heldOutTable(held), agg} {
 		paths, err := t.WriteFiles(outDir)
 		written = append(written, paths...)
 		if err != nil {
@@ -168,7 +168,7 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 	for _, f := range []struct {
 		slug string
 		plot func() (*plot.Plot, error)
-	}{{TokenizersFigureSlug, tok.Figure}, {FusionFigureSlug, fus.Figure}} {
+	}{{TokenizersFigureSlug, func() (*plot.Plot, error) { return tokenizerFigure(tok) }}, {FusionFigureSlug, func() (*plot.Plot, error) { return fusionFigure(fus) }}} {
 		p, err := f.plot()
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", f.slug, err)
