@@ -12,6 +12,7 @@ import (
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
@@ -99,7 +100,7 @@ func runEval(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	specs, err := parseRetrievers(retrievers)
+	specs, err := retrieval.ParseNames(retrievers)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}

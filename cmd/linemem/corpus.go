@@ -68,20 +68,6 @@ func soleEmbedModel(st *store.Store) (string, error) {
 	return "", fmt.Errorf("%s holds vectors of several models (%s): pass --embed-model", st.Path(), strings.Join(models, ", "))
 }
 
-// parseRetrievers parses retriever names once; the specs are what the
-// evaluation builds.
-func parseRetrievers(names []string) ([]retrieval.Spec, error) {
-	specs := make([]retrieval.Spec, len(names))
-	for i, n := range names {
-		s, err := retrieval.ParseName(n)
-		if err != nil {
-			return nil, err
-		}
-		specs[i] = s
-	}
-	return specs, nil
-}
-
 // specsNeedVectors reports whether any retriever searches vectors.
 func specsNeedVectors(specs []retrieval.Spec) bool {
 	for _, s := range specs {
@@ -95,7 +81,7 @@ func specsNeedVectors(specs []retrieval.Spec) bool {
 // needsVectors reports whether any named retriever searches vectors; for
 // callers that hold names only.
 func needsVectors(names []string) (bool, error) {
-	specs, err := parseRetrievers(names)
+	specs, err := retrieval.ParseNames(names)
 	if err != nil {
 		return false, err
 	}

@@ -205,13 +205,9 @@ func (s *Setup) EvaluateSpecs(specs []retrieval.Spec) ([]*Evaluation, error) {
 // EvaluateAll parses the names, then evaluates them in order
 // (EvaluateSpecs).
 func (s *Setup) EvaluateAll(names []string) ([]*Evaluation, error) {
-	specs := make([]retrieval.Spec, len(names))
-	for i, n := range names {
-		spec, err := retrieval.ParseName(n)
-		if err != nil {
-			return nil, err
-		}
-		specs[i] = spec
+	specs, err := retrieval.ParseNames(names)
+	if err != nil {
+		return nil, err
 	}
 	return s.EvaluateSpecs(specs)
 }

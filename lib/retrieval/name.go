@@ -116,6 +116,20 @@ func ParseName(name string) (Spec, error) {
 	return parseBase(name, kind, rest, fused)
 }
 
+// ParseNames parses each name with ParseName, in order; the first error is
+// returned.
+func ParseNames(names []string) ([]Spec, error) {
+	specs := make([]Spec, len(names))
+	for i, n := range names {
+		s, err := ParseName(n)
+		if err != nil {
+			return nil, err
+		}
+		specs[i] = s
+	}
+	return specs, nil
+}
+
 func parseRemedy(name, kind, rest string) (Spec, error) {
 	i := strings.LastIndex(rest, "@")
 	if i < 0 {
