@@ -89,8 +89,12 @@ func runEval(env *environment, args []string) error {
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.IntVar(&proto.B, "bootstrap", proto.B, "bootstrap resamples `B`")
 	fs.Uint64Var(&proto.Seed, "seed", proto.Seed, "bootstrap `SEED`")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if questionsPath == "" || qrelsPath == "" || names == "" {
 		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)
@@ -108,7 +112,7 @@ func runEval(env *environment, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	opts.tokenizer = proto.Tokenizer
-	st, err := store.Open(db)
+	st, err := openExistingStore(db)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/metrics"
-	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
@@ -52,8 +51,12 @@ func runSweep(env *environment, args []string) error {
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
 	fs.StringVar(&proto.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if questionsPath == "" || qrelsPath == "" {
 		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)
@@ -66,7 +69,7 @@ func runSweep(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(db)
+	st, err := openExistingStore(db)
 	if err != nil {
 		return err
 	}

@@ -131,6 +131,8 @@ func (s *Study) FusionTable() (report.Table, error) {
 func fusionTable(c *beyond.FusionComparison) report.Table {
 	t := report.Table{Slug: FusionSlug, Caption: "Fusion rules on the selected pair (" + c.Selected.Pairing + ")",
 		Columns: append(append([]string{"Rule", "Retriever"}, ciColumns...), "ΔRecall@5 vs linear (95% CI)"),
+		// Six columns of intervals fit a one-column page only with the metric name short.
+		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}},
 		Notes: []string{
 			"Every rule fuses the same top-200 component runs. RRF: Σ 1/(60 + rank). z-score: (1 − β)·vec_z + β·bm25_z, a chunk missing from a list counts as that list's mean.",
 			"The pairing and the linear β were selected on these questions, and the z-score row at its own best β likewise; RRF has no weight. Δ: paired bootstrap difference from the linear row.",
