@@ -91,7 +91,7 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 			return err
 		}
 		for _, t := range append(tables, ceiling) {
-			paths, err := writeTable(t, outDir)
+			paths, err := WriteTable(t, outDir)
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.BaseName(), err)
 			}
@@ -160,7 +160,7 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 	}
 	var written []string
 	for _, t := range []report.Table{s.tokenizerTable(tok), fusionTable(fus), heldOutTable(held), agg} {
-		paths, err := writeTable(t, outDir)
+		paths, err := WriteTable(t, outDir)
 		written = append(written, paths...)
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
@@ -344,10 +344,11 @@ func versions() map[string]string {
 	return v
 }
 
-// writeTable writes t into outDir as CSV, Markdown and LaTeX, the LaTeX with
+// WriteTable writes t into outDir as CSV, Markdown and LaTeX, the LaTeX with
 // the single retrievers' short labels (S-BM25, E-Vec, …) and their legend, so
-// that every table fits a one-column page.
-func writeTable(t report.Table, outDir string) ([]string, error) {
+// that every table fits a one-column page. Notebooks write tables through it
+// too, so their files are the bytes `linemem reproduce` writes.
+func WriteTable(t report.Table, outDir string) ([]string, error) {
 	for _, s := range retrieval.Singles() {
 		t.Abbreviations = append(t.Abbreviations, report.Abbreviation{Full: s.Name(), Short: s.Short()})
 	}
