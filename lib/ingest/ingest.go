@@ -54,10 +54,12 @@ func Collect(paths []string) ([]Input, []error) {
 			add(p, info.Size())
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		root := walkRoot(p)
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
+			path = underRoot(p, root, path)
 			if d.IsDir() || !lineexport.Supported(path) {
 				return nil
 			}
@@ -73,6 +75,30 @@ func Collect(paths []string) ([]Input, []error) {
 		}
 	}
 	return files, problems
+}
+
+// walkRoot is the folder to walk for p: p itself, or the folder a symbolic
+// link p points to (filepath.WalkDir does not follow a symlinked root).
+func walkRoot(p string) string {
+	if info, err := os.Lstat(p); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(p); err == nil {
+			return target
+		}
+	}
+	return p
+}
+
+// underRoot rewrites a path found below root = walkRoot(p) to the same path
+// below p, so messages name the folder the user gave.
+func underRoot(p, root, path string) string {
+	if root == p {
+		return path
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return path
+	}
+	return filepath.Join(p, rel)
 }
 
 // Report says what storing one file found.
@@ -94,15 +120,19 @@ type Prepared struct {
 	Err       error
 }
 
-// Prepare hashes, parses and chunks one export without writing. A file stored
-// already with the same SHA-256 of its bytes and the same options is
-// recognised before parsing and costs one read.
+// Prepare hashes, parses and chunks one export without writing. The file is
+// read once, and the stored hash is that of the bytes parsed, even when the
+// file changes meanwhile. A file stored already with the same SHA-256 of its
+// bytes and the same options is recognised before parsing.
 func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 	p := Prepared{Input: in, Source: filepath.Base(in.Path)}
-	p.SHA256, p.Size, p.Err = HashFile(in.Path)
-	if p.Err != nil {
+	data, err := os.ReadFile(in.Path)
+	if err != nil {
+		p.Err = err
 		return p
 	}
+	sum := sha256.Sum256(data)
+	p.SHA256, p.Size = hex.EncodeToString(sum[:]), int64(len(data))
 	info, found, err := st.Source(p.Source)
 	if err != nil {
 		p.Err = err
@@ -112,7 +142,7 @@ func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 		p.Unchanged = true
 		return p
 	}
-	if p.Result, p.Err = lineexport.ReadFile(in.Path); p.Err != nil {
+	if p.Result, p.Err = lineexport.ReadBytes(in.Path, data); p.Err != nil {
 		return p
 	}
 	if p.Chunks, err = chunking.Build(p.Result.Messages, opts); err != nil {

@@ -59,7 +59,10 @@ type Options struct {
 	Chunking   chunking.Options // zero value → chunking.DefaultOptions()
 	B          int              // bootstrap resamples; 5,000 when 0
 	Seed       uint64           // bootstrap seed; 12,345 when 0
-	Log        io.Writer        // progress; nil discards
+	// AllowMissingGold turns a qrels chunk ID absent from the corpus from
+	// an input error into a warning (it still counts in the denominators).
+	AllowMissingGold bool
+	Log              io.Writer // progress; nil discards
 }
 
 func (o *Options) defaults() {
@@ -163,8 +166,9 @@ func Prepare(opts Options) (*Study, error) {
 		st.Close()
 		return nil, err
 	}
-	for _, g := range s.MissingGold() {
-		fmt.Fprintf(opts.Log, "warning: gold chunk %s of %s (rel %d) is not in the corpus; it still counts in the denominators\n", g.ChunkID, g.QID, g.Rel)
+	if err := s.validate(); err != nil {
+		st.Close()
+		return nil, err
 	}
 	s.Builder = retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, st, retrieval.Options{Tokenizer: opts.Tokenizer, EmbedModel: s.EmbedModel})
 	s.Setup = experiment.NewSetup(s.Questions, s.Qrels, s.Builder)
