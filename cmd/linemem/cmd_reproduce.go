@@ -36,6 +36,7 @@ func runReproduce(env *environment, args []string) error {
 	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: vectors shipped with the data, else the local LSA embedder)")
 	fs.IntVar(&opts.B, "bootstrap", bootstrap.DefaultB, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
+	fs.BoolVar(&opts.SourceNames, "manifest-source-names", false, "name source files in manifest.json (private: export names carry chat partners' names); default sources/#NNN with hash and size")
 	fs.BoolVar(&opts.AllowMissingGold, "allow-missing-gold", false, "warn, rather than stop, when a qrels chunk ID is not in the corpus (it still counts in the denominators)")
 	fs.Uint64Var(&opts.Seed, "seed", 12345, "bootstrap `SEED`")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")

@@ -59,10 +59,14 @@ type Options struct {
 	Chunking   chunking.Options // zero value → chunking.DefaultOptions()
 	B          int              // bootstrap resamples; 5,000 when 0
 	Seed       uint64           // bootstrap seed; 12,345 when 0
+	Log        io.Writer        // progress; nil discards
 	// AllowMissingGold turns a qrels chunk ID absent from the corpus from
 	// an input error into a warning (it still counts in the denominators).
 	AllowMissingGold bool
-	Log              io.Writer // progress; nil discards
+	// SourceNames lists source files by name in the manifest (a private
+	// mode: export names carry chat partners' names); by default a source
+	// is "sources/#NNN" with its hash and size.
+	SourceNames bool
 }
 
 func (o *Options) defaults() {
@@ -211,7 +215,7 @@ func (s *Study) ingest() error {
 	var firstErr error
 	ingest.Files(s.Store, files, s.Opts.Chunking, func(i int, in ingest.Input, rep ingest.Report, err error) {
 		if err == nil {
-			err = s.record(in.Path)
+			err = s.recordSource(i, in.Path)
 		}
 		if err != nil {
 			firstErr = cmp.Or(firstErr, err)

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"runtime/debug"
@@ -215,8 +216,24 @@ var (
 )
 
 // endpoint joins the base URL and a path for messages about where data goes.
+// A password in the URL's userinfo is masked (user:xxxxx@host), since these
+// messages are printed and logged.
 func (c *client) endpoint(path string) string {
-	return strings.TrimRight(c.baseURL, "/") + "/" + path
+	return strings.TrimRight(maskPassword(c.baseURL), "/") + "/" + path
+}
+
+// maskPassword returns rawURL with the password of its userinfo replaced by
+// "xxxxx" (url.URL.Redacted); a URL that does not parse keeps only what
+// follows its last "@".
+func maskPassword(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		if at := strings.LastIndex(rawURL, "@"); at >= 0 {
+			return "xxxxx@" + rawURL[at+1:]
+		}
+		return rawURL
+	}
+	return u.Redacted()
 }
 
 func registryConfig(opts provider.Options, model string, interval time.Duration) Config {
