@@ -107,7 +107,7 @@ func runEval(env *environment, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	st, err := store.Open(db)
+	st, err := openReadOnlyStore(db)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func runGoldResolve(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := openExistingStore(dbPath)
+	st, err := openReadOnlyStore(dbPath)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func runMCP(env *environment, c *command, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	st, err := openExistingStore(db)
+	st, err := openReadOnlyStore(db)
 	if err != nil {
 		return err
 	}

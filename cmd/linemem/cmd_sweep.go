@@ -5,7 +5,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/store"
 )
 
 func init() {
@@ -61,7 +60,7 @@ func runSweep(env *environment, args []string) error {
 	if err := experiment.CheckEvaluable(qs, qrels, questionsPath, qrelsPath); err != nil {
 		return err
 	}
-	st, err := store.Open(db)
+	st, err := openReadOnlyStore(db)
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func Open(path string) (*Store, error) {
 	s := &Store{db: db, path: path}
 	if err := s.migrate(); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, Explain(path, fmt.Errorf("store: open %s: %w", path, err))
 	}
 	return s, nil
 }
