@@ -197,10 +197,49 @@ func (j Embeddings) Run(ctx context.Context) (Report, error) {
 	if err := j.put(rows); err != nil {
 		return rep, err
 	}
-	for _, batch := range j.batches(misses) {
-		if err := j.send(ctx, batch, &rep, prog); err != nil {
-			return rep, err
+	owner := newOwner()
+	for queue := misses; len(queue) > 0; {
+		var later []*item
+		for _, batch := range j.batches(queue) {
+			var mine []*item
+			for _, it := range batch {
+				d, err := decide(ctx, j.Options.Cache, it, owner)
+				if err != nil {
+					return rep, err
+				}
+				switch d {
+				case send:
+					mine = append(mine, it)
+				case wait:
+					later = append(later, it)
+				case fromPeer:
+					var peer []store.VectorRow
+					for _, k := range it.keys {
+						peer = append(peer, store.VectorRow{Key: k, Vector: it.cached.Vector})
+					}
+					if err := j.put(peer); err != nil {
+						return rep, err
+					}
+					rep.Cached += len(it.keys)
+					prog.add(len(it.keys))
+				}
+			}
+			if len(mine) == 0 {
+				continue
+			}
+			err := j.send(ctx, mine, &rep, prog)
+			release(ctx, j.Options.Cache, mine, owner)
+			if err != nil {
+				return rep, err
+			}
 		}
+		if len(later) > 0 {
+			if err := pause(ctx); err != nil {
+				rep.Interrupted = true
+				return rep, err
+			}
+		}
+		queue = later
 	}
 	return rep, nil
 }
