@@ -198,6 +198,7 @@ func (j Embeddings) Run(ctx context.Context) (Report, error) {
 		return rep, err
 	}
 	owner := newOwner()
+	failures := j.newStreak()
 	for queue := misses; len(queue) > 0; {
 		var later []*item
 		for _, batch := range j.batches(queue) {
@@ -227,7 +228,7 @@ func (j Embeddings) Run(ctx context.Context) (Report, error) {
 			if len(mine) == 0 {
 				continue
 			}
-			err := j.send(ctx, mine, &rep, prog)
+			err := j.send(ctx, mine, &rep, prog, failures)
 			release(ctx, j.Options.Cache, mine, owner)
 			if err != nil {
 				return rep, err
@@ -274,7 +275,7 @@ func (j Embeddings) batches(items []*item) [][]*item {
 }
 
 // send embeds one batch, splitting it on a permanent error.
-func (j Embeddings) send(ctx context.Context, batch []*item, rep *Report, prog *progress) error {
+func (j Embeddings) send(ctx context.Context, batch []*item, rep *Report, prog *progress, failures *streak) error {
 	if err := ctx.Err(); err != nil {
 		rep.Interrupted = true
 		return err
@@ -293,12 +294,12 @@ func (j Embeddings) send(ctx context.Context, batch []*item, rep *Report, prog *
 			return err
 		case !isCallError(err):
 			return err
-		case provider.IsPermanent(err) && len(batch) > 1:
+		case provider.IsPermanent(err) && !provider.IsUnreachable(err) && len(batch) > 1:
 			half := len(batch) / 2
-			if err := j.send(ctx, batch[:half], rep, prog); err != nil {
+			if err := j.send(ctx, batch[:half], rep, prog, failures); err != nil {
 				return err
 			}
-			return j.send(ctx, batch[half:], rep, prog)
+			return j.send(ctx, batch[half:], rep, prog, failures)
 		}
 		n := 0
 		for _, it := range batch {
@@ -311,8 +312,9 @@ func (j Embeddings) send(ctx context.Context, batch []*item, rep *Report, prog *
 		if j.FailFast {
 			return fmt.Errorf("stopped at the first failure (--fail-fast): %w", err)
 		}
-		return nil
+		return failures.fail(err)
 	}
+	failures.ok()
 	if len(res.Vectors) != len(batch) {
 		return fmt.Errorf("embedder returned %d vectors for %d inputs", len(res.Vectors), len(batch))
 	}

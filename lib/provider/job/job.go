@@ -51,6 +51,9 @@ type Options struct {
 	Cache    *cache.Cache     // required
 	Redactor *redact.Redactor // nil = send text unredacted
 	FailFast bool             // stop at the first failed item
+	// MaxConsecutiveFailures stops a run after this many failed requests in
+	// a row; 0 = DefaultMaxConsecutiveFailures, negative = never.
+	MaxConsecutiveFailures int
 	// Progress receives a line "done/total (pct) rate ETA" at most every
 	// ProgressEvery (default 1 s) and at the end; nil = silent.
 	Progress      io.Writer

@@ -125,6 +125,7 @@ func (j Summaries) Run(ctx context.Context) (Report, error) {
 		}
 	}
 	owner := newOwner()
+	failures := j.newStreak()
 	for len(queue) > 0 {
 		var later []*item
 		for _, it := range queue {
@@ -151,7 +152,7 @@ func (j Summaries) Run(ctx context.Context) (Report, error) {
 				prog.add(len(it.keys))
 				continue
 			}
-			err = j.summarize(ctx, it, orig, &rep, prog)
+			err = j.summarize(ctx, it, orig, &rep, prog, failures)
 			release(ctx, j.Options.Cache, []*item{it}, owner)
 			if err != nil {
 				return rep, err
@@ -170,7 +171,7 @@ func (j Summaries) Run(ctx context.Context) (Report, error) {
 
 // summarize sends one item this run holds the claim for and stores the
 // result; a call error is recorded as a failure unless FailFast.
-func (j Summaries) summarize(ctx context.Context, it *item, orig string, rep *Report, prog *progress) error {
+func (j Summaries) summarize(ctx context.Context, it *item, orig string, rep *Report, prog *progress, failures *streak) error {
 	res, err := j.Summarizer.Summarize(ctx, provider.SummaryRequest{ID: it.keys[0], Input: it.input})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -187,8 +188,9 @@ func (j Summaries) summarize(ctx context.Context, it *item, orig string, rep *Re
 		if j.FailFast {
 			return fmt.Errorf("stopped at the first failure (--fail-fast): %w", err)
 		}
-		return nil
+		return failures.fail(err)
 	}
+	failures.ok()
 	if res.Text == "" {
 		return errors.New("summarizer returned an empty summary without an error")
 	}

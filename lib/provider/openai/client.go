@@ -114,7 +114,7 @@ func (c *client) call(ctx context.Context, tokens int, attempt func(ctx context.
 	if ctx.Err() != nil {
 		return n, latency, "", ctx.Err()
 	}
-	return n, latency, "", &provider.CallError{Attempts: n, Permanent: !classify(err).Retry, Err: sanitize(err)}
+	return n, latency, "", &provider.CallError{Attempts: n, Permanent: !classify(err).Retry, Unreachable: provider.Unreachable(err), Err: sanitize(err)}
 }
 
 // sdkOf reads the SDK version from the User-Agent the SDK sent
@@ -143,6 +143,9 @@ func classifyError(err error, res *http.Response) retry.Outcome {
 	}
 	if errors.Is(err, errTimeout) {
 		return retry.Outcome{Retry: true}
+	}
+	if provider.Unreachable(err) { // refused or unresolvable: another attempt fails the same way
+		return retry.Outcome{}
 	}
 	status := 0
 	var header http.Header
