@@ -1,6 +1,6 @@
 # linemem: each target is a thin wrapper; the logic lives in scripts/.
 #
-#   make test             go vet + go test (what CI runs first)
+#   make test             test dependencies (Chromium, CJK fonts), go vet + go test (what CI runs first)
 #   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, gonb kernel
 #   make notebooks        setup-notebooks, then execute notebooks/NN_*.ipynb headless
 #   make reproduce        regenerate results/ from the synthetic export
@@ -20,6 +20,7 @@ all: setup-notebooks notebooks check-results
 # go test runs even when go vet complains, so the log always ends with its
 # summary; the target fails if either does.
 test:
+	scripts/setup-test-deps.sh
 	@echo "go vet ./..."; go vet ./...; vet=$$?; \
 	echo "go test ./..."; go test ./... && exit $$vet
 

@@ -22,7 +22,7 @@ func TestGoldPoolJudgeExportAgreement(t *testing.T) {
 	db := filepath.Join(dir, "wb.db")
 	run(t, "ingest", "--db", db, workbenchFile("sources"))
 	out := run(t, "gold", "pool", "--db", db, "--questions", workbenchFile("questions.jsonl"),
-		"--evidence", workbenchFile("evidence.jsonl"), "--depth", "3", "--retriever", "raw_text_bm25")
+		"--evidence", workbenchFile("evidence.jsonl"), "--depth", "3", "--retriever", "raw_text_bm25", "--tokenizer", "char-bigram")
 	if !strings.Contains(out, "pooled 3 questions") || !strings.Contains(out, "retriever raw_text_bm25:") {
 		t.Fatalf("pool report:\n%s", out)
 	}

@@ -1,6 +1,7 @@
 // Package workbenchtest builds the small pooled database that the workbench,
 // web and command tests share: testdata/workbench/sources ingested, and its
-// questions pooled from evidence.jsonl plus the top 3 of raw_text_bm25.
+// questions pooled from evidence.jsonl plus the top 3 of raw_text_bm25
+// over character bigrams.
 package workbenchtest
 
 import (
@@ -16,10 +17,13 @@ import (
 	"github.com/linemem/linemem/lib/workbench"
 )
 
-// Depth and Retriever are the pool settings of the fixture.
+// Depth, Retriever and Tokenizer are the pool settings of the fixture
+// (character bigrams, so that a 14-message history still gives each
+// question retriever rows beside its evidence).
 const (
 	Depth     = 3
 	Retriever = "raw_text_bm25"
+	Tokenizer = "char-bigram"
 )
 
 // Dir is testdata/workbench of the repository.
@@ -61,7 +65,7 @@ func Pooled(t testing.TB, dir string) (*store.Store, workbench.PoolReport) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks}, st, retrieval.Options{})
+	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks}, st, retrieval.Options{Tokenizer: Tokenizer})
 	rep, err := workbench.Open(st).Pool(workbench.PoolOptions{Questions: qs, Evidence: ev, EvidenceFile: evPath,
 		Depth: Depth, Retrievers: []string{Retriever}, Builder: b})
 	if err != nil {

@@ -29,7 +29,7 @@ func TestPoolIsTheUnionOfEvidenceAndDepthK(t *testing.T) {
 	ev, _ := gold.ReadEvidenceFile(filepath.Join(workbenchtest.Dir(), "evidence.jsonl"))
 	var msgs = mustMessages(t, st)
 	resolved, _ := gold.Resolve(ev, msgs, chunks)
-	r, err := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks}, st, retrieval.Options{}).Build(workbenchtest.Retriever)
+	r, err := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks}, st, retrieval.Options{Tokenizer: workbenchtest.Tokenizer}).Build(workbenchtest.Retriever)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@
     li.querySelector(".ctx.after").replaceChildren(...doc.querySelector(".after").childNodes);
   }
   window.lmContext = function (button) {
-    const li = button.closest("[data-chunk]");
+    const li = button.closest("li");
     if (li.dataset.ctx === "1") {
       li.querySelectorAll(".ctx").forEach((c) => c.replaceChildren());
       li.dataset.ctx = "";

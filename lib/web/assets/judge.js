@@ -10,7 +10,16 @@
   const undo = [];
   let cur = 0;
 
+  let pending = 0;
+  function busy(d) {
+    pending += d;
+    root.dataset.pending = String(pending);
+    root.classList.toggle("saving", pending > 0);
+  }
+  window.addEventListener("beforeunload", (e) => { if (pending > 0) e.preventDefault(); });
+
   function post(path, body) {
+    busy(1);
     return fetch(path, {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": token },
@@ -26,7 +35,7 @@
       root.classList.add("failed");
       alert("not saved: " + err.message);
       throw err;
-    });
+    }).finally(() => busy(-1));
   }
 
   function focus(i) {
@@ -90,7 +99,13 @@
         if (last) { label(last.i, last.rel, false); focus(last.i); }
         break;
       }
-      case "e": if (rows.length) rows[cur].querySelector("textarea.note").focus(); break;
+      case "e":
+        // Focus after the key is released, so the "e" itself is not typed.
+        if (rows.length) {
+          const note = rows[cur].querySelector("textarea.note");
+          document.addEventListener("keyup", () => note.focus(), { once: true });
+        }
+        break;
       case "n": case "ArrowRight": go("next"); break;
       case "p": case "ArrowLeft": go("prev"); break;
       case "K": decide(true); break;
