@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
@@ -74,7 +75,7 @@ func runServe(env *environment, c *command, args []string) error {
 		Store:      st,
 		Public:     *public,
 		OpenMemory: memoryOpener(st, *retriever, *embedModel),
-		Retrievers: []string{"raw_text_bm25", "summary_bm25", "embedding_text_bm25", "raw_text_vector", "summary_vector", "embedding_text_vector"},
+		Retrievers: experiment.PaperSingles,
 	}
 	if !*quiet {
 		opts.Log = log.New(env.stderr, "serve ", log.LstdFlags)
