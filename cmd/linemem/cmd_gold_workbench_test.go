@@ -74,3 +74,14 @@ func TestGoldPoolJudgeExportAgreement(t *testing.T) {
 		t.Errorf("export with two annotators: exit %d, %s", code, stderr.String())
 	}
 }
+
+func TestServeRefusesANonLoopbackAddressWithoutPublic(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	for _, addr := range []string{"0.0.0.0:0", ":8080", "192.0.2.1:80"} {
+		code, stdout, stderr := providerSideRun(t, "serve", "--db", db, "--addr", addr)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "--public") {
+			t.Errorf("serve --addr %s: exit %d, stdout %q, stderr %q", addr, code, stdout, stderr)
+		}
+	}
+}

@@ -88,13 +88,13 @@ func runServe(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
+	ctx, stop := interruptible()
+	defer stop()
 	fmt.Fprintf(env.stdout, "http://%s/\n", ln.Addr().String())
 	if !loop {
 		fmt.Fprintf(env.stderr, "warning: serving on %s, not a loopback address: anyone who can reach it can read and judge your messages\n", ln.Addr())
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := interruptible()
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)

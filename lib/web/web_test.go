@@ -141,3 +141,21 @@ func TestNonLoopbackHostIsRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestJudgePageIsBlindUntilRevealed(t *testing.T) {
+	ts, _ := newServer(t, io.Discard)
+	_, blind := get(t, ts.URL+"/judge/w2")
+	_, open := get(t, ts.URL+"/judge/w2?reveal=1")
+	for _, origin := range []string{`class="origin"`, workbenchtest.Retriever + " #", `class="evmsg`} {
+		if strings.Contains(blind, origin) {
+			t.Errorf("blind page shows %q", origin)
+		}
+		if !strings.Contains(open, origin) {
+			t.Errorf("revealed page lacks %q", origin)
+		}
+	}
+	// The question's evidence items, with how they matched, are shown either way.
+	if !strings.Contains(blind, "一泊12000円") || !strings.Contains(blind, "exact") {
+		t.Errorf("blind page lacks the evidence items")
+	}
+}
