@@ -10,6 +10,7 @@ import (
 
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/trec"
 )
@@ -86,8 +87,12 @@ func runEval(env *environment, args []string) error {
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.IntVar(&b, "bootstrap", bootstrap.DefaultB, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
 	fs.Uint64Var(&seed, "seed", 12345, "bootstrap `SEED`")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if questionsPath == "" || qrelsPath == "" || names == "" {
 		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)
@@ -185,7 +190,7 @@ func nonNil(s []string) []string {
 
 // checkGoldInCorpus refuses qrels whose gold chunk IDs are not all in the
 // corpus of st (spec §11), naming the first such line of qrelsPath.
-func checkGoldInCorpus(st *store.Store, qrelsPath string, qrels trec.Qrels) error {
+func checkGoldInCorpus(st *store.Store, qrelsPath string, qrels ranking.Qrels) error {
 	chunks, err := st.Chunks()
 	if err != nil {
 		return err

@@ -40,11 +40,12 @@ func runReproduce(env *environment, args []string) error {
 	fs.BoolVar(&opts.AllowMissingGold, "allow-missing-gold", false, "warn, rather than stop, when a qrels chunk ID is not in the corpus (it still counts in the denominators)")
 	fs.Uint64Var(&opts.Seed, "seed", 12345, "bootstrap `SEED`")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %v", errUsage, fs.Args())
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected arguments %v", errUsage, rest)
 	}
 	if err := experiment.CheckBootstrap(opts.B); err != nil {
 		return fmt.Errorf("%w: --bootstrap: %v", errUsage, err)

@@ -11,7 +11,7 @@ import (
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // MaxBootstrap is the largest number of bootstrap resamples accepted, 20 ×
@@ -34,7 +34,7 @@ var ErrNothingToEvaluate = errors.New("no question to evaluate")
 // CheckEvaluable reports, wrapping ErrNothingToEvaluate, when no question of
 // qs has a rel-2 chunk in qrels (spec §10 excludes such questions from every
 // average); the message names both files.
-func CheckEvaluable(qs []questions.Question, qrels trec.Qrels, questionsPath, qrelsPath string) error {
+func CheckEvaluable(qs []questions.Question, qrels ranking.Qrels, questionsPath, qrelsPath string) error {
 	for _, q := range qs {
 		if metrics.PrimaryGold(qrels[q.QID]) > 0 {
 			return nil
@@ -52,7 +52,7 @@ func CheckEvaluable(qs []questions.Question, qrels trec.Qrels, questionsPath, qr
 // whose chunk ID is not in corpus as an *inputerr.Error at its line (spec
 // §11: a chunk_id that does not exist is bad input). Such a row would still
 // count in |G2| and lower every score.
-func CheckGoldInCorpus(qrelsPath string, qrels trec.Qrels, corpus map[string]bool) error {
+func CheckGoldInCorpus(qrelsPath string, qrels ranking.Qrels, corpus map[string]bool) error {
 	missing := metrics.MissingGold(qrels, corpus)
 	if len(missing) == 0 {
 		return nil
