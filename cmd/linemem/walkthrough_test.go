@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// historyDir holds three hand-written LINE .txt exports, 16 chunks in all,
+// with four planted facts among everyday chatter.
+var historyDir = filepath.Join("..", "..", "testdata", "history")
+
+// plantedFacts are questions about the history and a phrase of the one
+// message that answers each.
+var plantedFacts = []struct{ question, answer string }{
+	{"保険証どこに入れたっけ", "保険証は玄関の棚"},
+	{"沖縄の飛行機は何時発？", "7時10分発のANA463便"},
+	{"土曜の鍋に何を買えばいい？", "白菜と豆腐"},
+	{"シフト希望の締切はいつ", "締切は5月20日の正午"},
+}
+
+// TestWalkThroughYourOwnHistory runs the README's "Your own history" steps
+// on a 16-chunk history: ingest a folder, embed locally, then search with
+// BM25, the local vectors, the paper's hybrid, reciprocal rank fusion and
+// the everyday default; each planted fact must come first, its message shown
+// with the question's terms marked.
+func TestWalkThroughYourOwnHistory(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "me.db")
+	run(t, "ingest", historyDir, "--db", db)
+	var stats statsJSON
+	if err := json.Unmarshal([]byte(run(t, "stats", "--db", db, "--json")), &stats); err != nil {
+		t.Fatal(err)
+	}
+	if stats.Chunks != 16 {
+		t.Fatalf("%d chunks, want the fixture's 16", stats.Chunks)
+	}
+	if code, _, stderr := runCode("embed", "--db", db, "--provider", "lsa", "--rep", "embedding_text"); code == 0 || !strings.Contains(stderr, "--rep raw_text") || !strings.Contains(stderr, "summarize --provider file") {
+		t.Errorf("embed --rep embedding_text without summaries: exit %d, %q; want a failure naming --rep raw_text and summarize --provider file", code, stderr)
+	}
+	run(t, "embed", "--db", db, "--provider", "lsa", "--rep", "raw_text")
+	retrievers := []string{"raw_text_bm25", "raw_text_vector", "hybrid:raw_text_bm25+raw_text_vector@0.45", "rrf:raw_text_bm25+raw_text_vector", ""}
+	for _, name := range retrievers {
+		for _, f := range plantedFacts {
+			t.Run(name+"/"+f.question, func(t *testing.T) {
+				args := []string{"search", f.question, "--db", db, "--json"}
+				if name != "" {
+					args = append(args, "--retriever", name)
+				}
+				var got searchJSON
+				if err := json.Unmarshal([]byte(run(t, args...)), &got); err != nil {
+					t.Fatal(err)
+				}
+				if len(got.Results) == 0 || !strings.Contains(got.Results[0].RawText, f.answer) {
+					t.Fatalf("%s: first result does not hold %q: %+v", got.Retriever, f.answer, got.Results)
+				}
+				if strings.Contains(got.Retriever, "bm25") && !shownWithMatch(got.Results[0], f.answer) {
+					t.Errorf("%s: the answer %q is not shown with a marked term: %+v", got.Retriever, f.answer, got.Results[0].Messages)
+				}
+			})
+		}
+	}
+	out := run(t, "search", "--db", db, "保険証どこに入れたっけ", "--k", "1", "--context", "1")
+	if !strings.Contains(out, "**保険証**は玄関の棚") || strings.Count(out, "\n    20") != 3 {
+		t.Errorf("text output: want the answer with **保険証** marked and one message on each side:\n%s", out)
+	}
+	var filtered searchJSON
+	json.Unmarshal([]byte(run(t, "search", "--db", db, "保険証", "--json", "--sender", "ゆい")), &filtered)
+	for _, r := range filtered.Results {
+		if strings.Contains(r.RawText, "保険証は玄関") {
+			t.Errorf("--sender ゆい returned the family chat, where ゆい does not write")
+		}
+	}
+	json.Unmarshal([]byte(run(t, "search", "--db", db, "保険証", "--json", "--since", "2024-05-06")), &filtered)
+	for _, r := range filtered.Results {
+		if r.EndAt < "2024-05-06" {
+			t.Errorf("--since 2024-05-06 returned a chunk ending %s", r.EndAt)
+		}
+	}
+}
+
+// shownWithMatch reports whether r shows the message holding answer with at
+// least one marked span.
+func shownWithMatch(r searchHitJSON, answer string) bool {
+	for _, m := range r.Messages {
+		if strings.Contains(m.Text, answer) && len(m.Matches) > 0 {
+			return true
+		}
+	}
+	return false
+}
