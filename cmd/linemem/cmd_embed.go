@@ -180,7 +180,8 @@ func embedWhat(j job.Embeddings, e provider.Embedder) string {
 
 // prepareLSA returns the local model of this corpus: the stored one, or one
 // fitted now on the capped fitRep of every chunk (lsa.FitTexts) that the
-// caller stores once the run proceeds (not on --dry-run). Dimension and
+// caller stores once the run proceeds (not on --dry-run). A model the
+// database already holds vectors of is reused (lsa.Reuse). Dimension and
 // minimum document frequency left unset are chosen from the data, and the
 // choice is said.
 func prepareLSA(ctx context.Context, env *environment, st *store.Store, cc *cache.Cache, opts provider.Options, fitRep string, inputCap int, model string) (lsa.Prepared, error) {
@@ -197,6 +198,22 @@ func prepareLSA(ctx context.Context, env *environment, st *store.Store, cc *cach
 		return lsa.Prepared{}, err
 	}
 	lo := lsa.Options{Tokenizer: opts.Tokenizer, Dimension: opts.Dimensions, VocabSize: opts.VocabSize, Seed: opts.Seed}
+	if model == "" {
+		stats, err := st.Stats()
+		if err != nil {
+			return lsa.Prepared{}, err
+		}
+		var names []string
+		for _, set := range stats.VectorSets {
+			names = append(names, set.Model)
+		}
+		if m, found, err := lsa.Reuse(ctx, cc, names, lo); err != nil || found {
+			if found {
+				fmt.Fprintf(env.stderr, "using the stored local model %s (new chunks are folded in; --dimensions N fits a new one)\n", m.Model())
+			}
+			return lsa.Prepared{Model: m}, err
+		}
+	}
 	resolved, err := lsa.Resolve(texts, lo)
 	if err != nil {
 		return lsa.Prepared{}, err

@@ -15,6 +15,7 @@ import (
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/ingest"
+	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/provider/lsa"
 	"github.com/linemem/linemem/lib/questions"
@@ -238,4 +239,58 @@ func TestMeasureEverydayDefaults(t *testing.T) {
 		fmt.Printf("%-24s %9.3f %9.3f %9.3f   %9.3f %9.3f %9.3f\n", c, f[0], f[1], f[2], s[0], s[1], s[2])
 	}
 	fmt.Fprintln(os.Stdout)
+}
+
+// paperDir is the folder `linemem synth --scale paper --out DIR` wrote, for
+// TestMeasureAppend:
+//
+//	go test ./lib/memory -run MeasureAppend -measure -paper DIR -v
+var paperDir = flag.String("paper", "", "paper-scale synthetic data folder for TestMeasureAppend")
+
+// TestMeasureAppend counts, for a newer export that holds the old messages
+// plus 1% more at the end of each source, how many chunks keep their ID
+// (and with it their summary and vectors) and how many are new: the work
+// `summarize` and `embed` send again.
+func TestMeasureAppend(t *testing.T) {
+	if !*measure || *paperDir == "" {
+		t.Skip("run with -measure -paper DIR")
+	}
+	paths, err := filepath.Glob(filepath.Join(*paperDir, "sources", "*.json"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no sources in %s: %v", *paperDir, err)
+	}
+	opts := chunking.DefaultOptions()
+	var oldChunks, newChunks, kept, messages, appended int
+	for _, p := range paths {
+		res, err := lineexport.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := res.Messages
+		cut := len(all) - len(all)/100 // the older export: all but the last 1%
+		before, err := chunking.Build(all[:cut], opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := chunking.Build(all, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[string]bool{}
+		for _, c := range before {
+			ids[c.ID] = true
+		}
+		for _, c := range after {
+			if ids[c.ID] {
+				kept++
+			}
+		}
+		oldChunks += len(before)
+		newChunks += len(after)
+		messages += len(all)
+		appended += len(all) - cut
+	}
+	fmt.Printf("%d sources, %d messages, %d appended (1%% of each source)\n", len(paths), messages, appended)
+	fmt.Printf("chunks before %d, after %d; kept %d, lost %d, to summarize and embed %d (%.2f%% of the new export)\n",
+		oldChunks, newChunks, kept, oldChunks-kept, newChunks-kept, 100*float64(newChunks-kept)/float64(newChunks))
 }

@@ -7,7 +7,11 @@
 // The paper's protocol (`eval`, `sweep`, `reproduce`) does not go through
 // this package: its defaults are the paper's, fixed in lib/experiment.
 //
-// Imports: lib/chat, lib/store, lib/retrieval, lib/tokenize, lib/provider
+// A BM25 search that matches nothing falls back to the chunks that contain
+// the question's tokens as written (a single kanji such as 鍋 is a char-bigram
+// token of the question but never of a longer run in the text), and says so.
+//
+// Imports: lib/chat, lib/store, lib/retrieval, lib/tokenize, lib/trec, lib/provider
 // (the registry, its cache and the local lsa model, to embed a free question)
 // and the standard library; never cmd/ or lib/reproduce.
 package memory
@@ -26,6 +30,7 @@ import (
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/trec"
 )
 
 // MaxK is the largest number of results one search returns.
@@ -226,6 +231,11 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		return resp, err
 	}
 	terms := m.terms(q.Text)
+	if len(hits) == 0 && !m.dense {
+		if hits = m.literal(terms); len(hits) > 0 {
+			resp.Notes = append(resp.Notes, fmt.Sprintf("no %s match; these conversations contain the question's words as written (a word of one character, or inside a longer word, is not a %s term)", m.retriever.Name(), m.tokenizer.Name()))
+		}
+	}
 	sources := map[string]bool{}
 	for _, s := range q.Sources {
 		sources[s] = true
@@ -264,6 +274,35 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		}
 	}
 	return resp, nil
+}
+
+// literal ranks the chunks whose raw_text contains at least one of terms as
+// written, by the number of bytes the matches cover, then by start_at and
+// chunk_id descending (BM25's tie order). It is the fallback for a question
+// whose tokens index nothing, such as one kanji that the corpus only has
+// inside longer runs.
+func (m *Memory) literal(terms []string) []trec.Hit {
+	var hits []trec.Hit
+	for id, c := range m.chunks {
+		covered := 0
+		for _, s := range Matches(c.RawText, terms) {
+			covered += s.End - s.Start
+		}
+		if covered > 0 {
+			hits = append(hits, trec.Hit{ChunkID: id, Score: float64(covered)})
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if ca, cb := m.chunks[a.ChunkID].StartAt, m.chunks[b.ChunkID].StartAt; ca != cb {
+			return ca > cb
+		}
+		return a.ChunkID > b.ChunkID
+	})
+	return hits
 }
 
 func hasSender(msgs []Message, sender string) bool {

@@ -75,6 +75,13 @@ func (q *queryVectors) resolve(ctx context.Context, model, question string) (vec
 	if q.remEmb == nil {
 		opts := q.remote
 		opts.Model = model
+		if strings.HasPrefix(model, "text-embedding-3-") {
+			// These models shorten their output on request; ask for the
+			// stored vectors' dimension, which embed may have set.
+			if opts.Dimensions, err = storedDim(q.st, model); err != nil {
+				return nil, "", err
+			}
+		}
 		e, err := provider.NewEmbedder(RemoteProvider, opts)
 		if err != nil {
 			return nil, "", fmt.Errorf("chunk vectors of model %s need the question embedded by that model: %w", model, err)
@@ -147,6 +154,20 @@ func soleModel(st *store.Store) (string, error) {
 		return models[0], nil
 	}
 	return "", fmt.Errorf("%s holds vectors of several models (%s): name one", st.Path(), strings.Join(models, ", "))
+}
+
+// storedDim is the dimension of the chunk vectors of model.
+func storedDim(st *store.Store, model string) (int, error) {
+	stats, err := st.Stats()
+	if err != nil {
+		return 0, err
+	}
+	for _, set := range stats.VectorSets {
+		if set.Model == model {
+			return set.Dim, nil
+		}
+	}
+	return 0, fmt.Errorf("%s holds no chunk vectors of model %s", st.Path(), model)
 }
 
 // allZero reports whether v has no non-zero element.

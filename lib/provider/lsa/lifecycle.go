@@ -95,3 +95,35 @@ func FitTexts(chunks []chat.Chunk, summaries map[string]string, rep string, inpu
 	}
 	return texts, rep, nil
 }
+
+// Reuse returns the first stored model among names (the models a database
+// already holds vectors of) that was fitted with opts' tokenizer, vocabulary
+// size, seed, oversampling and power iterations, when opts leaves the
+// dimension to the data. New chunks are then folded into the model their
+// neighbours were embedded with, so a grown history keeps its vectors and
+// one model, instead of a refit whose data-chosen dimension differs;
+// found = false when there is none, or when opts names a dimension.
+func Reuse(ctx context.Context, st StateStore, names []string, opts Options) (m *Model, found bool, err error) {
+	if opts.Dimension != 0 {
+		return nil, false, nil
+	}
+	want := opts.withDefaults()
+	for _, name := range names {
+		if !IsModelName(name) {
+			continue
+		}
+		m, found, err := Load(ctx, st, name)
+		if err != nil {
+			return nil, false, err
+		}
+		if !found {
+			continue
+		}
+		got := m.Options()
+		if got.Tokenizer == want.Tokenizer && got.VocabSize == want.VocabSize && got.Seed == want.Seed &&
+			got.Oversample == want.Oversample && got.PowerIters == want.PowerIters && (want.MinDF == 0 || got.MinDF == want.MinDF) {
+			return m, true, nil
+		}
+	}
+	return nil, false, nil
+}
