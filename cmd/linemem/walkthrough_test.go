@@ -2,10 +2,97 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// readmeWalkThrough returns the argument lists of the `bin/linemem …` lines
+// of the first sh block in the README's "Your own history" section, with
+// me.db and testdata/history replaced by db and the fixture's path.
+func readmeWalkThrough(t *testing.T, db string) [][]string {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "## Your own history")
+	if !ok {
+		t.Fatal(`README.md has no "## Your own history" section`)
+	}
+	_, block, _ := strings.Cut(section, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	var out [][]string
+	for _, line := range strings.Split(block, "\n") {
+		line, _, _ = strings.Cut(line, " #")
+		words := shellWords(line)
+		if len(words) == 0 || words[0] != "bin/linemem" {
+			continue
+		}
+		for i, w := range words {
+			switch w {
+			case "me.db":
+				words[i] = db
+			case "testdata/history":
+				words[i] = historyDir
+			}
+		}
+		out = append(out, words[1:])
+	}
+	if len(out) == 0 {
+		t.Fatal("no bin/linemem lines in the README walk-through")
+	}
+	return out
+}
+
+// shellWords splits a command line at spaces outside double quotes.
+func shellWords(line string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, any := false, false
+	for _, r := range line {
+		switch {
+		case r == '"':
+			quoted, any = !quoted, true
+		case r == ' ' && !quoted:
+			if any {
+				out = append(out, cur.String())
+				cur.Reset()
+				any = false
+			}
+		default:
+			cur.WriteRune(r)
+			any = true
+		}
+	}
+	if any {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// TestREADMEWalkThrough runs the README's "Your own history" commands as
+// written, on the fixture history; each must succeed, and each search must
+// put the planted answer first.
+func TestREADMEWalkThrough(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "me.db")
+	for _, args := range readmeWalkThrough(t, db) {
+		out := run(t, args...)
+		if args[0] != "search" {
+			continue
+		}
+		answer := map[string]string{"保険証どこに入れたっけ": "保険証は玄関の棚", "土曜の鍋に何を買えばいい？": "白菜と豆腐"}[args[1]]
+		first, _, _ := strings.Cut(strings.ReplaceAll(out, "**", ""), "\n#2")
+		var doc searchJSON
+		if json.Unmarshal([]byte(out), &doc) == nil && len(doc.Results) > 0 {
+			first = doc.Results[0].RawText
+		}
+		if answer == "" || !strings.Contains(first, answer) {
+			t.Errorf("linemem %s: the first result does not hold %q:\n%s", strings.Join(args, " "), answer, out)
+		}
+	}
+}
 
 // historyDir holds three hand-written LINE .txt exports, 16 chunks in all,
 // with four planted facts among everyday chatter.
