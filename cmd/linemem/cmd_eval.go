@@ -10,6 +10,7 @@ import (
 
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/metrics"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/trec"
 )
@@ -183,7 +184,7 @@ func nonNil(s []string) []string {
 
 // goldWarnings lists gold chunk IDs that are not in the corpus (spec §10:
 // they still count in denominators).
-func goldWarnings(st *store.Store, qrels trec.Qrels) ([]string, error) {
+func goldWarnings(st *store.Store, qrels ranking.Qrels) ([]string, error) {
 	chunks, err := st.Chunks()
 	if err != nil {
 		return nil, err
