@@ -158,6 +158,17 @@ func TestWalkThroughYourOwnHistory(t *testing.T) {
 			t.Errorf("--sender ゆい returned the family chat, where ゆい does not write")
 		}
 	}
+	filtered = searchJSON{}
+	json.Unmarshal([]byte(run(t, "search", "--db", db, "おはよー", "--json", "--source", "[LINE] ゆいとのトーク.txt,[LINE] カフェ バイトのトーク.txt")), &filtered)
+	if len(filtered.Results) == 0 {
+		t.Error("--source: no results for a greeting every chat has")
+	}
+	for _, r := range filtered.Results {
+		if r.Source == "[LINE] 家族のトーク.txt" {
+			t.Errorf("--source without the family chat returned %s", r.ChunkID)
+		}
+	}
+	filtered = searchJSON{}
 	json.Unmarshal([]byte(run(t, "search", "--db", db, "保険証", "--json", "--since", "2024-05-06")), &filtered)
 	for _, r := range filtered.Results {
 		if r.EndAt < "2024-05-06" {

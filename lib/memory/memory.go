@@ -103,7 +103,7 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	m := &Memory{st: st, tokenizer: tok, chunks: make(map[string]chat.Chunk, len(chunks)), model: opts.EmbedModel}
 	m.dense = spec.Fusion != "" || spec.Single.Method == retrieval.MethodVector
 	if m.dense && m.model == "" {
-		if m.model, err = soleModel(st); err != nil {
+		if m.model, err = SoleEmbedModel(st); err != nil {
 			return nil, err
 		}
 	}

@@ -132,8 +132,9 @@ func (q *queryVectors) QueryVector(model, question string) ([]float32, bool, err
 	return v, ok, nil
 }
 
-// soleModel returns the one model chunk vectors are stored for.
-func soleModel(st *store.Store) (string, error) {
+// SoleEmbedModel returns the one model chunk vectors are stored for; an
+// error when there is none, or several (then a model must be named).
+func SoleEmbedModel(st *store.Store) (string, error) {
 	stats, err := st.Stats()
 	if err != nil {
 		return "", err
@@ -153,7 +154,7 @@ func soleModel(st *store.Store) (string, error) {
 	case 1:
 		return models[0], nil
 	}
-	return "", fmt.Errorf("%s holds vectors of several models (%s): name one", st.Path(), strings.Join(models, ", "))
+	return "", fmt.Errorf("%s holds vectors of several models (%s): pass --embed-model", st.Path(), strings.Join(models, ", "))
 }
 
 // storedDim is the dimension of the chunk vectors of model.
