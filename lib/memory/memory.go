@@ -374,7 +374,7 @@ func loadSources(st *store.Store, chunks []chat.Chunk) ([]SourceInfo, error) {
 	byName := map[string]*SourceInfo{}
 	out := make([]SourceInfo, len(infos))
 	for i, s := range infos {
-		out[i] = SourceInfo{Name: s.Name}
+		out[i] = SourceInfo{Name: s.Name, Messages: s.Messages}
 		byName[s.Name] = &out[i]
 	}
 	for _, c := range chunks {
@@ -391,13 +391,6 @@ func loadSources(st *store.Store, chunks []chat.Chunk) ([]SourceInfo, error) {
 		if end.After(si.Last) {
 			si.Last = end
 		}
-	}
-	for i := range out {
-		msgs, err := st.Messages(out[i].Name)
-		if err != nil {
-			return nil, err
-		}
-		out[i].Messages = len(msgs)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
