@@ -28,7 +28,8 @@ verbatim. Inputs longer than --cap characters keep their first and last
 cap/2 characters (spec §7); the cap is stored with each vector. The lsa model
 is fitted once, on the capped embedding_text of every chunk (raw_text when
 some chunk has no summary, or --fit-rep), and stored in the database so later
-runs and queries use the same model. Caching, resume, privacy and --dry-run
+runs, new chunks and queries use the same model; without --dimensions its
+dimension is min(256, chunks, vocabulary terms), so it works from one chunk. Caching, resume, privacy and --dry-run
 work as for summarize.`,
 	}
 	c.run = func(env *environment, args []string) error { return runEmbed(env, c, args) }
