@@ -26,8 +26,9 @@ type Input struct {
 	Size int64
 }
 
-// Collect expands paths into export files: a folder contributes every .json
-// and .txt file below it in lexical order, a file itself. A path that does not
+// Collect expands paths into export files: a folder (or a symbolic link to
+// one) contributes every .json and .txt file below it in lexical order, a
+// file itself. A path that does not
 // exist, a folder that cannot be walked, or a second file with an
 // already-taken source name (base name) is returned as a problem; the other
 // files are still returned.
@@ -54,7 +55,15 @@ func Collect(paths []string) ([]Input, []error) {
 			add(p, info.Size())
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		root := p
+		if l, err := os.Lstat(p); err == nil && l.Mode()&fs.ModeSymlink != 0 {
+			// WalkDir does not follow a symbolic link at its root.
+			if root, err = filepath.EvalSymlinks(p); err != nil {
+				problems = append(problems, err)
+				continue
+			}
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
