@@ -13,7 +13,9 @@ import (
 // local (lsa) model of the chunk vectors. It never calls a remote model: for
 // vectors of one, a question without a stored vector is an error naming
 // --allow-remote. It is safe for concurrent use.
-func LocalQueryVectors(st *store.Store) retrieval.VectorSource { return localSource{&queryVectors{st: st}} }
+func LocalQueryVectors(st *store.Store) retrieval.VectorSource {
+	return localSource{&queryVectors{st: st}}
+}
 
 type localSource struct{ *queryVectors }
 
