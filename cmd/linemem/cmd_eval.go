@@ -87,7 +87,7 @@ func runEval(env *environment, args []string) error {
 	fs.StringVar(&proto.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
 	fs.StringVar(&runDir, "run-dir", "", fmt.Sprintf("write one TREC run file per retriever (top %d) into `DIR`", proto.RunDepth))
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	fs.IntVar(&proto.B, "bootstrap", proto.B, "bootstrap resamples `B`")
+	fs.IntVar(&proto.B, "bootstrap", proto.B, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
 	fs.Uint64Var(&proto.Seed, "seed", proto.Seed, "bootstrap `SEED`")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -99,9 +99,15 @@ func runEval(env *environment, args []string) error {
 	if questionsPath == "" || qrelsPath == "" || names == "" {
 		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)
 	}
+	if err := experiment.CheckBootstrap(proto.B); err != nil {
+		return fmt.Errorf("%w: --bootstrap: %v", errUsage, err)
+	}
 	retrievers := strings.Split(names, ",")
 	qs, qrels, err := experiment.LoadQuestionSet(questionsPath, qrelsPath)
 	if err != nil {
+		return err
+	}
+	if err := experiment.CheckEvaluable(qs, qrels, questionsPath, qrelsPath); err != nil {
 		return err
 	}
 	specs, err := retrieval.ParseNames(retrievers)
@@ -112,11 +118,14 @@ func runEval(env *environment, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	opts.tokenizer = proto.Tokenizer
-	st, err := openExistingStore(db)
+	st, err := openReadOnlyStore(db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if err := checkGoldInCorpus(st, qrelsPath, qrels); err != nil {
+		return err
+	}
 	builder, model, err := openBuilder(st, opts, specsNeedVectors(specs))
 	if err != nil {
 		return err
@@ -131,10 +140,7 @@ func runEval(env *environment, args []string) error {
 			return err
 		}
 	}
-	warnings, err := goldWarnings(st, qrels)
-	if err != nil {
-		return err
-	}
+	warnings := []string{}
 	if asJSON {
 		doc := evalJSON{Tokenizer: proto.Tokenizer, EmbedModel: model, Bootstrap: bootstrapJSON{proto.B, proto.Seed, bootstrap.Generator}, Warnings: warnings}
 		for _, ev := range evals {
@@ -184,22 +190,18 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// goldWarnings lists gold chunk IDs that are not in the corpus (spec §10:
-// they still count in denominators).
-func goldWarnings(st *store.Store, qrels ranking.Qrels) ([]string, error) {
+// checkGoldInCorpus refuses qrels whose gold chunk IDs are not all in the
+// corpus of st (spec §11), naming the first such line of qrelsPath.
+func checkGoldInCorpus(st *store.Store, qrelsPath string, qrels ranking.Qrels) error {
 	chunks, err := st.Chunks()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	corpus := make(map[string]bool, len(chunks))
 	for _, c := range chunks {
 		corpus[c.ID] = true
 	}
-	warnings := []string{}
-	for _, g := range metrics.MissingGold(qrels, corpus) {
-		warnings = append(warnings, fmt.Sprintf("qrels: %s gold chunk %s (rel %d) is not in the corpus; it still counts in the denominators", g.QID, g.ChunkID, g.Rel))
-	}
-	return warnings, nil
+	return experiment.CheckGoldInCorpus(qrelsPath, qrels, corpus)
 }
 
 // writeRuns writes {name}.run per evaluation, each run as evaluated (top

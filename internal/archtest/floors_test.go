@@ -25,17 +25,17 @@ var floors = map[string]int{
 
 	"lib/bm25": 2, "lib/dense": 2, "lib/fusion": 2, "lib/diversify": 2, "lib/hierarchy": 2,
 	"lib/provider/cache": 2, "lib/provider/ratelimit": 2, "lib/provider/lsa": 2, "lib/provider/openai": 2,
-	"lib/provider/summaryfile": 2, "lib/provider/job": 2,
+	"lib/provider/summaryfile": 2, "lib/provider/job": 2, "lib/questions/draft": 2,
 
 	"lib/retrieval": 3, "lib/memory": 3,
 
-	"lib/metrics": 4, "lib/bootstrap": 4, "lib/analysis": 4, "lib/experiment": 4,
+	"lib/metrics": 4, "lib/bootstrap": 4, "lib/analysis": 4, "lib/experiment": 4, "lib/workbench": 4,
 
 	"lib/beyond": 5,
 
-	"lib/reproduce": 6, "lib/notebook": 6,
+	"lib/reproduce": 6, "lib/notebook": 6, "lib/mcpserver": 6, "lib/web": 6,
 
-	"cmd/linemem": 7, "internal/conformance": 7, "internal/archtest": 7,
+	"cmd/linemem": 7, "internal/conformance": 7, "internal/archtest": 7, "internal/workbenchtest": 7,
 }
 
 // sameFloor lists the imports allowed between packages of one floor.
@@ -48,6 +48,7 @@ var sameFloor = map[string][]string{
 	"lib/hierarchy":       {"lib/bm25"},
 	"lib/provider/openai": {"lib/provider/ratelimit"},
 	"lib/provider/job":    {"lib/provider/cache"},
+	"lib/questions/draft": {"lib/provider/cache"},
 	"lib/memory":          {"lib/retrieval"},
 	"lib/bootstrap":       {"lib/metrics"},
 	"lib/analysis":        {"lib/metrics"},

@@ -69,13 +69,13 @@ func paperSingles() []string {
 	}
 }
 
-// Validate reports the first field that cannot be used: B or RunDepth
-// below 1, Level outside (0, 1), an unknown metric, tokenizer or pairing
+// Validate reports the first field that cannot be used: B outside
+// CheckBootstrap's range, RunDepth below 1, Level outside (0, 1), an unknown metric, tokenizer or pairing
 // component, a selection metric that is not among Metrics, a weight outside
 // [0, 1], or no pairings or weights.
 func (p Protocol) Validate() error {
-	if p.B < 1 {
-		return fmt.Errorf("protocol: B = %d resamples, want at least 1", p.B)
+	if err := CheckBootstrap(p.B); err != nil {
+		return fmt.Errorf("protocol: %w", err)
 	}
 	if !(p.Level > 0 && p.Level < 1) {
 		return fmt.Errorf("protocol: interval level %g, want one in (0, 1)", p.Level)
