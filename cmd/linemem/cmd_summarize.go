@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/provider/cache"
@@ -58,6 +59,7 @@ type remoteFlags struct {
 	rpm, tpm     int
 	failFast     bool
 	quiet        bool
+	maxFailures  int
 }
 
 func (f *remoteFlags) bind(fs *flag.FlagSet, defaultInterval time.Duration) {
@@ -75,6 +77,7 @@ func (f *remoteFlags) bind(fs *flag.FlagSet, defaultInterval time.Duration) {
 	fs.IntVar(&f.rpm, "rpm", 0, "client-side limit on requests per minute (0 = none)")
 	fs.IntVar(&f.tpm, "tpm", 0, "client-side limit on estimated tokens per minute (0 = none)")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop at the first failed item")
+	fs.IntVar(&f.maxFailures, "max-failures", job.DefaultMaxConsecutiveFailures, "stop after `N` failed requests in a row (a dead endpoint); -1 = never")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 }
 
@@ -112,7 +115,7 @@ func (f *remoteFlags) redactor() (*redact.Redactor, error) {
 }
 
 func (f *remoteFlags) jobOptions(env *environment, c *cache.Cache, red *redact.Redactor) job.Options {
-	o := job.Options{Cache: c, Redactor: red, FailFast: f.failFast, Progress: env.stderr}
+	o := job.Options{Cache: c, Redactor: red, FailFast: f.failFast, MaxConsecutiveFailures: f.maxFailures, Progress: env.stderr}
 	if f.quiet {
 		o.Progress = nil
 	}

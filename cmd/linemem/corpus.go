@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
-	"github.com/linemem/linemem/lib/tokenize"
 )
 
 // corpusOptions are the flags shared by commands that build retrievers.
@@ -37,7 +35,7 @@ func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOpti
 	}
 	model := opts.embedModel
 	if model == "" && needVectors {
-		if model, err = soleEmbedModel(st); err != nil {
+		if model, err = memory.SoleEmbedModel(st); err != nil {
 			return nil, "", err
 		}
 	}
@@ -45,48 +43,22 @@ func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOpti
 	return b, model, nil
 }
 
-// soleEmbedModel returns the one model that chunk vectors are stored for.
-func soleEmbedModel(st *store.Store) (string, error) {
-	stats, err := st.Stats()
-	if err != nil {
-		return "", err
+// specsNeedVectors reports whether any retriever searches vectors.
+func specsNeedVectors(specs []retrieval.Spec) bool {
+	for _, s := range specs {
+		if s.NeedsVectors() {
+			return true
+		}
 	}
-	seen := map[string]bool{}
-	for _, set := range stats.VectorSets {
-		seen[set.Model] = true
-	}
-	models := make([]string, 0, len(seen))
-	for m := range seen {
-		models = append(models, m)
-	}
-	sort.Strings(models)
-	switch len(models) {
-	case 0:
-		return "", fmt.Errorf("%s holds no chunk vectors: run `linemem vectors import` or `linemem embed` first", st.Path())
-	case 1:
-		return models[0], nil
-	}
-	return "", fmt.Errorf("%s holds vectors of several models (%s): pass --embed-model", st.Path(), strings.Join(models, ", "))
+	return false
 }
 
-// needsVectors reports whether any named retriever searches vectors.
+// needsVectors reports whether any named retriever searches vectors; for
+// callers that hold names only.
 func needsVectors(names []string) (bool, error) {
-	for _, n := range names {
-		s, err := retrieval.ParseName(n)
-		if err != nil {
-			return false, err
-		}
-		if s.Fusion != "" || s.Single.Method == retrieval.MethodVector {
-			return true, nil
-		}
+	specs, err := retrieval.ParseNames(names)
+	if err != nil {
+		return false, err
 	}
-	return false, nil
-}
-
-// tokenizerName is the BM25 tokenizer a flag value selects, for the record.
-func tokenizerName(flag string) string {
-	if flag == "" {
-		return tokenize.Default
-	}
-	return flag
+	return specsNeedVectors(specs), nil
 }
