@@ -2,6 +2,7 @@ package reproduce
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"image/color"
 	"io"
@@ -386,4 +387,43 @@ func (r *Robustness) writePerSeed(path string) error {
 		err = cerr
 	}
 	return err
+}
+
+// savedRobustness is what Save writes: the per-seed results and the settings
+// the tables describe.
+type savedRobustness struct {
+	Scale      string                  `json:"scale"`
+	EmbedModel string                  `json:"embed_model"`
+	Tokenizer  string                  `json:"tokenizer"`
+	B          int                     `json:"question_bootstrap_b"`
+	Seed       uint64                  `json:"question_bootstrap_seed"`
+	SeedB      int                     `json:"seed_bootstrap_b"`
+	SeedSeed   uint64                  `json:"seed_bootstrap_seed"`
+	Results    []robustness.SeedResult `json:"results"`
+}
+
+// Save writes the per-seed results and settings as JSON to path, so that
+// LoadRobustness can rebuild r without running the seeds again (a notebook
+// runs them in one cell and shows them in the next).
+func (r *Robustness) Save(path string) error {
+	return report.WriteJSON(path, savedRobustness{r.Scale, r.EmbedModel, r.Opts.Tokenizer, r.Opts.B, r.Opts.Seed, r.B, r.BootstrapSeed, r.Results})
+}
+
+// LoadRobustness reads what Save wrote and aggregates it again.
+func LoadRobustness(path string) (*Robustness, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var saved savedRobustness
+	if err := json.Unmarshal(b, &saved); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	sum, err := robustness.Aggregate(saved.Results, saved.SeedB, saved.SeedSeed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	opts := Options{Tokenizer: saved.Tokenizer, B: saved.B, Seed: saved.Seed}
+	opts.defaults()
+	return &Robustness{Summary: sum, Scale: saved.Scale, Opts: opts, EmbedModel: saved.EmbedModel}, nil
 }

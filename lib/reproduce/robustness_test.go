@@ -143,3 +143,34 @@ func TestRobustnessFigure(t *testing.T) {
 		}
 	}
 }
+
+// TestRobustnessSaveLoad: a saved run loads back into the same tables.
+func TestRobustnessSaveLoad(t *testing.T) {
+	r := fakeRobustness(t)
+	path := filepath.Join(t.TempDir(), "robustness.json")
+	if err := r.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := reproduce.LoadRobustness(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tab := range r.Tables() {
+		var a, b bytes.Buffer
+		if err := tab.WriteMarkdown(&a); err != nil {
+			t.Fatal(err)
+		}
+		if err := back.Tables()[i].WriteMarkdown(&b); err != nil {
+			t.Fatal(err)
+		}
+		if a.String() != b.String() {
+			t.Errorf("%s differs after Save and LoadRobustness:\n%s\n%s", tab.BaseName(), a.String(), b.String())
+		}
+	}
+	if err := os.WriteFile(path, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reproduce.LoadRobustness(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("LoadRobustness of a broken file: %v, want an error naming it", err)
+	}
+}

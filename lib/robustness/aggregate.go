@@ -59,7 +59,7 @@ type PairOrder struct {
 type Claim struct {
 	Statement string
 	Paper     string
-	Holds     func(SeedResult) bool
+	Holds     func(SeedResult) bool `json:"-"`
 }
 
 // ClaimResult is a claim with the number of seeds on which it holds.
