@@ -1,13 +1,17 @@
 # linemem: each target is a thin wrapper; the logic lives in scripts/.
 #
-#   make test             go vet + go test (what CI runs first)
+#   make test             go mod tidy -diff, go vet, go test (what CI runs first)
 #   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, gonb kernel
 #   make notebooks        setup-notebooks, then execute notebooks/NN_*.ipynb headless
 #   make reproduce        regenerate results/ from the synthetic export
 #   make robustness       regenerate results/robustness_seeds* (the paper protocol on SEEDS)
 #   make check-results    fail if results/ drift from what reproduce and robustness regenerate
+#   make check-latex      compile every results/*.tex with pdflatex; fail on errors,
+#                         overfull boxes over 1 pt, or a stale results/tables.pdf
+#   make tables-pdf       rewrite results/tables.pdf from results/*.tex
 #   make bench            benchmarks of every package
-#   make all              setup-notebooks, notebooks, check-results (the main job)
+#   make all              setup-notebooks, notebooks, tables-pdf, check-results,
+#                         check-latex (the main job)
 
 DATA ?= data/synthetic
 # Synthetic seeds of the committed results/robustness_seeds* files.
@@ -16,15 +20,16 @@ SEEDS ?= 1-20
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test setup-notebooks notebooks reproduce robustness check-results bench
+.PHONY: all test setup-notebooks notebooks reproduce robustness check-results check-latex tables-pdf bench
 
-all: setup-notebooks notebooks check-results
+all: setup-notebooks notebooks tables-pdf check-results check-latex
 
-# go test runs even when go vet complains, so the log always ends with its
-# summary; the target fails if either does.
+# go test runs even when go vet or the go.mod check complains, so the log
+# always ends with its summary; the target fails if any of them does.
 test:
-	@echo "go vet ./..."; go vet ./...; vet=$$?; \
-	echo "go test ./..."; go test ./... && exit $$vet
+	@echo "go mod tidy -diff"; go mod tidy -diff; tidy=$$?; \
+	echo "go vet ./..."; go vet ./...; vet=$$?; \
+	echo "go test ./..."; go test ./... && exit $$((tidy | vet))
 
 setup-notebooks:
 	scripts/setup-notebooks.sh
@@ -41,6 +46,12 @@ robustness:
 
 check-results:
 	DATA=$(DATA) SEEDS=$(SEEDS) scripts/check-results.sh
+
+check-latex:
+	scripts/check-latex.sh
+
+tables-pdf:
+	scripts/check-latex.sh --update
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

@@ -28,6 +28,7 @@ import (
 // are not written by `linemem reproduce`.
 const (
 	RobustnessSlug          = "robustness_seeds"           // distribution of every metric over the seeds
+	RobustnessSpreadSlug    = "robustness_seeds_spread"    // min, P10, mean, P90 and max of every metric over the seeds
 	RobustnessSelectionSlug = "robustness_seeds_selection" // how often each pairing, configuration and best single is selected
 	RobustnessClaimsSlug    = "robustness_seeds_claims"    // on how many seeds each of the paper's statements holds
 	RobustnessOrderSlug     = "robustness_seeds_order"     // on how many seeds each pairwise order of Table 3 holds
@@ -85,10 +86,10 @@ func RunRobustness(ro robustness.Options, base Options) (*Robustness, error) {
 	return r, nil
 }
 
-// Tables returns the robustness tables: the distribution of every metric,
-// the selections, the paper's claims and the pairwise orders.
+// Tables returns the robustness tables: the mean of every metric with its
+// intervals, its spread over seeds, the selections, the paper's claims and the pairwise orders.
 func (r *Robustness) Tables() []report.Table {
-	return []report.Table{r.DistributionTable(), r.SelectionTable(), r.ClaimsTable(), r.OrderTable()}
+	return []report.Table{r.DistributionTable(), r.SpreadTable(), r.SelectionTable(), r.ClaimsTable(), r.OrderTable()}
 }
 
 func (r *Robustness) n() int { return len(r.Seeds) }
@@ -101,6 +102,15 @@ func (r *Robustness) setupNote() string {
 		robustness.FormatSeeds(r.Seeds), r.Scale, r.n(), r.Results[0].Questions, r.Opts.Tokenizer, r.EmbedModel, r.Opts.B, r.Opts.Seed, r.B, r.BootstrapSeed)
 }
 
+// robustnessAbbreviations shorten the LaTeX versions of the robustness
+// tables (with the single retrievers' short labels that writeTable adds).
+var robustnessAbbreviations = []report.Abbreviation{
+	{Full: robustness.HybridGain, Short: "Hybrid − best"},
+	{Full: robustness.SelectedHybrid, Short: "Hybrid"},
+	{Full: "Recall@", Short: "R@"},
+	{Full: "Success@", Short: "S@"},
+}
+
 func metricName(m string) string {
 	if m == "success@5" {
 		return "Success@5"
@@ -109,28 +119,46 @@ func metricName(m string) string {
 }
 
 // DistributionTable lists, per retriever and metric, the mean over seeds
-// with its seed-level interval, the min–max and 10th–90th percentile spread,
-// the question-level interval averaged over seeds, the value on the
-// committed seed (synth.DefaultSeed) and the paper's value.
+// with its seed-level interval beside the question-level interval averaged
+// over seeds, the value on the committed seed (synth.DefaultSeed) and the
+// paper's value.
 func (r *Robustness) DistributionTable() report.Table {
 	t := report.Table{Slug: RobustnessSlug,
-		Caption: fmt.Sprintf("The paper protocol on %d synthetic seeds: spread of each metric", r.n()),
-		Columns: []string{"Retriever", "Metric", "Mean", "Seed-level 95% CI", "Min–max", "P10–P90", "Question-level 95% CI", fmt.Sprintf("Seed %d", synth.DefaultSeed), "Paper"},
-		Align:   []report.Alignment{report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight},
+		Caption:       fmt.Sprintf("The paper protocol on %d synthetic seeds: mean of each metric, with seed-level and question-level intervals", r.n()),
+		Columns:       []string{"Retriever", "Metric", "Mean", "Seed CI", "Question CI", fmt.Sprintf("Seed %d", synth.DefaultSeed), "Paper"},
+		Align:         []report.Alignment{report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight},
+		Abbreviations: robustnessAbbreviations,
 	}
 	defaultAt := slices.Index(r.Seeds, synth.DefaultSeed)
+	for _, row := range r.Rows {
+		f := rowFormat(row)
+		t.Rows = append(t.Rows, []string{row.Retriever, metricName(row.Metric), f(row.Mean),
+			report.CI3(row.SeedCI.Lo, row.SeedCI.Hi), report.CI3(row.QuestionCI.Lo, row.QuestionCI.Hi),
+			r.seedValue(row, defaultAt, f), paperCell(row, f)})
+	}
+	t.Notes = []string{
+		r.setupNote(),
+		"Seed CI: the seed-level 95% interval of the mean over seeds (how well the seeds pin down the generator's average). Question CI: each seed's question-level 95% interval (the paper's kind), averaged bound by bound over the seeds (the uncertainty one corpus of questions carries). The spread over seeds is in " + RobustnessSpreadSlug + ".",
+		"Selected hybrid: each seed's own selection (pairing and β may differ between seeds). Selected hybrid − best single: the paired difference on each seed from the single retriever with that seed's highest Recall@5; its question-level interval is selection-conditioned, as in the paper's Table 5.",
+	}
+	return t
+}
+
+// SpreadTable lists, per retriever and metric, the minimum, 10th
+// percentile, mean, 90th percentile and maximum over seeds next to the
+// paper's value.
+func (r *Robustness) SpreadTable() report.Table {
+	t := report.Table{Slug: RobustnessSpreadSlug,
+		Caption:       fmt.Sprintf("The paper protocol on %d synthetic seeds: spread of each metric over seeds", r.n()),
+		Columns:       []string{"Retriever", "Metric", "Min", "P10", "Mean", "P90", "Max", "Paper"},
+		Align:         []report.Alignment{report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight},
+		Abbreviations: robustnessAbbreviations,
+	}
 	inRange, inP, withPaper := 0, 0, 0
 	for _, row := range r.Rows {
-		f := report.F3
-		if row.Retriever == robustness.HybridGain {
-			f = report.Signed3
-		}
-		seed1, paper := "–", "–"
-		if defaultAt >= 0 {
-			seed1 = f(row.Values[defaultAt])
-		}
+		f := rowFormat(row)
+		t.Rows = append(t.Rows, []string{row.Retriever, metricName(row.Metric), f(row.Min), f(row.P10), f(row.Mean), f(row.P90), f(row.Max), paperCell(row, f)})
 		if v, ok := robustness.PaperValueOf(row.Retriever, row.Metric); ok {
-			paper = f(v)
 			withPaper++
 			if v >= row.Min && v <= row.Max {
 				inRange++
@@ -139,22 +167,43 @@ func (r *Robustness) DistributionTable() report.Table {
 				inP++
 			}
 		}
-		t.Rows = append(t.Rows, []string{row.Retriever, metricName(row.Metric), f(row.Mean),
-			report.CI3(row.SeedCI.Lo, row.SeedCI.Hi), report.CI3(row.Min, row.Max), report.CI3(row.P10, row.P90),
-			report.CI3(row.QuestionCI.Lo, row.QuestionCI.Hi), seed1, paper})
 	}
 	t.Notes = []string{
 		r.setupNote(),
-		"Selected hybrid: each seed's own selection (pairing and β may differ between seeds). Selected hybrid − best single: the paired difference on each seed from the single retriever with that seed's highest Recall@5; its question-level interval is selection-conditioned, as in the paper's Table 5.",
+		"P10 and P90: the 10th and 90th type-7 percentiles of the per-seed values.",
 		fmt.Sprintf("The paper's value lies within the seeds' min–max in %d and within P10–P90 in %d of the %d rows that have one. Generator properties were chosen with the paper's figures in view (data/synthetic/README.md), so closeness to the paper is by construction and is no evidence for the paper's claims.", inRange, inP, withPaper),
 	}
 	return t
 }
 
+// rowFormat formats a row's values: signed for the difference row.
+func rowFormat(row robustness.Row) func(float64) string {
+	if row.Retriever == robustness.HybridGain {
+		return report.Signed3
+	}
+	return report.F3
+}
+
+// seedValue is the row's value on the seed at index i of r.Seeds, "–" when
+// i < 0.
+func (r *Robustness) seedValue(row robustness.Row, i int, f func(float64) string) string {
+	if i < 0 {
+		return "–"
+	}
+	return f(row.Values[i])
+}
+
+func paperCell(row robustness.Row, f func(float64) string) string {
+	if v, ok := robustness.PaperValueOf(row.Retriever, row.Metric); ok {
+		return f(v)
+	}
+	return "–"
+}
+
 // SelectionTable counts the seeds selecting each pairing, each configuration
 // (pairing and β) and each best single retriever.
 func (r *Robustness) SelectionTable() report.Table {
-	t := report.Table{Slug: RobustnessSelectionSlug,
+	t := report.Table{Slug: RobustnessSelectionSlug, Abbreviations: robustnessAbbreviations,
 		Caption: fmt.Sprintf("What the paper's selection rules choose on %d synthetic seeds", r.n()),
 		Columns: []string{"Choice", "Option", "Seeds", "Share", "Paper's choice"},
 		Align:   []report.Alignment{report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignLeft},
@@ -193,7 +242,7 @@ func (r *Robustness) SelectionTable() report.Table {
 // holds, followed by the selected hybrid's win over the best single
 // retriever in the other metrics.
 func (r *Robustness) ClaimsTable() report.Table {
-	t := report.Table{Slug: RobustnessClaimsSlug,
+	t := report.Table{Slug: RobustnessClaimsSlug, Abbreviations: robustnessAbbreviations,
 		Caption: fmt.Sprintf("The paper's statements about its results, checked on %d synthetic seeds", r.n()),
 		Columns: []string{"Statement", "Paper", "Holds on", "Share"},
 		Align:   []report.Alignment{report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignRight},
@@ -238,7 +287,7 @@ func (r *Robustness) orderMetrics() []string {
 // order), per metric, and the seeds on which all five follow the order.
 func (r *Robustness) OrderTable() report.Table {
 	ms := r.orderMetrics()
-	t := report.Table{Slug: RobustnessOrderSlug,
+	t := report.Table{Slug: RobustnessOrderSlug, Abbreviations: robustnessAbbreviations,
 		Caption: fmt.Sprintf("How often the paper's order of the single retrievers holds on %d synthetic seeds", r.n()),
 		Columns: []string{"Lower in the paper", "Higher in the paper"},
 	}
@@ -322,7 +371,7 @@ func (r *Robustness) WriteAll(outDir string) ([]string, error) {
 	}
 	var written []string
 	for _, t := range r.Tables() {
-		paths, err := t.WriteFiles(outDir)
+		paths, err := writeTable(t, outDir)
 		written = append(written, paths...)
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", t.BaseName(), err)

@@ -98,7 +98,7 @@ func TestRobustnessLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want []string
-	for _, slug := range []string{reproduce.RobustnessSlug, reproduce.RobustnessSelectionSlug, reproduce.RobustnessClaimsSlug, reproduce.RobustnessOrderSlug} {
+	for _, slug := range []string{reproduce.RobustnessSlug, reproduce.RobustnessSpreadSlug, reproduce.RobustnessSelectionSlug, reproduce.RobustnessClaimsSlug, reproduce.RobustnessOrderSlug} {
 		for _, ext := range []string{".csv", ".md", ".tex"} {
 			want = append(want, slug+ext)
 		}
