@@ -40,7 +40,7 @@ func runRobustness(env *environment, c *command, args []string) error {
 	work := fs.String("work", "", "keep each seed's data and database in `DIR`/seed-N and reuse them on reruns")
 	fs.StringVar(&base.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
 	fs.IntVar(&base.B, "bootstrap", 5000, "bootstrap resamples `B`, over questions and over seeds")
-	fs.Uint64Var(&base.Seed, "seed", 12345, "bootstrap `SEED`")
+	fs.Uint64Var(&base.Seed, "seed", 12345, "bootstrap `SEED` (the synthetic seeds are --seeds)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
