@@ -52,5 +52,7 @@
 // Run with an error naming the seed.
 //
 // Imports: lib/synth, lib/experiment, lib/bootstrap, lib/metrics,
-// lib/questions. Layout (tables, figure) lives in lib/reproduce.
+// lib/questions and golang.org/x/sync/errgroup; never lib/reproduce, which
+// lays out the tables and the figure (reproduce.RunRobustness) and supplies
+// the Preparer.
 package robustness
