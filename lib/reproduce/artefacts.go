@@ -24,7 +24,7 @@ type Figure struct {
 func (f Figure) BaseName() string { return report.FigureBaseName(f.Number, f.Slug) }
 
 // shortLabel abbreviates a hybrid name for figures: the pairing label and β.
-func shortLabel(cfg experiment.SweepConfig) string {
+func shortLabel(cfg experiment.Config) string {
 	return fmt.Sprintf("%s @%.2f", cfg.Pairing, cfg.Beta)
 }
 
@@ -142,7 +142,7 @@ func (s *Study) Table4() (report.Table, error) {
 		return report.Table{}, err
 	}
 	type row struct {
-		cfg experiment.SweepConfig
+		cfg experiment.Config
 		ev  *experiment.Evaluation
 	}
 	var rows []row

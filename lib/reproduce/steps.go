@@ -42,10 +42,10 @@ func (s *Study) Sweep() (*experiment.Sweep, error) {
 
 // BestOfPairing evaluates a pairing at its best β (by Recall@5, first on
 // ties), with intervals.
-func (s *Study) BestOfPairing(label string) (*experiment.Evaluation, experiment.SweepConfig, error) {
+func (s *Study) BestOfPairing(label string) (*experiment.Evaluation, experiment.Config, error) {
 	sw, err := s.Sweep()
 	if err != nil {
-		return nil, experiment.SweepConfig{}, err
+		return nil, experiment.Config{}, err
 	}
 	cfg, ok := sw.BestOf(label, s.Protocol.SelectionMetric)
 	if !ok {
@@ -56,10 +56,10 @@ func (s *Study) BestOfPairing(label string) (*experiment.Evaluation, experiment.
 }
 
 // Selected evaluates the configuration the sweep selected, with intervals.
-func (s *Study) Selected() (*experiment.Evaluation, experiment.SweepConfig, error) {
+func (s *Study) Selected() (*experiment.Evaluation, experiment.Config, error) {
 	sw, err := s.Sweep()
 	if err != nil {
-		return nil, experiment.SweepConfig{}, err
+		return nil, experiment.Config{}, err
 	}
 	cfg := sw.SelectedConfig()
 	ev, err := s.scoreConfig(sw, cfg)
@@ -68,7 +68,7 @@ func (s *Study) Selected() (*experiment.Evaluation, experiment.SweepConfig, erro
 
 // scoreConfig evaluates a sweep configuration's fused run with intervals,
 // once per configuration: tables, figures and the per-question file share it.
-func (s *Study) scoreConfig(sw *experiment.Sweep, cfg experiment.SweepConfig) (*experiment.Evaluation, error) {
+func (s *Study) scoreConfig(sw *experiment.Sweep, cfg experiment.Config) (*experiment.Evaluation, error) {
 	if ev, ok := s.scored[cfg.Name]; ok {
 		return ev, nil
 	}
@@ -85,7 +85,7 @@ func (s *Study) scoreConfig(sw *experiment.Sweep, cfg experiment.SweepConfig) (*
 
 // SummaryHybrid evaluates summary_bm25 + summary_vector at its best β: the
 // run of the paper's auxiliary failure analysis.
-func (s *Study) SummaryHybrid() (*experiment.Evaluation, experiment.SweepConfig, error) {
+func (s *Study) SummaryHybrid() (*experiment.Evaluation, experiment.Config, error) {
 	return s.BestOfPairing(SummaryPairing)
 }
 
