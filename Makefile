@@ -21,11 +21,7 @@ SEEDS ?= 1-20
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-<<<<<<< HEAD
-.PHONY: all test mutants setup-notebooks notebooks reproduce check-results check-latex tables-pdf bench
-=======
-.PHONY: all test setup-notebooks notebooks reproduce robustness check-results check-latex tables-pdf bench
->>>>>>> main
+.PHONY: all test mutants setup-notebooks notebooks reproduce robustness check-results check-latex tables-pdf bench
 
 all: setup-notebooks notebooks tables-pdf check-results check-latex
 
