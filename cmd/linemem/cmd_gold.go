@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -229,6 +230,15 @@ func runGoldJudgments(env *environment, c *command, args []string) error {
 		fmt.Fprintf(env.stdout, "imported %d judgments from %s\n", n, rest[1])
 		return nil
 	}
+	if *annotator != "" {
+		all, err := b.Annotators()
+		if err != nil {
+			return err
+		}
+		if err := checkAnnotators(all, *annotator); err != nil {
+			return err
+		}
+	}
 	rows, err := b.Judgments(*annotator)
 	if err != nil {
 		return err
@@ -298,14 +308,16 @@ func runGoldExport(env *environment, c *command, args []string) error {
 	return ex.WriteReport(env.stderr)
 }
 
-// soleAnnotator returns name, or the only annotator when name is empty.
+// soleAnnotator returns name, or the only annotator when name is empty; a
+// name that has neither judged nor decided anything is a usage error (a typo
+// would otherwise export empty gold).
 func soleAnnotator(b *workbench.Bench, name string) (string, error) {
-	if name != "" {
-		return name, nil
-	}
 	all, err := b.Annotators()
 	if err != nil {
 		return "", err
+	}
+	if name != "" {
+		return name, checkAnnotators(all, name)
 	}
 	switch len(all) {
 	case 0:
@@ -314,6 +326,21 @@ func soleAnnotator(b *workbench.Bench, name string) (string, error) {
 		return all[0], nil
 	}
 	return "", fmt.Errorf("%w: several annotators (%s): pass --annotator", errUsage, strings.Join(all, ", "))
+}
+
+// checkAnnotators reports, as a usage error, the first of names that is not in
+// all (the annotators with a judgment or a decision).
+func checkAnnotators(all []string, names ...string) error {
+	for _, n := range names {
+		if !slices.Contains(all, n) {
+			known := "nobody has judged yet"
+			if len(all) > 0 {
+				known = "annotators: " + strings.Join(all, ", ")
+			}
+			return fmt.Errorf("%w: no judgments by annotator %q (%s)", errUsage, n, known)
+		}
+	}
+	return nil
 }
 
 func init() {
@@ -350,7 +377,15 @@ func runGoldAgreement(env *environment, c *command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	ag, err := workbench.Open(st).Agreement(names[0], names[1])
+	b := workbench.Open(st)
+	all, err := b.Annotators()
+	if err != nil {
+		return err
+	}
+	if err := checkAnnotators(all, names...); err != nil {
+		return err
+	}
+	ag, err := b.Agreement(names[0], names[1])
 	if err != nil {
 		return err
 	}
