@@ -77,6 +77,7 @@ func TestEveryCommandLeavesAMissingDatabaseAlone(t *testing.T) {
 		"summaries import": {conformance.Path("summaries.jsonl")},
 		"vectors import":   {"--rep", "summary", "--model", "m", conformance.Path("vectors_summary.jsonl")},
 		"gold resolve":     {"--evidence", filepath.Join("..", "..", "data", "synthetic", "evidence.jsonl"), "--out", filepath.Join(dir, "out.qrels")},
+		"questions draft":  {"--provider", "file", "--from", workbenchFile("evidence.jsonl"), "--out", filepath.Join(dir, "c.jsonl")},
 	}
 	for _, name := range commandNames() {
 		if createsDatabase[name] || name == "synth" {
