@@ -173,8 +173,8 @@ func Fit(texts []string, opts Options) (*Model, error) {
 		m.terms = m.terms[:opts.VocabSize]
 	}
 	if k := opts.Dimension; k > len(m.terms) || k > len(texts) {
-		return nil, fmt.Errorf("lsa: dimension %d needs at least %d documents and vocabulary terms (df ≥ %d); have %d documents, %d terms",
-			k, k, opts.MinDF, len(texts), len(m.terms))
+		return nil, fmt.Errorf("lsa: dimension %d needs at least %d documents and vocabulary terms (df ≥ %d); have %d documents, %d terms: a dimension of at most %d fits",
+			k, k, opts.MinDF, len(texts), len(m.terms), min(len(texts), len(m.terms)))
 	}
 	m.buildIndex()
 	n := float64(len(texts))
