@@ -144,6 +144,9 @@ func runGoldPool(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(qs) == 0 {
+		return fmt.Errorf("%s: no questions: expected JSON lines {\"qid\", \"question\", \"type\"} (a candidates file from `questions draft` will do)", *questionsPath)
+	}
 	var evidence []gold.Evidence
 	if *evidencePath != "" {
 		if evidence, err = gold.ReadEvidenceFile(*evidencePath); err != nil {

@@ -118,3 +118,18 @@ func TestGoldUnknownAnnotatorIsAUsageError(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldPoolOfAnEmptyQuestionsFile: an empty questions file is an error
+// naming the file, not a pool of nothing reported as success.
+func TestGoldPoolOfAnEmptyQuestionsFile(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	var stdout, stderr bytes.Buffer
+	code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "pool", "--db", db, "--questions", empty, "--evidence", empty})
+	if code != 1 || !strings.Contains(stderr.String(), empty+": no questions") {
+		t.Errorf("empty questions: exit %d, stderr %q", code, stderr.String())
+	}
+}
