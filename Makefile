@@ -6,6 +6,7 @@
 #   make reproduce        regenerate results/ from the synthetic export
 #   make check-results    fail if results/ drift from what reproduce regenerates
 #   make bench            benchmarks of every package
+#   make bench-e2e        the command-line path at paper scale, step by step (scripts/bench-e2e.sh)
 #   make all              setup-notebooks, notebooks, check-results (the main job)
 
 DATA ?= data/synthetic
@@ -13,7 +14,7 @@ DATA ?= data/synthetic
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test setup-notebooks notebooks reproduce check-results bench
+.PHONY: all test setup-notebooks notebooks reproduce check-results bench bench-e2e
 
 all: setup-notebooks notebooks check-results
 
@@ -37,3 +38,6 @@ check-results:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+bench-e2e:
+	scripts/bench-e2e.sh --out build/bench-e2e.md

@@ -221,34 +221,27 @@ const vectorShape = `a JSON object {"key": string, "vector": [number, …]}`
 func readVectors(file string, r io.Reader, dim int, keyOK func(string) (string, bool)) ([]VectorRow, int, error) {
 	var rows []VectorRow
 	at := map[string]int{}
+	var scratch []float32
 	err := jsonl.Lines(file, r, func(line int, data []byte) error {
-		var v struct {
-			Key    *string          `json:"key"`
-			Vector *[]vectorElement `json:"vector"`
+		key, elems, ok := scanVectorLine(data, scratch)
+		if ok {
+			scratch = elems
+		} else {
+			var err error
+			if key, elems, err = decodeVectorLine(data); err != nil {
+				return inputerr.At(file, line, err.Error())
+			}
 		}
-		if err := json.Unmarshal(data, &v); err != nil {
-			return inputerr.At(file, line, jsonProblem(vectorShape, err))
-		}
-		switch {
-		case v.Key == nil:
-			return inputerr.At(file, line, `a string field "key"`)
-		case v.Vector == nil || len(*v.Vector) == 0:
-			return inputerr.At(file, line, `a non-empty number array "vector"`)
-		}
-		if expected, ok := keyOK(*v.Key); !ok {
-			return inputerr.At(file, line, fmt.Sprintf("%s, got %q", expected, *v.Key))
+		if expected, ok := keyOK(key); !ok {
+			return inputerr.At(file, line, fmt.Sprintf("%s, got %q", expected, key))
 		}
 		if dim == 0 {
-			dim = len(*v.Vector)
+			dim = len(elems)
 		}
-		if len(*v.Vector) != dim {
-			return inputerr.At(file, line, fmt.Sprintf("a vector of dimension %d, got %d", dim, len(*v.Vector)))
+		if len(elems) != dim {
+			return inputerr.At(file, line, fmt.Sprintf("a vector of dimension %d, got %d", dim, len(elems)))
 		}
-		vec := make([]float32, dim)
-		for i, x := range *v.Vector {
-			vec[i] = float32(x)
-		}
-		row := VectorRow{Key: *v.Key, Vector: vec}
+		row := VectorRow{Key: key, Vector: slices.Clone(elems)}
 		if i, seen := at[row.Key]; seen {
 			rows[i] = row
 		} else {
@@ -258,6 +251,29 @@ func readVectors(file string, r io.Reader, dim int, keyOK func(string) (string, 
 		return nil
 	})
 	return rows, dim, err
+}
+
+// decodeVectorLine decodes one vectors JSONL line with encoding/json; the
+// error says what was expected.
+func decodeVectorLine(data []byte) (string, []float32, error) {
+	var v struct {
+		Key    *string          `json:"key"`
+		Vector *[]vectorElement `json:"vector"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return "", nil, errors.New(jsonProblem(vectorShape, err))
+	}
+	switch {
+	case v.Key == nil:
+		return "", nil, errors.New(`a string field "key"`)
+	case v.Vector == nil || len(*v.Vector) == 0:
+		return "", nil, errors.New(`a non-empty number array "vector"`)
+	}
+	vec := make([]float32, len(*v.Vector))
+	for i, x := range *v.Vector {
+		vec[i] = float32(x)
+	}
+	return *v.Key, vec, nil
 }
 
 // modelDim returns the dimension already stored for model across chunk and
