@@ -127,6 +127,9 @@ func (s *Store) ImportSummaries(file string, r io.Reader) (int, error) {
 // error, and then nothing is stored.
 func (s *Store) PutSummaries(rows []SummaryRow) error {
 	return s.inTx(func(tx *sql.Tx) error {
+		if err := bumpContent(tx, ContentSummaries); err != nil {
+			return err
+		}
 		stmt, err := tx.Prepare(`INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`)
 		if err != nil {
@@ -395,6 +398,9 @@ func (s *Store) PutChunkVectors(rep, model string, inputCap int, rows []VectorRo
 		if err != nil {
 			return err
 		}
+		if err := bumpContent(tx, ContentVectors); err != nil {
+			return err
+		}
 		stmt, err := tx.Prepare(`INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`)
 		if err != nil {
@@ -466,13 +472,9 @@ func decodeVector(dst []float32, b []byte) {
 	}
 }
 
-// ChunkVectors returns the vectors of (rep, model) ordered by chunk ID: ids[i]
-// owns data[i*dim : (i+1)*dim]. A set with no vectors gives no ids and dim 0.
-func (s *Store) ChunkVectors(rep, model string) (ids []string, dim int, data []float32, err error) {
-	if err := ValidRep(rep); err != nil {
-		return nil, 0, nil, err
-	}
-	rows, err := s.db.Query(`SELECT chunk_id, dim, vec FROM vectors WHERE rep = ? AND model = ? ORDER BY chunk_id`, rep, model)
+// chunkVectors reads the vectors of (rep, model) from the vectors table.
+func chunkVectors(q queryer, rep, model string) (ids []string, dim int, data []float32, err error) {
+	rows, err := q.Query(`SELECT chunk_id, dim, vec FROM vectors WHERE rep = ? AND model = ? ORDER BY chunk_id`, rep, model)
 	if err != nil {
 		return nil, 0, nil, err
 	}

@@ -90,6 +90,11 @@ func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts
 			name, contentSHA256, size, string(optsJSON), now()); err != nil {
 			return err
 		}
+		// A replaced source may drop chunks, and their summaries and vectors
+		// with them.
+		if err := bumpContent(tx, ContentChunks, ContentSummaries, ContentVectors); err != nil {
+			return err
+		}
 		return insertSource(tx, msgs, chunks)
 	})
 	if err != nil {
