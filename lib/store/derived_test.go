@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,5 +101,30 @@ func TestContentKey(t *testing.T) {
 	}
 	if k == key(store.ContentChunks) {
 		t.Errorf("two databases share the key %s", k)
+	}
+}
+
+// TestChunksMemberSeparator checks that Chunks returns member IDs in window
+// order even when an ID holds the character that joins them in the query.
+func TestChunksMemberSeparator(t *testing.T) {
+	st := openTemp(t)
+	msgs := messages("s.json", 7, "m")
+	for i := range msgs {
+		if i%2 == 0 {
+			msgs[i].ID = fmt.Sprintf("id\x1f%d,", i)
+		}
+	}
+	in, _ := ingest(t, st, "s.json", "sha", smallOptions, msgs)
+	got, err := st.Chunks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(in.chunks) {
+		t.Fatalf("%d chunks, want %d", len(got), len(in.chunks))
+	}
+	for i, c := range got {
+		if !slices.Equal(c.MessageIDs, in.chunks[i].MessageIDs) {
+			t.Errorf("chunk %d members %q, want %q", i, c.MessageIDs, in.chunks[i].MessageIDs)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/linemem/linemem/lib/jsonl"
 
@@ -142,7 +143,7 @@ func (s *Store) PutSummaries(rows []SummaryRow) error {
 		}
 		defer exists.Close()
 		at := now()
-		for _, r := range rows {
+		for _, r := range slices.SortedStableFunc(slices.Values(rows), func(a, b SummaryRow) int { return strings.Compare(a.ChunkID, b.ChunkID) }) {
 			if r.Origin == "" {
 				return fmt.Errorf("store: summary of %s: empty origin", r.ChunkID)
 			}
@@ -412,7 +413,7 @@ func (s *Store) PutChunkVectors(rep, model string, inputCap int, rows []VectorRo
 			return err
 		}
 		defer exists.Close()
-		for _, r := range rows {
+		for _, r := range byKey(rows) {
 			var one int
 			if err := exists.QueryRow(r.Key).Scan(&one); errors.Is(err, sql.ErrNoRows) {
 				return fmt.Errorf("store: %s vector of %s: no such chunk", rep, r.Key)
@@ -455,6 +456,12 @@ func (s *Store) PutQueryVectors(model string, rows []VectorRow) error {
 		}
 		return nil
 	})
+}
+
+// byKey returns rows sorted by key: B-tree inserts in key order touch each
+// page once instead of at random, and which rows are stored is the same.
+func byKey(rows []VectorRow) []VectorRow {
+	return slices.SortedStableFunc(slices.Values(rows), func(a, b VectorRow) int { return strings.Compare(a.Key, b.Key) })
 }
 
 // encodeVector lays v out as little-endian IEEE 754 float32s.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/linemem/linemem/lib/chat"
@@ -301,21 +302,59 @@ func (s *Store) Chunks() ([]chat.Chunk, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	members, err := s.db.Query(`SELECT chunk_id, message_id FROM chunk_messages ORDER BY chunk_id, position`)
+	// One row per chunk rather than per member: the members joined by a
+	// separator and counted, so an ID that holds the separator is noticed
+	// and its chunk read member by member.
+	members, err := s.db.Query(`SELECT chunk_id, count(*), group_concat(message_id, char(31) ORDER BY position)
+		FROM chunk_messages GROUP BY chunk_id`)
 	if err != nil {
 		return nil, err
 	}
 	defer members.Close()
+	var odd []string
 	for members.Next() {
-		var chunkID, messageID string
-		if err := members.Scan(&chunkID, &messageID); err != nil {
+		var chunkID, joined string
+		var n int
+		if err := members.Scan(&chunkID, &n, &joined); err != nil {
 			return nil, err
 		}
-		if i, ok := at[chunkID]; ok {
-			out[i].MessageIDs = append(out[i].MessageIDs, messageID)
+		i, ok := at[chunkID]
+		if !ok {
+			continue
+		}
+		if ids := strings.Split(joined, "\x1f"); len(ids) == n {
+			out[i].MessageIDs = ids
+		} else {
+			odd = append(odd, chunkID)
 		}
 	}
-	return out, members.Err()
+	if err := members.Err(); err != nil {
+		return nil, err
+	}
+	for _, chunkID := range odd {
+		if out[at[chunkID]].MessageIDs, err = s.chunkMembers(chunkID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// chunkMembers returns the member message IDs of one chunk in window order.
+func (s *Store) chunkMembers(chunkID string) ([]string, error) {
+	rows, err := s.db.Query(`SELECT message_id FROM chunk_messages WHERE chunk_id = ? ORDER BY position`, chunkID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // Messages returns the messages of source ordered by source_order; an unknown

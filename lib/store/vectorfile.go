@@ -111,6 +111,9 @@ func writeVectorFile(path, key, rep, model string, ids []string, dim int, data [
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
 	return os.Rename(tmp.Name(), path)
 }
 
