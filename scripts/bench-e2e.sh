@@ -61,7 +61,7 @@ fi
 db=$work/p.db
 model=bench-random-1536
 question=$(head -n 1 "$data/questions.jsonl" | sed -e 's/.*"question":"\([^"]*\)".*/\1/')
-retrievers=raw_text_bm25,summary_bm25,embedding_text_bm25,summary_vector,embedding_text_vector,hybrid:embedding_text_bm25+embedding_text_vector@0.45,hybrid:summary_bm25+summary_vector@0.5
+retrievers=raw_text_bm25,summary_bm25,embedding_text_bm25,summary_vector,embedding_text_vector,hybrid:embedding_text_bm25+embedding_text_vector@0.45,hybrid:summary_bm25+summary_vector@0.50
 
 rows=()
 total_wall=0

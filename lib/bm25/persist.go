@@ -158,4 +158,3 @@ func (d *decoder) count(minSize int) int {
 func (d *decoder) str() string {
 	return string(d.next(d.u32()))
 }
-

@@ -190,4 +190,3 @@ func (r *byteReader) str() string {
 	}
 	return string(b)
 }
-
