@@ -180,13 +180,13 @@ func nonNil(s []string) []string {
 // goldWarnings lists gold chunk IDs that are not in the corpus (spec §10:
 // they still count in denominators).
 func goldWarnings(st *store.Store, qrels trec.Qrels) ([]string, error) {
-	chunks, err := st.Chunks()
+	ids, err := st.ChunkIDs()
 	if err != nil {
 		return nil, err
 	}
-	corpus := make(map[string]bool, len(chunks))
-	for _, c := range chunks {
-		corpus[c.ID] = true
+	corpus := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		corpus[id] = true
 	}
 	warnings := []string{}
 	for _, g := range metrics.MissingGold(qrels, corpus) {

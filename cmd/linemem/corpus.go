@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/linemem/linemem/lib/retrieval"
@@ -24,7 +23,7 @@ func openBuilder(st *store.Store, opts corpusOptions, needVectors bool) (*retrie
 
 // openBuilderWith is openBuilder with vectors from vs.
 func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOptions, needVectors bool) (*retrieval.Builder, string, error) {
-	chunks, err := st.Chunks()
+	chunks, err := st.ChunksWithoutMembers()
 	if err != nil {
 		return nil, "", err
 	}
@@ -47,19 +46,10 @@ func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOpti
 
 // soleEmbedModel returns the one model that chunk vectors are stored for.
 func soleEmbedModel(st *store.Store) (string, error) {
-	stats, err := st.Stats()
+	models, err := st.ChunkVectorModels()
 	if err != nil {
 		return "", err
 	}
-	seen := map[string]bool{}
-	for _, set := range stats.VectorSets {
-		seen[set.Model] = true
-	}
-	models := make([]string, 0, len(seen))
-	for m := range seen {
-		models = append(models, m)
-	}
-	sort.Strings(models)
 	switch len(models) {
 	case 0:
 		return "", fmt.Errorf("%s holds no chunk vectors: run `linemem vectors import` or `linemem embed` first", st.Path())

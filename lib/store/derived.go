@@ -66,3 +66,22 @@ func anySlice(ss []string) []any {
 	}
 	return out
 }
+
+// ChunkVectorModels returns the models that chunk vectors are stored for,
+// in byte order; a cheap part of Stats for commands that pick a model.
+func (s *Store) ChunkVectorModels() ([]string, error) {
+	rows, err := s.db.Query(`SELECT DISTINCT model FROM vectors ORDER BY model`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var models []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return nil, err
+		}
+		models = append(models, m)
+	}
+	return models, rows.Err()
+}

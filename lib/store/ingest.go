@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/linemem/linemem/lib/chat"
@@ -284,77 +283,49 @@ func (s *Store) Sources() ([]SourceInfo, error) {
 // Chunks returns every chunk ordered by source, then chunk_index, with its
 // member message IDs in window order.
 func (s *Store) Chunks() ([]chat.Chunk, error) {
+	out, err := s.ChunksWithoutMembers()
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[string]int, len(out))
+	for i, c := range out {
+		at[c.ID] = i
+	}
+	members, err := s.db.Query(`SELECT chunk_id, message_id FROM chunk_messages ORDER BY chunk_id, position`)
+	if err != nil {
+		return nil, err
+	}
+	defer members.Close()
+	for members.Next() {
+		var chunkID, messageID string
+		if err := members.Scan(&chunkID, &messageID); err != nil {
+			return nil, err
+		}
+		if i, ok := at[chunkID]; ok {
+			out[i].MessageIDs = append(out[i].MessageIDs, messageID)
+		}
+	}
+	return out, members.Err()
+}
+
+// ChunksWithoutMembers is Chunks without the member message IDs
+// (MessageIDs is nil): all that retrieval needs, without reading the
+// membership table, which has one row per chunk member.
+func (s *Store) ChunksWithoutMembers() ([]chat.Chunk, error) {
 	rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text FROM chunks ORDER BY source, chunk_index`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []chat.Chunk
-	at := map[string]int{}
 	for rows.Next() {
 		var c chat.Chunk
 		if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText); err != nil {
 			return nil, err
 		}
-		at[c.ID] = len(out)
 		out = append(out, c)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	// One row per chunk rather than per member: the members joined by a
-	// separator and counted, so an ID that holds the separator is noticed
-	// and its chunk read member by member.
-	members, err := s.db.Query(`SELECT chunk_id, count(*), group_concat(message_id, char(31) ORDER BY position)
-		FROM chunk_messages GROUP BY chunk_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer members.Close()
-	var odd []string
-	for members.Next() {
-		var chunkID, joined string
-		var n int
-		if err := members.Scan(&chunkID, &n, &joined); err != nil {
-			return nil, err
-		}
-		i, ok := at[chunkID]
-		if !ok {
-			continue
-		}
-		if ids := strings.Split(joined, "\x1f"); len(ids) == n {
-			out[i].MessageIDs = ids
-		} else {
-			odd = append(odd, chunkID)
-		}
-	}
-	if err := members.Err(); err != nil {
-		return nil, err
-	}
-	for _, chunkID := range odd {
-		if out[at[chunkID]].MessageIDs, err = s.chunkMembers(chunkID); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// chunkMembers returns the member message IDs of one chunk in window order.
-func (s *Store) chunkMembers(chunkID string) ([]string, error) {
-	rows, err := s.db.Query(`SELECT message_id FROM chunk_messages WHERE chunk_id = ? ORDER BY position`, chunkID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return out, rows.Err()
 }
 
 // Messages returns the messages of source ordered by source_order; an unknown

@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"unsafe"
@@ -99,10 +98,10 @@ func writeVectorFile(path, key, rep, model string, ids []string, dim int, data [
 		hdr.WriteByte(0)
 	}
 	w.Write(hdr.Bytes())
-	var buf [4]byte
-	for _, x := range data {
-		binary.LittleEndian.PutUint32(buf[:], math.Float32bits(x))
-		w.Write(buf[:])
+	if nativeLittleEndian() {
+		w.Write(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), 4*len(data)))
+	} else {
+		w.Write(encodeVector(data))
 	}
 	if err := w.Flush(); err != nil {
 		tmp.Close()
