@@ -131,33 +131,33 @@ func (s *Store) PutSummaries(rows []SummaryRow) error {
 		if err := bumpContent(tx, ContentSummaries); err != nil {
 			return err
 		}
-		stmt, err := tx.Prepare(`INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`)
+		known, err := chunkIDSet(tx)
 		if err != nil {
 			return err
 		}
-		defer stmt.Close()
-		exists, err := tx.Prepare(`SELECT 1 FROM chunks WHERE chunk_id = ?`)
+		ins, err := newBatchInsert(tx, `INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES `,
+			`ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`, 4)
 		if err != nil {
 			return err
 		}
-		defer exists.Close()
-		at := now()
-		for _, r := range slices.SortedStableFunc(slices.Values(rows), func(a, b SummaryRow) int { return strings.Compare(a.ChunkID, b.ChunkID) }) {
+		for _, r := range rows {
 			if r.Origin == "" {
+				ins.abandon()
 				return fmt.Errorf("store: summary of %s: empty origin", r.ChunkID)
 			}
-			var one int
-			if err := exists.QueryRow(r.ChunkID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			if _, ok := known[r.ChunkID]; !ok {
+				ins.abandon()
 				return fmt.Errorf("store: summary of %s: no such chunk", r.ChunkID)
-			} else if err != nil {
-				return err
 			}
-			if _, err := stmt.Exec(r.ChunkID, r.Summary, r.Origin, at); err != nil {
+		}
+		at := now()
+		for _, r := range lastPerKey(rows, func(r SummaryRow) string { return r.ChunkID }) {
+			if err := ins.add(r.ChunkID, r.Summary, r.Origin, at); err != nil {
+				ins.abandon()
 				return err
 			}
 		}
-		return nil
+		return ins.flush()
 	})
 }
 
@@ -179,8 +179,10 @@ func (s *Store) Summaries() (map[string]string, error) {
 	return out, rows.Err()
 }
 
-func (s *Store) chunkIDSet() (map[string]struct{}, error) {
-	rows, err := s.db.Query(`SELECT chunk_id FROM chunks`)
+func (s *Store) chunkIDSet() (map[string]struct{}, error) { return chunkIDSet(s.db) }
+
+func chunkIDSet(q queryer) (map[string]struct{}, error) {
+	rows, err := q.Query(`SELECT chunk_id FROM chunks`)
 	if err != nil {
 		return nil, err
 	}
@@ -402,29 +404,28 @@ func (s *Store) PutChunkVectors(rep, model string, inputCap int, rows []VectorRo
 		if err := bumpContent(tx, ContentVectors); err != nil {
 			return err
 		}
-		stmt, err := tx.Prepare(`INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`)
+		known, err := chunkIDSet(tx)
 		if err != nil {
 			return err
 		}
-		defer stmt.Close()
-		exists, err := tx.Prepare(`SELECT 1 FROM chunks WHERE chunk_id = ?`)
+		ins, err := newBatchInsert(tx, `INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES `,
+			`ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`, 6)
 		if err != nil {
 			return err
 		}
-		defer exists.Close()
-		for _, r := range byKey(rows) {
-			var one int
-			if err := exists.QueryRow(r.Key).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		for _, r := range rows {
+			if _, ok := known[r.Key]; !ok {
+				ins.abandon()
 				return fmt.Errorf("store: %s vector of %s: no such chunk", rep, r.Key)
-			} else if err != nil {
-				return err
 			}
-			if _, err := stmt.Exec(rep, model, r.Key, dim, inputCap, encodeVector(r.Vector)); err != nil {
+		}
+		for _, r := range lastPerKey(rows, func(r VectorRow) string { return r.Key }) {
+			if err := ins.add(rep, model, r.Key, dim, inputCap, encodeVector(r.Vector)); err != nil {
+				ins.abandon()
 				return err
 			}
 		}
-		return nil
+		return ins.flush()
 	})
 }
 
@@ -458,10 +459,20 @@ func (s *Store) PutQueryVectors(model string, rows []VectorRow) error {
 	})
 }
 
-// byKey returns rows sorted by key: B-tree inserts in key order touch each
-// page once instead of at random, and which rows are stored is the same.
-func byKey(rows []VectorRow) []VectorRow {
-	return slices.SortedStableFunc(slices.Values(rows), func(a, b VectorRow) int { return strings.Compare(a.Key, b.Key) })
+// lastPerKey returns rows sorted by key, keeping the last row of each key
+// (a later row replaces an earlier one, as row-by-row upserts would). One
+// multi-row INSERT may not name a key twice, and B-tree inserts in key order
+// touch each page once instead of at random.
+func lastPerKey[R any](rows []R, key func(R) string) []R {
+	sorted := slices.SortedStableFunc(slices.Values(rows), func(a, b R) int { return strings.Compare(key(a), key(b)) })
+	out := sorted[:0]
+	for i, r := range sorted {
+		if i+1 < len(sorted) && key(sorted[i+1]) == key(r) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // encodeVector lays v out as little-endian IEEE 754 float32s.
