@@ -19,7 +19,7 @@ cd "$repo"
 data="${DATA:-data/synthetic}"
 
 fresh="$(mktemp -d "${TMPDIR:-/tmp}/linemem-results.XXXXXX")"
-trap 'rm -rf "$fresh" "$fresh".db*' EXIT
+trap 'rm -rf "$fresh" "$fresh".db* "$(dirname "$fresh")/.$(basename "$fresh").db.derived"' EXIT
 
 # without_commit prints a manifest without its "commit" line.
 without_commit() { grep -v '^  "commit": ' "$@"; }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -18,19 +19,16 @@ const (
 	ContentVectors   = "vectors"   // chunk vectors
 )
 
-// derivedSuffix names the folder beside the database that holds derived
-// indexes: FILE.derived for database FILE.
-const derivedSuffix = ".derived"
-
 // DerivedDir returns the folder where derived indexes of this database are
-// kept (the database path + ".derived"), or "" for an in-memory database.
-// Everything in it is rebuilt from the database when missing or stale:
-// deleting it loses nothing.
+// kept, ".FILE.derived" beside database FILE (hidden, and outside the
+// FILE* names of the database and its journals), or "" for an in-memory
+// database. Everything in it is rebuilt from the database when missing or
+// stale: deleting it loses nothing.
 func (s *Store) DerivedDir() string {
 	if s.path == ":memory:" {
 		return ""
 	}
-	return s.path + derivedSuffix
+	return filepath.Join(filepath.Dir(s.path), "."+filepath.Base(s.path)+".derived")
 }
 
 // ContentKey returns a lowercase hex SHA-256 over the database's identity
