@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"unsafe"
 )
 
@@ -116,36 +117,43 @@ func writeVectorFile(path, key, rep, model string, ids []string, dim int, data [
 	return os.Rename(tmp.Name(), path)
 }
 
-// readVectorFile reads the matrix file at path; ok is false when it is
-// missing, of another format, stamped with another key or set, or damaged.
+// readVectorFile reads the matrix file at path, the elements straight into
+// the returned slice; ok is false when it is missing, of another format,
+// stamped with another key or set, or damaged.
 func readVectorFile(path, key, rep, model string) (ids []string, dim int, data []float32, ok bool) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, nil, false
 	}
-	r := &byteReader{b: b}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, 0, nil, false
+	}
+	r := &headerReader{r: bufio.NewReaderSize(f, 1<<16), left: info.Size()}
 	if !bytes.Equal(r.next(8), vectorFileMagic[:]) || r.u32() != vectorFileFormat ||
 		r.str() != key || r.str() != rep || r.str() != model {
 		return nil, 0, nil, false
 	}
 	n, d := r.u32(), r.u32()
-	if r.err != nil || n > len(b) || d <= 0 {
+	if r.err != nil || int64(n) > r.left || d <= 0 || int64(n)*int64(d)*4 > r.left {
 		return nil, 0, nil, false
 	}
 	ids = make([]string, n)
 	for i := range ids {
 		ids[i] = r.str()
 	}
-	r.next((4 - r.i%4) % 4)
-	raw := r.next(4 * n * d)
-	if r.err != nil || r.i != len(b) {
+	r.next(int((4 - (info.Size()-r.left)%4) % 4))
+	if r.err != nil || r.left != 4*int64(n)*int64(d) {
 		return nil, 0, nil, false
 	}
 	data = make([]float32, n*d)
-	if nativeLittleEndian() {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), len(raw)), raw)
-	} else {
-		decodeVector(data, raw)
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), 4*len(data))
+	if _, err := io.ReadFull(r.r, raw); err != nil {
+		return nil, 0, nil, false
+	}
+	if !nativeLittleEndian() {
+		decodeVector(data, bytes.Clone(raw))
 	}
 	return ids, d, data, true
 }
@@ -155,25 +163,30 @@ func nativeLittleEndian() bool {
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }
 
-// byteReader reads the matrix file's header; past the end it returns zero
-// values and records the error.
-type byteReader struct {
-	b   []byte
-	i   int
-	err error
+// headerReader reads the matrix file's header; past the end it returns zero
+// values and records the error. left counts the bytes not yet read.
+type headerReader struct {
+	r    *bufio.Reader
+	left int64
+	err  error
+	buf  []byte
 }
 
-func (r *byteReader) next(n int) []byte {
-	if r.err != nil || n < 0 || n > len(r.b)-r.i {
+func (r *headerReader) next(n int) []byte {
+	if r.err != nil || n < 0 || int64(n) > r.left {
 		r.err = io.ErrUnexpectedEOF
 		return nil
 	}
-	out := r.b[r.i : r.i+n]
-	r.i += n
-	return out
+	r.buf = slices.Grow(r.buf[:0], n)[:n]
+	if _, err := io.ReadFull(r.r, r.buf); err != nil {
+		r.err = err
+		return nil
+	}
+	r.left -= int64(n)
+	return r.buf
 }
 
-func (r *byteReader) u32() int {
+func (r *headerReader) u32() int {
 	b := r.next(4)
 	if b == nil {
 		return 0
@@ -181,7 +194,7 @@ func (r *byteReader) u32() int {
 	return int(binary.LittleEndian.Uint32(b))
 }
 
-func (r *byteReader) str() string {
+func (r *headerReader) str() string {
 	n := r.u32()
 	b := r.next(n)
 	if b == nil {
