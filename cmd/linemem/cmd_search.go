@@ -100,7 +100,7 @@ func runSearch(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	chunks, err := st.Chunks()
+	chunks, err := st.ChunksWithoutMembers()
 	if err != nil {
 		return err
 	}
