@@ -47,6 +47,10 @@ mkdir -p "$work"
 
 echo "building linemem …" >&2
 (cd "$root" && go build -o "$bin" ./cmd/linemem)
+commit=$(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(cd "$root" && git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	commit=$commit-dirty
+fi
 
 stamp=$data/.complete-v1
 if [ "$fresh" = 1 ] || [ ! -f "$stamp" ]; then
@@ -101,7 +105,7 @@ step "sweep --json (126 configurations)" 1 sweep --db "$db" --questions "$data/q
 step "eval --json (7 retrievers, B = 5,000)" 1 eval --db "$db" --questions "$data/questions.jsonl" --qrels "$data/qrels.txt" --retriever "$retrievers" --json
 
 {
-	echo "linemem end-to-end benchmark, paper scale ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, commit $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown))"
+	echo "linemem end-to-end benchmark, paper scale ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), commit $commit)"
 	echo
 	printf '| %-52s | %7s | %7s | %6s |\n' "step (each a separate linemem process)" "wall s" "CPU s" "RSS MiB"
 	printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..54})" "---------:" "---------:" "-------:"
