@@ -35,10 +35,11 @@ import (
 	"github.com/linemem/linemem/lib/provider"
 )
 
-// Kinds of output.
+// Kinds of output. Every kind but KindVector stores text.
 const (
 	KindSummary = "summary"
 	KindVector  = "vector"
+	KindDraft   = "question_draft" // candidate questions drafted from a window of messages (lib/questions/draft)
 )
 
 const schema = `
@@ -201,7 +202,7 @@ func (c *Cache) Put(ctx context.Context, call Call, outs []Output) error {
 		}
 		var text any
 		var vec any
-		if o.Kind == KindSummary {
+		if o.Kind != KindVector {
 			text = o.Text
 		} else {
 			vec = encode(o.Vector)
