@@ -48,7 +48,7 @@ var errUsage = errors.New("usage")
 
 func main() {
 	env := &environment{stdout: os.Stdout, stderr: os.Stderr}
-	os.Exit(runMain(env, os.Args[1:]))
+	os.Exit(profiled(env.stderr, func() int { return runMain(env, os.Args[1:]) }))
 }
 
 // runMain dispatches args and returns the process exit code: 0 ok, 1 failure,
