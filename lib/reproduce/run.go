@@ -157,7 +157,10 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var written []string
+	written, err := s.writeBeyond2(outDir)
+	if err != nil {
+		return written, err
+	}
 	for _, t := range []report.Table{tok.Table(), fus.Table(), held.Table(), agg} {
 		paths, err := t.WriteFiles(outDir)
 		written = append(written, paths...)
