@@ -15,11 +15,16 @@ import (
 var ExpansionMetrics = []string{"recall@5", "recall@20", "recall@200"}
 
 // ExpansionNames returns the retrievers compared: the reference (the
-// selected hybrid) first, then the best single retriever, then each
-// expander over each of the two as "multi:{expander}:{base}".
-func ExpansionNames(hybrid, single string, expanders []string) []string {
-	names := []string{hybrid, single}
-	for _, base := range []string{single, hybrid} {
+// selected hybrid) first, then the other plain bases, then each expander
+// over each base in order as "multi:{expander}:{base}".
+func ExpansionNames(ref string, bases, expanders []string) []string {
+	names := []string{ref}
+	for _, b := range bases {
+		if b != ref {
+			names = append(names, b)
+		}
+	}
+	for _, base := range bases {
 		for _, e := range expanders {
 			names = append(names, retrieval.Multi+":"+e+":"+base)
 		}

@@ -21,14 +21,14 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/linemem/linemem/lib/analysis"
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/metrics"
 )
 
-// Overall labels rows over all evaluated questions (analysis.Overall's
-// spelling).
-const Overall = "overall"
+// Overall labels rows over all evaluated questions.
+const Overall = analysis.Overall
 
 // Diff is a paired difference a − b of one metric with its interval, its
 // two-sided bootstrap p-value and that p-value Holm-adjusted within its
@@ -148,7 +148,9 @@ func allIndices(n int) []int {
 // mean is metrics.Mean, named here for the selection code.
 func mean(x []float64) float64 { return metrics.Mean(x) }
 
-func newIndices(b, n int, seed uint64) *bootstrap.Indices { return bootstrap.NewIndices(b, max(n, 1), seed) }
+func newIndices(b, n int, seed uint64) *bootstrap.Indices {
+	return bootstrap.NewIndices(b, max(n, 1), seed)
+}
 
 func levelOf() float64 { return bootstrap.DefaultLevel }
 

@@ -11,11 +11,11 @@ import (
 // Vectors is an in-memory retrieval.VectorSource: chunk vectors of some
 // representations under one model, and any query folded in by the model.
 type Vectors struct {
-	Model  string
-	Embed  func(text string) []float32
-	ids    []string
-	dim    int
-	byRep  map[string][]float32
+	Model string
+	Embed func(text string) []float32
+	ids   []string
+	dim   int
+	byRep map[string][]float32
 }
 
 // ChunkVectors implements retrieval.VectorSource.

@@ -25,7 +25,7 @@ import (
 // spaces splits on spaces: a tokenizer whose tokens are visible in the test.
 type spaces struct{}
 
-func (spaces) Name() string                 { return "spaces" }
+func (spaces) Name() string                { return "spaces" }
 func (spaces) Tokens(text string) []string { return strings.Fields(text) }
 
 // fixed is a first pass that returns the same hits for every query.

@@ -11,11 +11,12 @@ import (
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/chat"
-	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/expand"
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/provider/lsa"
+	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
@@ -31,7 +32,6 @@ const (
 	SelectionAwareSlug   = "beyond_selection_aware"
 	EvidenceGroupsSlug   = "beyond_evidence_groups"
 	AblationFigureSlug   = "beyond_embedding_text_ablation_recall5"
-	aggregateType        = "aggregate"
 	expansionWhat        = "RM3 pseudo-relevance feedback and kagome phrase sub-queries"
 	holmNote             = "p: two-sided paired bootstrap p-value on the same resamples; Holm: adjusted across the table's comparisons."
 	selectionBootstrapOf = "selection redone in every resample"
@@ -47,7 +47,9 @@ var AblationTokenizers = []string{tokenize.Default, kagome.Name}
 
 func pCell(p float64) string { return strconv.FormatFloat(p, 'f', 3, 64) }
 
-func ivCell(iv experiment.Interval) string { return report.F3(iv.Mean) + " " + report.CI3(iv.Lo, iv.Hi) }
+func ivCell(iv experiment.Interval) string {
+	return report.F3(iv.Mean) + " " + report.CI3(iv.Lo, iv.Hi)
+}
 
 func dCell(d *beyond.Diff) (diff, p, holm string) {
 	if d == nil {
@@ -119,13 +121,14 @@ func (s *Study) QueryExpansionTable() (report.Table, error) {
 	if err != nil {
 		return report.Table{}, err
 	}
-	names := beyond.ExpansionNames(cfg.Name, single.Name, OfflineExpanders)
+	bases := []string{single.Name, cfg.Name}
 	if !folds {
-		names = slices.DeleteFunc(names, func(n string) bool { return n != cfg.Name && len(n) > len(cfg.Name) && n[len(n)-len(cfg.Name):] == cfg.Name })
+		bases = bases[:1]
 	}
+	names := beyond.ExpansionNames(cfg.Name, bases, OfflineExpanders)
 	setup := experiment.NewSetup(s.Questions, s.Qrels, b)
 	setup.B, setup.Seed = s.Opts.B, s.Opts.Seed
-	exp, err := beyond.QueryExpansion(setup, names, []string{aggregateType})
+	exp, err := beyond.QueryExpansion(setup, names, []string{questions.Aggregate})
 	if err != nil {
 		return report.Table{}, err
 	}

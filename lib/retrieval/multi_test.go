@@ -119,7 +119,9 @@ func TestMultiQueryChangesCandidates(t *testing.T) {
 
 type noVectors struct{}
 
-func (noVectors) ChunkVectors(string, string) ([]string, int, []float32, error) { return nil, 0, nil, nil }
+func (noVectors) ChunkVectors(string, string) ([]string, int, []float32, error) {
+	return nil, 0, nil, nil
+}
 func (noVectors) QueryVector(_, q string) ([]float32, bool, error) {
 	return []float32{1}, q == "stored", nil
 }
