@@ -93,6 +93,9 @@ func Ablation(chunks []chat.Chunk, summaries map[string]string, qs []questions.Q
 			rows = append(rows, row)
 		}
 		paper := rows[start+PaperVariant].Eval
+		if paper == nil {
+			continue
+		}
 		ix := newIndices(b, len(paper.Result.QIDs), seed)
 		for i := start; i < len(rows); i++ {
 			if i == start+PaperVariant || rows[i].Eval == nil {

@@ -514,3 +514,27 @@ func (s *Study) writeBeyond2(outDir string) ([]string, error) {
 }
 
 func bootstrapLevel() float64 { return bootstrap.DefaultLevel }
+
+// beyond2Parameters records the round-two settings in the manifest.
+func beyond2Parameters() map[string]any {
+	return map[string]any{
+		"expanders":           OfflineExpanders,
+		"rm3":                 map[string]any{"feedback_docs": expand.DefaultFeedbackDocs, "feedback_terms": expand.DefaultFeedbackTerms, "original_weight": expand.DefaultOriginalWeight},
+		"multi_merge":         fmt.Sprintf("rrf K = %d, question weight 1, each of m sub-queries 1/m", retrieval.MultiRRFK),
+		"decompose_prompt":    expand.PromptVersion,
+		"ablation_variants":   ablationVariantNames(),
+		"ablation_methods":    append(append([]string(nil), AblationTokenizers...), beyond.AblationMethod("")),
+		"nested_cv_folds":     beyond.NestedFolds,
+		"nested_cv_split":     "math/rand/v2 PCG(seed, seed), position Perm(n)[i] → fold i mod k",
+		"selection_bootstrap": "selection redone in every resample of the shared B × n matrix; out-of-bag gain on undrawn questions",
+		"holm":                "two-sided paired bootstrap p-values, Holm step-down across each table's comparisons",
+	}
+}
+
+func ablationVariantNames() []string {
+	var out []string
+	for _, v := range beyond.AblationVariants {
+		out = append(out, v.Name)
+	}
+	return out
+}

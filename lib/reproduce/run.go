@@ -285,6 +285,7 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 				"heldout_seed":   s.Opts.Seed,
 				"heldout_split":  "math/rand/v2 PCG(seed, seed), split r = r-th Perm(n), first ⌊n/2⌋ select, rest held out",
 			},
+			"beyond_round_two": beyond2Parameters(),
 		},
 		Versions: versions(),
 		Selected: map[string]any{"name": cfg.Name, "recall@5": cfg.Result.Mean["recall@5"], "mrr@5": cfg.Result.Mean["mrr@5"], "ndcg@5": cfg.Result.Mean["ndcg@5"]},
