@@ -78,6 +78,22 @@ func TestRM3Weights(t *testing.T) {
 	}
 }
 
+func TestRM3FeedbackTerms(t *testing.T) {
+	// "2023" has no letter; "common" is in 2 of 10 documents (> 0.1·10).
+	r := expand.NewRM3(fixed{{ChunkID: "d", Score: 1}}, spaces{}, func(string) (string, bool) { return "trip 2023 common", true })
+	r.DocFreq = func(t string) (int, int) {
+		if t == "common" {
+			return 2, 10
+		}
+		return 1, 10
+	}
+	got, _ := r.Weights("q")
+	want := []expand.TermWeight{{Term: "q", Weight: 0.5}, {Term: "trip", Weight: 0.5}}
+	if !slices.Equal(got, want) {
+		t.Errorf("Weights = %v, want %v (only trip is a feedback term)", got, want)
+	}
+}
+
 func TestRM3Edges(t *testing.T) {
 	text := func(string) (string, bool) { return "", false }
 	r := expand.NewRM3(fixed{}, spaces{}, text)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
@@ -17,6 +18,10 @@ const (
 	DefaultFeedbackDocs   = 10  // m, first-pass chunks used as feedback
 	DefaultFeedbackTerms  = 10  // T, terms kept from the relevance model
 	DefaultOriginalWeight = 0.5 // λ, weight of the question's own terms
+	// MaxFeedbackDF is the largest share of the corpus's chunks a feedback
+	// term may occur in: a term in more of them (embedding_text's fixed
+	// prefix, speaker names of every chat) is a corpus stopword.
+	MaxFeedbackDF = 0.1
 )
 
 // Searcher is a first-pass retriever (lib/retrieval's Retriever satisfies
@@ -32,6 +37,9 @@ type Searcher interface {
 //	w_d      = s_d / Σ_{d'∈F} s_d'            (1/|F| when every s_d = 0)
 //	P(t|R)   = Σ_{d∈F} w_d · c(t, d) / |d|   (RM1; |d| = tokens of d, a
 //	                                          document without tokens adds 0)
+//	           over feedback terms t only: t has a letter (no numbers or
+//	           dates) and, when DocFreq is set, df(t) ≤ MaxFeedbackDF · N
+//	           (corpus stopwords out, as stoplists do in Anserini and Indri)
 //	P̂(t|R)   = P(t|R) over the T largest, renormalised to sum 1
 //	P(t|q)   = c(t, q) / |q|
 //	P'(t)    = λ · P(t|q) + (1 − λ) · P̂(t|R)
@@ -51,6 +59,9 @@ type RM3 struct {
 	FeedbackDocs   int     // m; DefaultFeedbackDocs when 0
 	FeedbackTerms  int     // T; DefaultFeedbackTerms when 0
 	OriginalWeight float64 // λ in [0, 1]; used as given (DefaultOriginalWeight is 0.5)
+	// DocFreq, when set, returns a term's document frequency and the
+	// number of documents N of the first pass's index.
+	DocFreq func(term string) (df, n int)
 
 	tokens sync.Map // chunk ID → []string
 }
@@ -105,7 +116,9 @@ func (r *RM3) Weights(query string) ([]TermWeight, error) {
 			continue
 		}
 		for _, t := range toks {
-			rel[t] += w / float64(len(toks))
+			if r.feedbackTerm(t) {
+				rel[t] += w / float64(len(toks))
+			}
 		}
 	}
 	top := sortWeights(rel)
@@ -142,6 +155,17 @@ func (r *RM3) Expand(_ context.Context, query string) ([]string, error) {
 		terms[i] = tw.Term
 	}
 	return []string{strings.Join(terms, " ")}, nil
+}
+
+func (r *RM3) feedbackTerm(t string) bool {
+	if !strings.ContainsFunc(t, unicode.IsLetter) {
+		return false
+	}
+	if r.DocFreq == nil {
+		return true
+	}
+	df, n := r.DocFreq(t)
+	return float64(df) <= MaxFeedbackDF*float64(n)
 }
 
 func (r *RM3) docTokens(id string) []string {

@@ -136,8 +136,8 @@ func (s *Study) QueryExpansionTable() (report.Table, error) {
 		Columns: []string{"Question type", "Questions", "Retriever", "Recall@5 (95% CI)", "Recall@20", "Recall@200", "Sub-queries per question", "ΔRecall@5 vs hybrid (95% CI)", "p", "Holm p"},
 		Notes: []string{
 			"multi:{expander}:{base} runs the base on the question and on each sub-query (top 200 each) and merges by reciprocal rank fusion, K = 60, the question weighing as much as all its sub-queries together: 1/(60 + r_0) + (1/m)·Σ 1/(60 + r_i).",
-			fmt.Sprintf("rm3: relevance model 3 from the top %d embedding_text BM25 chunks, %d feedback terms, original weight %.1f, one expanded query. phrases: kagome noun runs and content verbs of the question, the first phrase paired with each other one. The LLM decomposer (multi:llm:…, prompt %s) needs --allow-remote and is not part of reproduce.",
-				expand.DefaultFeedbackDocs, expand.DefaultFeedbackTerms, expand.DefaultOriginalWeight, expand.PromptVersion),
+			fmt.Sprintf("rm3: relevance model 3 from the top %d embedding_text BM25 chunks, %d feedback terms (with a letter, in at most %.0f%% of chunks), original weight %.1f, one expanded query. phrases: kagome noun runs and content verbs of the question, the first phrase paired with each other one. The LLM decomposer (multi:llm:…, prompt %s) needs --allow-remote and is not part of reproduce.",
+				expand.DefaultFeedbackDocs, expand.DefaultFeedbackTerms, 100*expand.MaxFeedbackDF, expand.DefaultOriginalWeight, expand.PromptVersion),
 			"Δ: paired difference from the selected hybrid (" + cfg.Name + "); " + s.bootstrapWords() + "; aggregate rows resample within the type. " + holmNote + " Recall@20 and Recall@200 show whether the candidates changed.",
 		}}
 	for _, f := range exp.Families {

@@ -161,7 +161,8 @@ func (b *Builder) SetExpander(e expand.QueryExpander) {
 
 // Expander returns the expander called name: one set with SetExpander, or
 // the built-in RM3 (first pass: BM25 over embedding_text with the Builder's
-// tokenizer, which also tokenizes the feedback) or Phrases (kagome).
+// tokenizer, which also tokenizes the feedback; document frequencies from
+// that index) or Phrases (kagome).
 func (b *Builder) Expander(name string) (expand.QueryExpander, error) {
 	b.mu.Lock()
 	e, ok := b.expand[name]
@@ -185,7 +186,9 @@ func (b *Builder) Expander(name string) (expand.QueryExpander, error) {
 		for i, c := range b.corpus.Chunks {
 			byID[c.ID] = texts[i]
 		}
-		e = expand.NewRM3(first, first.Index.Tokenizer(), func(id string) (string, bool) { t, ok := byID[id]; return t, ok })
+		rm3 := expand.NewRM3(first, first.Index.Tokenizer(), func(id string) (string, bool) { t, ok := byID[id]; return t, ok })
+		rm3.DocFreq = func(t string) (int, int) { return first.Index.DocFreq(t), first.Index.Len() }
+		e = rm3
 	case expand.NamePhrases:
 		tok, err := kagome.New()
 		if err != nil {
