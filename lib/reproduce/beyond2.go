@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 
@@ -133,24 +134,33 @@ func (s *Study) QueryExpansionTable() (report.Table, error) {
 		return report.Table{}, err
 	}
 	t := report.Table{Slug: QueryExpansionSlug, Caption: "Multi-query retrieval (" + expansionWhat + ") against the selected hybrid",
-		Columns: []string{"Question type", "Questions", "Retriever", "Recall@5 (95% CI)", "Recall@20", "Recall@200", "Sub-queries per question", "ΔRecall@5 vs hybrid (95% CI)", "p", "Holm p"},
+		Columns: []string{"Questions", "Retriever", "Recall@5 (95% CI)", "Recall@20", "Recall@200", "ΔRecall@5 vs hybrid (95% CI)", "Holm p"},
+		// Seven columns with long retriever names fit a one-column page only
+		// with the metric name and the selected hybrid short.
+		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}, {Full: cfg.Name, Short: "H"}},
 		Notes: []string{
 			"multi:{expander}:{base} runs the base on the question and on each sub-query (top 200 each) and merges by reciprocal rank fusion, K = 60, the question weighing as much as all its sub-queries together: 1/(60 + r_0) + (1/m)·Σ 1/(60 + r_i).",
 			fmt.Sprintf("rm3: relevance model 3 from the top %d embedding_text BM25 chunks, %d feedback terms (with a letter, in at most %.0f%% of chunks), original weight %.1f, one expanded query. phrases: kagome noun runs and content verbs of the question, the first phrase paired with each other one. The LLM decomposer (multi:llm:…, prompt %s) needs --allow-remote and is not part of reproduce.",
 				expand.DefaultFeedbackDocs, expand.DefaultFeedbackTerms, 100*expand.MaxFeedbackDF, expand.DefaultOriginalWeight, expand.PromptVersion),
-			"Δ: paired difference from the selected hybrid (" + cfg.Name + "); " + s.bootstrapWords() + "; aggregate rows resample within the type. " + holmNote + " Recall@20 and Recall@200 show whether the candidates changed.",
+			"Δ: paired difference from the selected hybrid (" + cfg.Name + "); " + s.bootstrapWords() + "; aggregate rows resample within the type. Recall@20 and Recall@200 show whether the candidates changed.",
 		}}
 	for _, f := range exp.Families {
 		for i, m := range f.Methods {
-			sub := "–"
-			if n, ok := exp.SubQueries[m]; ok {
-				sub = strconv.FormatFloat(n, 'f', 2, 64)
-			}
-			d, p, h := dCell(f.Diffs[i])
+			d, _, h := dCell(f.Diffs[i])
 			sc := f.Scores[i]
-			t.Rows = append(t.Rows, []string{f.Type, strconv.Itoa(f.Questions), m, ivCell(sc["recall@5"]), report.F3(sc["recall@20"].Mean), report.F3(sc["recall@200"].Mean), sub, d, p, h})
+			t.Rows = append(t.Rows, []string{fmt.Sprintf("%s (%d)", f.Type, f.Questions), m, ivCell(sc["recall@5"]), report.F3(sc["recall@20"].Mean), report.F3(sc["recall@200"].Mean), d, h})
 		}
 	}
+	var subs []string
+	for _, e := range OfflineExpanders {
+		for _, m := range names {
+			if n, ok := exp.SubQueries[m]; ok && strings.HasPrefix(m, retrieval.Multi+":"+e+":") {
+				subs = append(subs, fmt.Sprintf("%s %s", e, strconv.FormatFloat(n, 'f', 2, 64)))
+				break
+			}
+		}
+	}
+	t.Notes = append(t.Notes, "Sub-queries per question, on average: "+strings.Join(subs, ", ")+". Holm p: the two-sided paired bootstrap p-value, Holm-adjusted across each question set's comparisons.")
 	return t, nil
 }
 
@@ -163,6 +173,8 @@ func (s *Study) Ablation() ([]beyond.AblationRow, error) {
 func AblationTable(rows []beyond.AblationRow, note string) report.Table {
 	t := report.Table{Slug: AblationSlug, Caption: "embedding_text components: each alone and the paper's composition",
 		Columns: append(append([]string{"Method", "Text indexed"}, ciColumns...), "ΔRecall@5 vs paper's (95% CI)", "p", "Holm p"),
+		// Many interval columns fit a one-column page only with the metric name short.
+		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}},
 		Notes: []string{
 			"prefix only: the fixed first line, the same for every chunk (a floor; the vector model cannot be fitted on one text). summary only: the summary. raw excerpt only: the first 4,000 characters of raw_text. The paper's: prefix, summary, excerpt label and excerpt.",
 			"The vector rows fit the local LSA embedder on each variant's own texts (inputs capped at 2,000 characters, queries folded in). " + note + " " + holmNote,
@@ -252,6 +264,8 @@ func (s *Study) LosslessTable() (report.Table, bool, error) {
 	ix := beyond.NewIndices(s.Opts.B, len(s.Questions), s.Opts.Seed)
 	t := report.Table{Slug: LosslessSlug, Caption: "The paper's protocol on trimmed and on lossless chunks",
 		Columns: []string{"Retriever", "Recall@5 paper (95% CI)", "Recall@5 lossless (95% CI)", "Δ lossless − paper (95% CI)", "p", "Holm p"},
+		// Many interval columns fit a one-column page only with the metric name short.
+		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}},
 		Notes: []string{
 			fmt.Sprintf("Chunks: %d (paper) and %d (lossless; %d without a shipped summary take that of the paper chunk sharing most of their messages). Gold resolved from evidence.jsonl over each: %d and %d evidence items in no chunk; %d and %d questions without primary gold.",
 				len(paper.Chunks), len(loss.Chunks), borrowed, len(paper.Gold.Unchunked), len(loss.Gold.Unchunked), len(paper.Gold.NoPrimary), len(loss.Gold.NoPrimary)),
@@ -440,18 +454,21 @@ func (s *Study) EvidenceGroupsTable() (report.Table, bool, error) {
 		}
 	}
 	t := report.Table{Slug: EvidenceGroupsSlug, Caption: "Recall@5 over evidence groups beside chunk-level Recall@5",
-		Columns: []string{"Retriever", "Chunk Recall@5 (95% CI)", "Rank", "Group Recall@5 (95% CI)", "Rank", "ΔGroup Recall@5 vs hybrid (95% CI)", "p", "Holm p"},
+		Columns: []string{"Retriever", "Chunk Recall@5 (95% CI)", "Rank", "Group Recall@5 (95% CI)", "Rank", "ΔGroup Recall@5 vs hybrid (95% CI)", "Holm p"},
+		// Interval columns fit a one-column page only with the metric name
+		// and the selected hybrid short.
+		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}, {Full: best.Name, Short: "H"}},
 		Notes: []string{
 			fmt.Sprintf("A group is a connected set of primary-gold chunks holding the same answer evidence message (overlapping windows, paper §9): %d primary-gold chunks form %d groups over %d questions, %d of them with more than one chunk. Group Recall@5: the share of a question's groups with at least one chunk in the top 5.", nChunks, nGroups, len(qids), multi),
-			"Ranks: by mean, 1 = best, ties in row order. Δ: paired difference from the selected hybrid at group level; " + s.bootstrapWords() + ". " + holmNote,
+			"Ranks: by mean, 1 = best, ties in row order. Δ: paired difference from the selected hybrid at group level; " + s.bootstrapWords() + ". Holm p: the two-sided paired bootstrap p-value, Holm-adjusted across the five comparisons.",
 		}}
 	for i, e := range evs {
 		name := e.Name
-		d, p, h := "–", "–", "–"
+		d, h := "–", "–"
 		if i < len(diffs) {
-			d, p, h = dCell(diffs[i])
+			d, _, h = dCell(diffs[i])
 		}
-		t.Rows = append(t.Rows, []string{name, ivCell(meanInterval(ix, chunkR[i])), strconv.Itoa(rc[i]), ivCell(meanInterval(ix, groupR[i])), strconv.Itoa(rg[i]), d, p, h})
+		t.Rows = append(t.Rows, []string{name, ivCell(meanInterval(ix, chunkR[i])), strconv.Itoa(rc[i]), ivCell(meanInterval(ix, groupR[i])), strconv.Itoa(rg[i]), d, h})
 	}
 	return t, true, nil
 }
@@ -499,7 +516,7 @@ func (s *Study) writeBeyond2(outDir string) ([]string, error) {
 	}
 	var written []string
 	for _, t := range tables {
-		paths, err := t.WriteFiles(outDir)
+		paths, err := writeTable(t, outDir)
 		written = append(written, paths...)
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", t.BaseName(), err)

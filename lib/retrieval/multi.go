@@ -140,7 +140,7 @@ func (r *MultiQuery) SubQueries(queries []string) ([][]string, error) {
 	for i, q := range queries {
 		s, err := r.Expander.Expand(context.Background(), q)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.name, err)
+			return nil, err
 		}
 		subs[i] = s
 	}
