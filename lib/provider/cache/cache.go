@@ -35,10 +35,11 @@ import (
 	"github.com/linemem/linemem/lib/provider"
 )
 
-// Kinds of output.
+// Kinds of output. Every kind but KindVector stores text.
 const (
 	KindSummary = "summary"
 	KindVector  = "vector"
+	KindDraft   = "question_draft" // candidate questions drafted from a window of messages (lib/questions/draft)
 )
 
 const schema = `
@@ -151,7 +152,7 @@ type Output struct {
 	Span       Span           // part of the source text sent
 	Redaction  string         // redact.Redactor.Describe of the rules applied
 	Redacted   map[string]int // replacements per kind
-	Text       string         // summary, or any other text output (every kind but KindVector)
+	Text       string         // summary
 	Vector     []float32      // embedding
 	CallID     int64          // set by Get
 }
@@ -201,10 +202,10 @@ func (c *Cache) Put(ctx context.Context, call Call, outs []Output) error {
 		}
 		var text any
 		var vec any
-		if o.Kind == KindVector {
-			vec = encode(o.Vector)
-		} else {
+		if o.Kind != KindVector {
 			text = o.Text
+		} else {
+			vec = encode(o.Vector)
 		}
 		if _, err := stmt.ExecContext(ctx, o.Key.InputSHA256, o.Key.Provider, o.Key.Model, o.Key.ParamsSHA256, o.Kind, id,
 			o.Item, o.InputChars, o.Span.SourceChars, o.Span.HeadEnd, o.Span.TailStart, o.Span.Cap, o.Redaction, string(redacted),
