@@ -45,7 +45,7 @@ func excerpt(raw string) string {
 // tokenizer, or the local vector model.
 func AblationMethod(tokenizer string) string {
 	if tokenizer == "" {
-		return "vector (" + lsa.ModelName(lsa.Options{}) + ")"
+		return "vector (local LSA)"
 	}
 	return "BM25 " + tokenizer
 }
@@ -130,15 +130,14 @@ func ablationEval(chunks []chat.Chunk, texts map[string]string, qs []questions.Q
 		if len(distinct) < 2 {
 			return nil, "every chunk has the same text; LSA has nothing to fit", nil
 		}
-		model := lsa.ModelName(lsa.Options{})
-		v, err := FitVectors(model, chunks, list, map[string][]string{represent.Summary: list}, lsa.Options{})
+		v, err := FitVectors(chunks, list, map[string][]string{represent.Summary: list}, lsa.Options{})
 		if err != nil {
 			if strings.Contains(err.Error(), "dimension") {
 				return nil, err.Error(), nil
 			}
 			return nil, "", err
 		}
-		vs, opts = v, retrieval.Options{EmbedModel: model}
+		vs, opts = v, retrieval.Options{EmbedModel: v.Model}
 		name = retrieval.Single{Rep: represent.Summary, Method: retrieval.MethodVector}.Name()
 	}
 	setup := experiment.NewSetup(qs, qrels, retrieval.NewBuilder(corpus, vs, opts))

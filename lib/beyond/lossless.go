@@ -106,12 +106,11 @@ func RunProtocol(label string, chunks []chat.Chunk, summaries map[string]string,
 			}
 			reps[r] = t
 		}
-		model = lsa.ModelName(lsa.Options{})
-		fitted, err := FitVectors(model, chunks, reps[represent.EmbeddingTextRep], reps, lsa.Options{})
+		fitted, err := FitVectors(chunks, reps[represent.EmbeddingTextRep], reps, lsa.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
-		vs = fitted
+		vs, model = fitted, fitted.Model
 	}
 	var err error
 	builder := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: summaries}, vs, retrieval.Options{Tokenizer: tok, EmbedModel: model})

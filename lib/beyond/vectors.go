@@ -35,17 +35,24 @@ func (v *Vectors) QueryVector(model, text string) ([]float32, bool, error) {
 	return v.Embed(text), true, nil
 }
 
-// FitVectors fits the local LSA embedder (opts) on fit, the texts of the
-// chunks capped at represent.DefaultEmbeddingCap as the study's local
-// embedder does, and embeds each representation's texts (reps maps a
-// representation name to one text per chunk, capped the same way) under
-// model name. Queries are folded in by the fitted model.
-func FitVectors(name string, chunks []chat.Chunk, fit []string, reps map[string][]string, opts lsa.Options) (*Vectors, error) {
-	model, err := lsa.Fit(capAll(fit), opts)
+// FitVectors fits the local LSA embedder on fit, the texts of the chunks
+// capped at represent.DefaultEmbeddingCap as the study's local embedder does,
+// with opts resolved from the data (lsa.Resolve: the dimension and minimum
+// document frequency the study's embedder would choose), and embeds each
+// representation's texts (reps maps a representation name to one text per
+// chunk, capped the same way). Vectors are stored under the fitted model's
+// name; queries are folded in by the model.
+func FitVectors(chunks []chat.Chunk, fit []string, reps map[string][]string, opts lsa.Options) (*Vectors, error) {
+	capped := capAll(fit)
+	resolved, err := lsa.Resolve(capped, opts)
 	if err != nil {
 		return nil, err
 	}
-	v := &Vectors{Model: name, Embed: model.Vector, dim: model.Dimension(), byRep: map[string][]float32{}}
+	model, err := lsa.Fit(capped, resolved)
+	if err != nil {
+		return nil, err
+	}
+	v := &Vectors{Model: model.Model(), Embed: model.Vector, dim: model.Dimension(), byRep: map[string][]float32{}}
 	for _, c := range chunks {
 		v.ids = append(v.ids, c.ID)
 	}

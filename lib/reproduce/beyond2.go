@@ -1,7 +1,6 @@
 package reproduce
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -15,7 +14,7 @@ import (
 	"github.com/linemem/linemem/lib/expand"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/gold"
-	"github.com/linemem/linemem/lib/provider/cache"
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/provider/lsa"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/report"
@@ -64,23 +63,15 @@ func (s *Study) bootstrapWords() string {
 }
 
 // expansionBuilder returns a Builder over the study's corpus whose vector
-// source folds sub-queries in with the stored local model; with vectors
-// from elsewhere (shipped or remote), there is no model to fold in with and
-// the hybrid base is left out (ok = false).
-func (s *Study) expansionBuilder() (b *retrieval.Builder, ok bool, err error) {
-	c, err := cache.Open(s.Store.DB())
-	if err != nil {
-		return nil, false, err
+// source folds sub-queries into the stored local model
+// (memory.LocalQueryVectors); with vectors from elsewhere (shipped or
+// remote) there is no local model to fold in with and the hybrid base is
+// left out (ok = false).
+func (s *Study) expansionBuilder() (*retrieval.Builder, bool, error) {
+	if !lsa.IsModelName(s.EmbedModel) {
+		return s.Builder, false, nil
 	}
-	state, found, err := c.State(context.Background(), lsa.Name, s.EmbedModel)
-	if err != nil || !found {
-		return s.Builder, false, err
-	}
-	model, err := lsa.Unmarshal(state)
-	if err != nil {
-		return nil, false, err
-	}
-	vs := retrieval.FoldIn{VectorSource: s.Store, Model: s.EmbedModel, Embed: model.Vector}
+	vs := memory.LocalQueryVectors(s.Store)
 	return retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, vs, retrieval.Options{Tokenizer: s.Opts.Tokenizer, EmbedModel: s.EmbedModel}), true, nil
 }
 
