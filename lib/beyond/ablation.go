@@ -141,7 +141,7 @@ func ablationEval(chunks []chat.Chunk, texts map[string]string, qs []questions.Q
 		name = retrieval.Single{Rep: represent.Summary, Method: retrieval.MethodVector}.Name()
 	}
 	setup := experiment.NewSetup(qs, qrels, retrieval.NewBuilder(corpus, vs, opts))
-	setup.B, setup.Seed = b, seed
+	setup.Protocol.B, setup.Protocol.Seed = b, seed
 	ev, err := setup.Evaluate(name)
 	return ev, "", err
 }

@@ -47,7 +47,8 @@ type Expansion struct {
 // differences, Holm within each family.
 func QueryExpansion(setup *experiment.Setup, names []string, types []string) (*Expansion, error) {
 	s := experiment.NewSetup(setup.Questions, setup.Qrels, setup.Builder)
-	s.B, s.Seed, s.Level, s.Metrics = setup.B, setup.Seed, setup.Level, ExpansionMetrics
+	s.Protocol = setup.Protocol
+	s.Protocol.Metrics = ExpansionMetrics
 	var evs []*experiment.Evaluation
 	out := &Expansion{SubQueries: map[string]float64{}}
 	queries := setup.QueryTexts()
@@ -82,7 +83,7 @@ func QueryExpansion(setup *experiment.Setup, names []string, types []string) (*E
 		}
 	}
 	for _, typ := range append([]string{Overall}, types...) {
-		f, err := CompareOn(evs, 0, typ, ExpansionMetrics, "recall@5", s.B, s.Seed, levelOf())
+		f, err := CompareOn(evs, 0, typ, ExpansionMetrics, "recall@5", s.Protocol.B, s.Protocol.Seed, s.Protocol.Level)
 		if err != nil {
 			return nil, err
 		}

@@ -115,7 +115,7 @@ func RunProtocol(label string, chunks []chat.Chunk, summaries map[string]string,
 	var err error
 	builder := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: summaries}, vs, retrieval.Options{Tokenizer: tok, EmbedModel: model})
 	p.Setup = experiment.NewSetup(qs, qrels, builder)
-	p.Setup.B, p.Setup.Seed = b, seed
+	p.Setup.Protocol.B, p.Setup.Protocol.Seed = b, seed
 	if p.Singles, err = p.Setup.EvaluateAll(experiment.PaperSingles); err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}

@@ -59,7 +59,7 @@ func dCell(d *beyond.Diff) (diff, p, holm string) {
 }
 
 func (s *Study) bootstrapWords() string {
-	return fmt.Sprintf("percentile bootstrap, B = %d, seed = %d", s.Opts.B, s.Opts.Seed)
+	return fmt.Sprintf("percentile bootstrap, B = %d, seed = %d", s.Protocol.B, s.Protocol.Seed)
 }
 
 // expansionBuilder returns a Builder over the study's corpus whose vector
@@ -72,7 +72,7 @@ func (s *Study) expansionBuilder() (*retrieval.Builder, bool, error) {
 		return s.Builder, false, nil
 	}
 	vs := memory.LocalQueryVectors(s.Store)
-	return retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, vs, retrieval.Options{Tokenizer: s.Opts.Tokenizer, EmbedModel: s.EmbedModel}), true, nil
+	return retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, vs, retrieval.Options{Tokenizer: s.Protocol.Tokenizer, EmbedModel: s.EmbedModel}), true, nil
 }
 
 // bestSingle returns the single retriever with the highest Recall@5 (first
@@ -119,7 +119,7 @@ func (s *Study) QueryExpansionTable() (report.Table, error) {
 	}
 	names := beyond.ExpansionNames(cfg.Name, bases, OfflineExpanders)
 	setup := experiment.NewSetup(s.Questions, s.Qrels, b)
-	setup.B, setup.Seed = s.Opts.B, s.Opts.Seed
+	setup.Protocol = s.Protocol
 	exp, err := beyond.QueryExpansion(setup, names, []string{questions.Aggregate})
 	if err != nil {
 		return report.Table{}, err
@@ -157,7 +157,7 @@ func (s *Study) QueryExpansionTable() (report.Table, error) {
 
 // Ablation runs the embedding_text component ablation (lib/beyond).
 func (s *Study) Ablation() ([]beyond.AblationRow, error) {
-	return beyond.Ablation(s.Chunks, s.Summaries, s.Questions, s.Qrels, AblationTokenizers, s.Opts.B, s.Opts.Seed)
+	return beyond.Ablation(s.Chunks, s.Summaries, s.Questions, s.Qrels, AblationTokenizers, s.Protocol.B, s.Protocol.Seed)
 }
 
 // AblationTable lays the ablation out as AblationSlug.
@@ -247,12 +247,12 @@ func (s *Study) LosslessTable() (report.Table, bool, error) {
 		sums   map[string]string
 		vs     retrieval.VectorSource
 	}{{"paper (trimming)", s.Chunks, s.Summaries, s.Store}, {"lossless", lossless, sums, nil}} {
-		if runs[i], err = beyond.RunProtocol(c.label, c.chunks, c.sums, msgs, ev, s.Questions, s.Opts.Tokenizer, s.Opts.B, s.Opts.Seed, c.vs, s.EmbedModel); err != nil {
+		if runs[i], err = beyond.RunProtocol(c.label, c.chunks, c.sums, msgs, ev, s.Questions, s.Protocol.Tokenizer, s.Protocol.B, s.Protocol.Seed, c.vs, s.EmbedModel); err != nil {
 			return report.Table{}, true, err
 		}
 	}
 	paper, loss := runs[0], runs[1]
-	ix := beyond.NewIndices(s.Opts.B, len(s.Questions), s.Opts.Seed)
+	ix := beyond.NewIndices(s.Protocol.B, len(s.Questions), s.Protocol.Seed)
 	t := report.Table{Slug: LosslessSlug, Caption: "The paper's protocol on trimmed and on lossless chunks",
 		Columns: []string{"Retriever", "Recall@5 paper (95% CI)", "Recall@5 lossless (95% CI)", "Δ lossless − paper (95% CI)", "p", "Holm p"},
 		// Many interval columns fit a one-column page only with the metric name short.
@@ -325,7 +325,7 @@ func (s *Study) SelectionAwareTable() (report.Table, error) {
 	rec := func(ev *experiment.Evaluation) []float64 { return ev.Result.Scores("recall@5") }
 	inGain := beyond.PairedDiff(ix, rec(best), rec(single), level)
 
-	cv, err := beyond.NestedCV(hybrids, singleCs, beyond.NestedFolds, s.Opts.Seed)
+	cv, err := beyond.NestedCV(hybrids, singleCs, beyond.NestedFolds, s.Protocol.Seed)
 	if err != nil {
 		return report.Table{}, err
 	}
@@ -373,7 +373,7 @@ func (s *Study) SelectionAwareTable() (report.Table, error) {
 		},
 		Notes: []string{
 			fmt.Sprintf("Nested CV: questions assigned to %d folds by a seeded permutation (PCG, seed %d, position perm[i] → fold i mod k); on each fold the 126 configurations and the five single retrievers are selected by the paper's rule on the other folds and scored on it. Nothing is fitted, so the inner selection is the training-fold mean.", cv.K, cv.Seed),
-			fmt.Sprintf("Selection-aware bootstrap: in each of the B = %d resamples (seed %d) both selections are redone on the drawn questions; the in-resample gain scores them there, the out-of-bag gain on the questions not drawn (about 37%%). Intervals of these rows are percentiles of the resample values.", sb.B, s.Opts.Seed),
+			fmt.Sprintf("Selection-aware bootstrap: in each of the B = %d resamples (seed %d) both selections are redone on the drawn questions; the in-resample gain scores them there, the out-of-bag gain on the questions not drawn (about 37%%). Intervals of these rows are percentiles of the resample values.", sb.B, s.Protocol.Seed),
 			"Table 5 rows: the paper's two paired comparisons with their bootstrap p-values and Holm's correction across the two. " + s.bootstrapWords() + ".",
 		}}
 	return t, nil
@@ -507,7 +507,7 @@ func (s *Study) writeBeyond2(outDir string) ([]string, error) {
 	}
 	var written []string
 	for _, t := range tables {
-		paths, err := writeTable(t, outDir)
+		paths, err := WriteTable(t, outDir)
 		written = append(written, paths...)
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", t.BaseName(), err)

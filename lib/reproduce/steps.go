@@ -5,7 +5,6 @@ import (
 
 	"github.com/linemem/linemem/lib/analysis"
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/retrieval"
 )
 
 // SummaryPairing is the pairing of the paper's auxiliary failure analysis
@@ -21,7 +20,7 @@ func (s *Study) Singles() ([]*experiment.Evaluation, error) {
 		return s.singles, nil
 	}
 	err := s.timed("single retrievers", func() error {
-		evs, err := s.Setup.EvaluateAll(experiment.PaperSingles)
+		evs, err := s.Setup.EvaluateAll(s.Protocol.Singles)
 		s.singles = evs
 		return err
 	})
@@ -34,7 +33,7 @@ func (s *Study) Sweep() (*experiment.Sweep, error) {
 		return s.sweep, nil
 	}
 	err := s.timed("hybrid sweep (6 pairings × 21 β)", func() error {
-		sw, err := s.Setup.Sweep(experiment.PaperPairings(), nil)
+		sw, err := s.Setup.Sweep(s.Protocol.Pairings, nil)
 		s.sweep = sw
 		return err
 	})
@@ -48,7 +47,7 @@ func (s *Study) BestOfPairing(label string) (*experiment.Evaluation, experiment.
 	if err != nil {
 		return nil, experiment.SweepConfig{}, err
 	}
-	cfg, ok := sw.BestOf(label, experiment.SelectionMetric)
+	cfg, ok := sw.BestOf(label, s.Protocol.SelectionMetric)
 	if !ok {
 		return nil, cfg, fmt.Errorf("no sweep configuration of pairing %s", label)
 	}
@@ -90,23 +89,13 @@ func (s *Study) SummaryHybrid() (*experiment.Evaluation, experiment.SweepConfig,
 	return s.BestOfPairing(SummaryPairing)
 }
 
-// pairingOf returns the paper pairing labelled label.
-func pairingOf(label string) (retrieval.Pairing, error) {
-	for _, p := range retrieval.PaperPairings {
-		if p.Label == label {
-			return p, nil
-		}
-	}
-	return retrieval.Pairing{}, fmt.Errorf("unknown pairing %q", label)
-}
-
 // components returns the component runs of a sweep pairing: BM25, vector.
 func (s *Study) components(label string) (*experiment.Evaluation, *experiment.Evaluation, error) {
 	sw, err := s.Sweep()
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := pairingOf(label)
+	p, err := s.Protocol.Pairing(label)
 	if err != nil {
 		return nil, nil, err
 	}
