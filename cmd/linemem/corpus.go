@@ -40,7 +40,7 @@ func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOpti
 		}
 	}
 	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{Tokenizer: opts.tokenizer, EmbedModel: model})
-	return b, model, nil
+	return b, model, setStoredDecomposer(b, st)
 }
 
 // specsNeedVectors reports whether any retriever searches vectors.

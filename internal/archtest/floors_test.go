@@ -25,7 +25,7 @@ var floors = map[string]int{
 
 	"lib/bm25": 2, "lib/dense": 2, "lib/fusion": 2, "lib/diversify": 2, "lib/hierarchy": 2,
 	"lib/provider/cache": 2, "lib/provider/ratelimit": 2, "lib/provider/lsa": 2, "lib/provider/openai": 2,
-	"lib/provider/summaryfile": 2, "lib/provider/job": 2, "lib/questions/draft": 2,
+	"lib/provider/summaryfile": 2, "lib/provider/job": 2, "lib/questions/draft": 2, "lib/expand": 2,
 
 	"lib/retrieval": 3, "lib/memory": 3,
 
@@ -49,6 +49,7 @@ var sameFloor = map[string][]string{
 	"lib/provider/openai": {"lib/provider/ratelimit"},
 	"lib/provider/job":    {"lib/provider/cache"},
 	"lib/questions/draft": {"lib/provider/cache"},
+	"lib/expand":          {"lib/provider/cache", "lib/provider/openai"},
 	"lib/memory":          {"lib/retrieval"},
 	"lib/bootstrap":       {"lib/metrics"},
 	"lib/analysis":        {"lib/metrics"},

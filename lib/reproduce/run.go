@@ -158,7 +158,10 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var written []string
+	written, err := s.writeBeyond2(outDir)
+	if err != nil {
+		return written, err
+	}
 	for _, t := range []report.Table{s.tokenizerTable(tok), fusionTable(fus), heldOutTable(held), agg} {
 		paths, err := WriteTable(t, outDir)
 		written = append(written, paths...)
@@ -287,6 +290,7 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 				"heldout_seed":   p.Seed,
 				"heldout_split":  "math/rand/v2 PCG(seed, seed), split r = r-th Perm(n), first ⌊n/2⌋ select, rest held out",
 			},
+			"beyond_round_two": beyond2Parameters(),
 		},
 		Versions: versions(),
 		Selected: map[string]any{"name": cfg.Name, metrics.Recall5: cfg.Result.Mean[metrics.Recall5], metrics.MRR5: cfg.Result.Mean[metrics.MRR5], metrics.NDCG5: cfg.Result.Mean[metrics.NDCG5]},

@@ -71,6 +71,9 @@ type Spec struct {
 	Beta   float64 // BM25 weight of FusionLinear and FusionZScore
 	Remedy string  // "", RemedyMMR or RemedyPeriod
 	Weight float64 // the remedy's weight: λ of RemedyMMR, γ of RemedyPeriod
+	// Expander, when not "", names the query expander (lib/expand) of a
+	// multi-query retriever over the base (see multi.go).
+	Expander string
 }
 
 // Base returns the spec without its remedy: the retriever the remedy
@@ -87,6 +90,9 @@ func (s Spec) Base() Spec {
 func (s Spec) String() string {
 	if s.Remedy != "" {
 		return s.Remedy + ":" + s.Base().String() + "@" + fusion.FormatBeta(s.Weight)
+	}
+	if s.Expander != "" {
+		return multiName(s)
 	}
 	switch s.Fusion {
 	case "":
@@ -116,11 +122,13 @@ var betaPattern = regexp.MustCompile(`^(0\.[0-9]{2}|1\.00)$`)
 
 // ParseName parses a retriever name (see Spec.String). The grammar:
 //
-//	name    = base | remedy ":" base "@" weight
+//	name    = inner | remedy ":" inner "@" weight
+//	inner   = base | "multi:" expander ":" base
 //	base    = single | ("hybrid" | "zscore") ":" bm25 "+" vector "@" β
 //	        | "rrf:" bm25 "+" vector
 //	single  = rep "_bm25" | rep "_vector"
 //	remedy  = "mmr" | "period"
+//	expander = "rm3" | "phrases" | "llm"   (lib/expand)
 //
 // The representation must be one of represent.Names; a fusion takes a BM25
 // retriever first and a vector retriever second; β and the weight are written
@@ -133,6 +141,9 @@ func ParseName(name string) (Spec, error) {
 	kind, rest, fused := strings.Cut(name, ":")
 	if fused && (kind == RemedyMMR || kind == RemedyPeriod) {
 		return parseRemedy(name, kind, rest)
+	}
+	if fused && kind == Multi {
+		return parseMulti(name, rest)
 	}
 	return parseBase(name, kind, rest, fused)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/dense"
 	"github.com/linemem/linemem/lib/diversify"
+	"github.com/linemem/linemem/lib/expand"
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/hierarchy"
 	"github.com/linemem/linemem/lib/represent"
@@ -93,11 +94,12 @@ type Builder struct {
 	opts    Options
 
 	mu       sync.Mutex
-	texts    map[string][]string         // by representation
-	indexes  map[[2]string]*bm25.Index   // by (rep, tokenizer)
-	matrices map[[2]string]*dense.Matrix // by (rep, model)
-	groups   diversify.Group             // chunk → source, for RemedyMMR
-	units    *hierarchy.Index            // source-month units, for RemedyPeriod
+	texts    map[string][]string             // by representation
+	indexes  map[[2]string]*bm25.Index       // by (rep, tokenizer)
+	matrices map[[2]string]*dense.Matrix     // by (rep, model)
+	groups   diversify.Group                 // chunk → source, for RemedyMMR
+	units    *hierarchy.Index                // source-month units, for RemedyPeriod
+	expand   map[string]expand.QueryExpander // by expander name, for Multi
 }
 
 // NewBuilder returns a Builder over c. vs may be nil when only BM25
@@ -137,6 +139,9 @@ func (b *Builder) Build(name string) (Retriever, error) {
 func (b *Builder) BuildSpec(s Spec) (Retriever, error) {
 	if s.Remedy != "" {
 		return b.remedy(s)
+	}
+	if s.Expander != "" {
+		return b.multi(s)
 	}
 	if s.Fusion == "" {
 		return b.single(s.Single)

@@ -1,0 +1,147 @@
+package beyond
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/provider/lsa"
+	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/represent"
+	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+// AblationVariant is one way to compose the embedding_text of a chunk from
+// its summary and raw_text.
+type AblationVariant struct {
+	Name string
+	Text func(summary, rawText string) string
+}
+
+// AblationVariants are the components of embedding_text (paper §7.2), each
+// alone, then the paper's composition (represent.EmbeddingText: prefix,
+// summary, excerpt label, first represent.ExcerptChars of raw_text). The
+// prefix is the same line for every chunk, so alone it carries no
+// information about a chunk: its row is the floor, and LSA cannot be fitted
+// on it (one distinct text).
+var AblationVariants = []AblationVariant{
+	{"prefix only", func(string, string) string { return represent.EmbeddingTextPrefix }},
+	{"summary only", func(s, _ string) string { return s }},
+	{"raw excerpt only", func(_, raw string) string { return excerpt(raw) }},
+	{"summary + raw excerpt (paper)", represent.EmbeddingText},
+}
+
+// PaperVariant is the index of the paper's composition in AblationVariants.
+const PaperVariant = 3
+
+func excerpt(raw string) string {
+	r := []rune(raw)
+	return string(r[:min(len(r), represent.ExcerptChars)])
+}
+
+// AblationMethod names a retrieval method of the ablation: BM25 under a
+// tokenizer, or the local vector model.
+func AblationMethod(tokenizer string) string {
+	if tokenizer == "" {
+		return "vector (local LSA)"
+	}
+	return "BM25 " + tokenizer
+}
+
+// AblationRow is one variant under one method.
+type AblationRow struct {
+	Variant, Method string
+	Eval            *experiment.Evaluation // nil when the method cannot run on the variant
+	Skipped         string                 // why Eval is nil
+	Diff            *Diff                  // vs the paper's variant under the same method; nil on that row
+}
+
+// Ablation evaluates every variant of AblationVariants under BM25 with each
+// tokenizer of tokenizers and under the local LSA embedder (fitted on the
+// variant's own texts, queries folded in), with the paper's metrics on the
+// same questions and qrels and B resamples from seed; each row's Recall@5 is
+// paired against the paper's variant under the same method, and Holm's
+// correction runs over all those differences. A variant's text is indexed
+// as if it were the summary representation (retrieval's summary_bm25 and
+// summary_vector over a corpus whose summaries are the variant texts), so
+// BM25 and the vector search are exactly the paper's.
+func Ablation(chunks []chat.Chunk, summaries map[string]string, qs []questions.Question, qrels trec.Qrels, tokenizers []string, b int, seed uint64) ([]AblationRow, error) {
+	texts := make([]map[string]string, len(AblationVariants))
+	for v, av := range AblationVariants {
+		texts[v] = make(map[string]string, len(chunks))
+		for _, c := range chunks {
+			s, ok := summaries[c.ID]
+			if !ok {
+				return nil, fmt.Errorf("ablation: chunk %s has no summary", c.ID)
+			}
+			texts[v][c.ID] = av.Text(s, c.RawText)
+		}
+	}
+	methods := append(append([]string(nil), tokenizers...), "")
+	var rows []AblationRow
+	for _, tok := range methods {
+		start := len(rows)
+		for v, av := range AblationVariants {
+			row := AblationRow{Variant: av.Name, Method: AblationMethod(tok)}
+			ev, skipped, err := ablationEval(chunks, texts[v], qs, qrels, tok, b, seed)
+			if err != nil {
+				return nil, fmt.Errorf("ablation %s, %s: %w", av.Name, row.Method, err)
+			}
+			row.Eval, row.Skipped = ev, skipped
+			rows = append(rows, row)
+		}
+		paper := rows[start+PaperVariant].Eval
+		if paper == nil {
+			continue
+		}
+		ix := newIndices(b, len(paper.Result.QIDs), seed)
+		for i := start; i < len(rows); i++ {
+			if i == start+PaperVariant || rows[i].Eval == nil {
+				continue
+			}
+			d := PairedDiff(ix, rows[i].Eval.Result.Scores("recall@5"), paper.Result.Scores("recall@5"), levelOf())
+			rows[i].Diff = &d
+		}
+	}
+	var diffs []*Diff
+	for _, r := range rows {
+		if r.Diff != nil {
+			diffs = append(diffs, r.Diff)
+		}
+	}
+	HolmAll(diffs)
+	return rows, nil
+}
+
+func ablationEval(chunks []chat.Chunk, texts map[string]string, qs []questions.Question, qrels trec.Qrels, tok string, b int, seed uint64) (*experiment.Evaluation, string, error) {
+	corpus := retrieval.Corpus{Chunks: chunks, Summaries: texts}
+	name := retrieval.Single{Rep: represent.Summary, Method: retrieval.MethodBM25}.Name()
+	var vs retrieval.VectorSource
+	opts := retrieval.Options{Tokenizer: tok}
+	if tok == "" {
+		list := make([]string, len(chunks))
+		distinct := map[string]bool{}
+		for i, c := range chunks {
+			list[i] = texts[c.ID]
+			distinct[list[i]] = true
+		}
+		if len(distinct) < 2 {
+			return nil, "every chunk has the same text; LSA has nothing to fit", nil
+		}
+		v, err := FitVectors(chunks, list, map[string][]string{represent.Summary: list}, lsa.Options{})
+		if err != nil {
+			if strings.Contains(err.Error(), "dimension") {
+				return nil, err.Error(), nil
+			}
+			return nil, "", err
+		}
+		vs, opts = v, retrieval.Options{EmbedModel: v.Model}
+		name = retrieval.Single{Rep: represent.Summary, Method: retrieval.MethodVector}.Name()
+	}
+	setup := experiment.NewSetup(qs, qrels, retrieval.NewBuilder(corpus, vs, opts))
+	setup.Protocol.B, setup.Protocol.Seed = b, seed
+	ev, err := setup.Evaluate(name)
+	return ev, "", err
+}

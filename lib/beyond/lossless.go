@@ -1,0 +1,146 @@
+package beyond
+
+import (
+	"fmt"
+
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/chunking"
+	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/provider/lsa"
+	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/represent"
+	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+// ChunkAll chunks every source's messages with opts (chunking.Build per
+// source, sources in first-appearance order).
+func ChunkAll(msgs []chat.Message, opts chunking.Options) ([]chat.Chunk, error) {
+	bySource := map[string][]chat.Message{}
+	var order []string
+	for _, m := range msgs {
+		if _, ok := bySource[m.Source]; !ok {
+			order = append(order, m.Source)
+		}
+		bySource[m.Source] = append(bySource[m.Source], m)
+	}
+	var out []chat.Chunk
+	for _, src := range order {
+		cs, err := chunking.Build(bySource[src], opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", src, err)
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
+}
+
+// BorrowSummaries gives every chunk a summary: its own from summaries when
+// its ID has one, else the summary of the chunk of from that shares the most
+// messages with it (the first such chunk on ties; none shared: its raw_text
+// cut to represent.ExcerptChars). borrowed counts the chunks that took
+// another's summary or their raw_text. A lossless chunk left out of the
+// shipped summaries is a continuation of a trimmed window, so the trimmed
+// window's summary describes the same conversation.
+func BorrowSummaries(chunks, from []chat.Chunk, summaries map[string]string) (out map[string]string, borrowed int) {
+	holder := map[string][]int{}
+	for i, c := range from {
+		for _, m := range c.MessageIDs {
+			holder[m] = append(holder[m], i)
+		}
+	}
+	out = make(map[string]string, len(chunks))
+	for _, c := range chunks {
+		if s, ok := summaries[c.ID]; ok {
+			out[c.ID] = s
+			continue
+		}
+		borrowed++
+		shared := map[int]int{}
+		best := -1
+		for _, m := range c.MessageIDs {
+			for _, i := range holder[m] {
+				shared[i]++
+				if best < 0 || shared[i] > shared[best] || (shared[i] == shared[best] && i < best) {
+					best = i
+				}
+			}
+		}
+		if s, ok := summaries[from[max(best, 0)].ID]; best >= 0 && ok {
+			out[c.ID] = s
+		} else {
+			out[c.ID] = excerpt(c.RawText)
+		}
+	}
+	return out, borrowed
+}
+
+// Protocol is the paper's protocol run on one chunking.
+type Protocol struct {
+	Label    string
+	Chunks   []chat.Chunk
+	Gold     gold.Report
+	Qrels    trec.Qrels
+	Singles  []*experiment.Evaluation // experiment.PaperSingles order
+	Selected *experiment.Evaluation   // the sweep's selected configuration
+	Setup    *experiment.Setup
+}
+
+// RunProtocol resolves gold from evidence over chunks (gold.Resolve), fits
+// the local LSA embedder on the chunks' capped embedding_text (as the
+// study's local embedder does) and embeds summary and embedding_text,
+// evaluates the five single retrievers and the 126-configuration sweep with
+// tokenizer tok, B resamples and seed, and scores the selected
+// configuration. With vs not nil, its vectors under model are used instead of
+// a fresh fit (the study's own vectors for its own chunks).
+func RunProtocol(label string, chunks []chat.Chunk, summaries map[string]string, msgs []chat.Message, evidence []gold.Evidence, qs []questions.Question, tok string, b int, seed uint64, vs retrieval.VectorSource, model string) (*Protocol, error) {
+	qrels, rep := gold.Resolve(evidence, msgs, chunks)
+	p := &Protocol{Label: label, Chunks: chunks, Gold: rep, Qrels: qrels}
+	if vs == nil {
+		reps := map[string][]string{}
+		for _, r := range []string{represent.Summary, represent.EmbeddingTextRep} {
+			t, err := represent.Texts(r, chunks, summaries)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", label, err)
+			}
+			reps[r] = t
+		}
+		fitted, err := FitVectors(chunks, reps[represent.EmbeddingTextRep], reps, lsa.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", label, err)
+		}
+		vs, model = fitted, fitted.Model
+	}
+	var err error
+	builder := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: summaries}, vs, retrieval.Options{Tokenizer: tok, EmbedModel: model})
+	p.Setup = experiment.NewSetup(qs, qrels, builder)
+	p.Setup.Protocol.B, p.Setup.Protocol.Seed = b, seed
+	if p.Singles, err = p.Setup.EvaluateAll(experiment.PaperSingles); err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	sw, err := p.Setup.Sweep(experiment.PaperPairings(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	cfg := sw.SelectedConfig()
+	if p.Selected, err = p.Setup.Score(cfg.Name, sw.FusedRun(cfg)); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// AllQuestions returns metric for every question of qs, in order: the
+// evaluated score, or 0 for a question without primary gold in this
+// chunking (its evidence is in no chunk, so no ranking can find it).
+func AllQuestions(ev *experiment.Evaluation, qs []questions.Question, metric string) []float64 {
+	score := map[string]float64{}
+	for i, q := range ev.Result.QIDs {
+		score[q] = ev.Result.Scores(metric)[i]
+	}
+	out := make([]float64, len(qs))
+	for i, q := range qs {
+		out[i] = score[q.QID]
+	}
+	return out
+}

@@ -1,0 +1,152 @@
+package beyond_test
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/linemem/linemem/lib/beyond"
+	"github.com/linemem/linemem/lib/bootstrap"
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+func TestFoldAssignment(t *testing.T) {
+	for _, tc := range []struct{ n, k int }{{10, 5}, {11, 5}, {100, 5}, {3, 3}, {7, 1}} {
+		fold := beyond.FoldAssignment(tc.n, tc.k, 12345)
+		perm := rand.New(rand.NewPCG(12345, 12345)).Perm(tc.n)
+		sizes := make([]int, tc.k)
+		for i, p := range perm {
+			if fold[p] != i%tc.k {
+				t.Fatalf("n=%d k=%d: position %d in fold %d, want %d (perm[%d] → %d mod k)", tc.n, tc.k, p, fold[p], i%tc.k, i, i)
+			}
+		}
+		for _, f := range fold {
+			sizes[f]++
+		}
+		if slices.Max(sizes)-slices.Min(sizes) > 1 {
+			t.Errorf("n=%d k=%d: fold sizes %v differ by more than one", tc.n, tc.k, sizes)
+		}
+		if again := beyond.FoldAssignment(tc.n, tc.k, 12345); !slices.Equal(again, fold) {
+			t.Errorf("n=%d k=%d: not deterministic", tc.n, tc.k)
+		}
+	}
+}
+
+func TestSelectFirstMax(t *testing.T) {
+	cs := []beyond.Candidate{{Name: "a", Scores: []float64{1, 0, 0}}, {Name: "b", Scores: []float64{0, 1, 0}}, {Name: "c", Scores: []float64{1, 1, 0}}}
+	for _, tc := range []struct {
+		idx  []int
+		want string
+	}{{[]int{0}, "a"}, {[]int{1}, "b"}, {[]int{0, 1}, "c"}, {[]int{2}, "a"}, {[]int{1, 1, 0}, "c"}} {
+		if got := cs[beyond.SelectFirstMax(cs, tc.idx)].Name; got != tc.want {
+			t.Errorf("positions %v: %s, want %s (first maximum)", tc.idx, got, tc.want)
+		}
+	}
+}
+
+func TestNestedCV(t *testing.T) {
+	// h1 is right on the first half of the questions, h2 on the second;
+	// the single retriever s is right on every third question.
+	n, k := 6, 3
+	h1 := beyond.Candidate{Name: "h1", Scores: []float64{1, 1, 1, 0, 0, 0}}
+	h2 := beyond.Candidate{Name: "h2", Scores: []float64{0, 0, 0, 1, 1, 1}}
+	s := beyond.Candidate{Name: "s", Scores: []float64{1, 0, 0, 1, 0, 0}}
+	cv, err := beyond.NestedCV([]beyond.Candidate{h1, h2}, []beyond.Candidate{s}, k, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fold := beyond.FoldAssignment(n, k, 7)
+	for f := range k {
+		var train []int
+		for i, fi := range fold {
+			if fi != f {
+				train = append(train, i)
+			}
+		}
+		want := []beyond.Candidate{h1, h2}[beyond.SelectFirstMax([]beyond.Candidate{h1, h2}, train)]
+		if cv.Hybrid[f] != want.Name {
+			t.Errorf("fold %d: selected %s, want %s", f, cv.Hybrid[f], want.Name)
+		}
+		for i, fi := range fold {
+			if fi == f && (cv.HybridOOF[i] != want.Scores[i] || cv.SingleOOF[i] != s.Scores[i]) {
+				t.Errorf("question %d: out-of-fold %v/%v, want %v/%v", i, cv.HybridOOF[i], cv.SingleOOF[i], want.Scores[i], s.Scores[i])
+			}
+		}
+	}
+	if _, err := beyond.NestedCV([]beyond.Candidate{h1}, []beyond.Candidate{s}, 1, 7); err == nil {
+		t.Error("k = 1: no error")
+	}
+}
+
+func TestSelectionAware(t *testing.T) {
+	h := []beyond.Candidate{{Name: "h", Scores: []float64{1, 1, 0, 1}}}
+	s := []beyond.Candidate{{Name: "s", Scores: []float64{0, 1, 0, 0}}}
+	ix := bootstrap.NewIndices(50, 4, 3)
+	sb := beyond.SelectionAware(h, s, ix)
+	d := []float64{1, 0, 0, 1}
+	means := ix.Means(d)
+	if !slices.Equal(sb.InResample, means) || sb.Hybrid["h"] != 50 {
+		t.Errorf("one candidate each: in-resample gains %v, want the resample means of h − s %v", sb.InResample, means)
+	}
+	for _, g := range sb.OutOfBag {
+		if g < 0 || g > 1 {
+			t.Errorf("out-of-bag gain %v outside [0, 1]", g)
+		}
+	}
+}
+
+func TestEvidenceGroups(t *testing.T) {
+	qrels := trec.Qrels{"q1": {"c1": 2, "c2": 2, "c3": 2, "c4": 1, "c5": 2}, "q2": {"c9": 2}}
+	item := func(q, role string, chunks ...string) gold.ItemResult {
+		return gold.ItemResult{QID: q, Item: gold.Item{Role: role}, ChunkIDs: chunks}
+	}
+	items := []gold.ItemResult{
+		item("q1", "answer", "c1", "c2"),  // c1, c2 overlap on one message
+		item("q1", "", "c2", "c3"),        // c3 joins through c2 (an empty role is an answer)
+		item("q1", "support", "c3", "c5"), // support items never join
+		item("q1", "answer", "c4"),        // c4 is rel 1: no group
+	}
+	got := beyond.EvidenceGroups(items, qrels)
+	want := map[string][][]string{"q1": {{"c1", "c2", "c3"}, {"c5"}}, "q2": {{"c9"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("groups %v, want %v", got, want)
+	}
+	hits := func(ids ...string) []trec.Hit {
+		var h []trec.Hit
+		for _, id := range ids {
+			h = append(h, trec.Hit{ChunkID: id})
+		}
+		return h
+	}
+	// Two chunks of one group in the top 2 count once: 1 of 2 groups.
+	if r := beyond.GroupRecall(got["q1"], hits("c2", "c3", "c5"), 2); r != 1.0/2 {
+		t.Errorf("GroupRecall@2 = %v, want 1/2", r)
+	}
+	if r := beyond.GroupRecall(got["q1"], hits("c2", "x", "c5"), 5); r != 1 {
+		t.Errorf("GroupRecall@5 = %v, want 1", r)
+	}
+	if r := beyond.GroupRecall(nil, hits("c1"), 5); r != 0 {
+		t.Errorf("no groups: %v, want 0", r)
+	}
+	scores := beyond.GroupScores(got, trec.Run{"q1": hits("c5"), "q2": hits("c9")}, []string{"q1", "q2"}, 5)
+	if !slices.Equal(scores, []float64{1.0 / 2, 1}) {
+		t.Errorf("GroupScores = %v, want [1/2 1]", scores)
+	}
+}
+
+func TestBorrowSummaries(t *testing.T) {
+	paper := []chat.Chunk{{ID: "p1", MessageIDs: []string{"m1", "m2"}}, {ID: "p2", MessageIDs: []string{"m3", "m4", "m5"}}}
+	lossless := []chat.Chunk{
+		{ID: "p1", MessageIDs: []string{"m1", "m2"}},
+		{ID: "l2", MessageIDs: []string{"m2", "m3", "m4"}}, // shares 1 with p1, 2 with p2
+		{ID: "l3", MessageIDs: []string{"m9"}, RawText: "raw"},
+	}
+	got, borrowed := beyond.BorrowSummaries(lossless, paper, map[string]string{"p1": "S1", "p2": "S2"})
+	want := map[string]string{"p1": "S1", "l2": "S2", "l3": "raw"}
+	if !reflect.DeepEqual(got, want) || borrowed != 2 {
+		t.Errorf("BorrowSummaries = %v, %d borrowed; want %v, 2", got, borrowed, want)
+	}
+}
