@@ -39,6 +39,7 @@ import (
 const (
 	KindSummary = "summary"
 	KindVector  = "vector"
+	KindAnswer  = "answer" // a generated answer (lib/answer), stored as text like a summary
 )
 
 const schema = `
@@ -201,7 +202,7 @@ func (c *Cache) Put(ctx context.Context, call Call, outs []Output) error {
 		}
 		var text any
 		var vec any
-		if o.Kind == KindSummary {
+		if o.Kind != KindVector {
 			text = o.Text
 		} else {
 			vec = encode(o.Vector)
