@@ -73,9 +73,14 @@ func (r *Remote) Prompt(question string, chunks []memory.Result) (Prompt, error)
 // Answer implements Answerer: the prompt is looked up in the cache by
 // (sha256 of the input, provider, model, sha256 of the generator's
 // parameters, which cover the instructions); a miss is generated, stored
-// with its provenance (kind "answer") and parsed.
+// with its provenance (kind "answer") and parsed. Without chunks there is
+// nothing to answer from: the answer abstains and nothing is sent.
 func (r *Remote) Answer(ctx context.Context, question string, chunks []memory.Result) (Answer, error) {
 	a := Answer{Question: question, Provider: r.Name(), Model: r.Model(), PromptVersion: PromptVersion, Chunks: chunkIDs(chunks), Citations: []Citation{}}
+	if len(chunks) == 0 {
+		a.Text, a.Abstained = AbstainPhrase, true
+		return a, nil
+	}
 	p, err := r.Prompt(question, chunks)
 	if err != nil {
 		return a, err
@@ -121,6 +126,16 @@ func (r *Remote) Answer(ctx context.Context, question string, chunks []memory.Re
 	}
 	r.attribute(&a, text, p, chunks)
 	return a, nil
+}
+
+// Cached reports whether the answer to p is in the cache, so answering it
+// sends nothing.
+func (r *Remote) Cached(ctx context.Context, p Prompt) (bool, error) {
+	if r.Cache == nil {
+		return false, nil
+	}
+	_, ok, err := r.Cache.Get(ctx, cache.NewKey(p.Input, r.Gen))
+	return ok, err
 }
 
 func (r *Remote) cap() int {

@@ -176,3 +176,13 @@ func TestRemoteRedacts(t *testing.T) {
 		t.Errorf("answer = %+v, want an abstention", a)
 	}
 }
+
+func TestRemoteWithoutChunksAbstainsAndSendsNothing(t *testing.T) {
+	srv := &responsesServer{statuses: []int{200}, text: "x [1]"}
+	r, _ := newRemote(t, srv)
+	r.AllowRemote = true
+	a, err := r.Answer(context.Background(), "駅は？", nil)
+	if err != nil || !a.Abstained || srv.requests() != 0 {
+		t.Errorf("answer %+v, err %v, %d requests; want an abstention and nothing sent", a, err, srv.requests())
+	}
+}

@@ -20,7 +20,7 @@ func wantFiles() []string {
 	var out []string
 	for _, t := range []string{"table1_dataset", "table3_single_retrievers", "table4_hybrid_sweep", "table5_paired_differences",
 		"table6_by_question_type", "table7_failures_by_type", "table8_failure_labels", "table9_success_overlap", reproduce.CeilingBaseName,
-		"beyond_tokenizers", "beyond_fusion", "beyond_heldout_selection", reproduce.AggregateSlug} {
+		"beyond_tokenizers", "beyond_fusion", "beyond_heldout_selection", reproduce.AggregateSlug, reproduce.AnswersSlug} {
 		for _, ext := range []string{".csv", ".md", ".tex"} {
 			out = append(out, t+ext)
 		}

@@ -179,7 +179,7 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 			return written, fmt.Errorf("%s: %w", f.slug, err)
 		}
 	}
-	return written, nil
+	return s.writeAnswers(outDir, written)
 }
 
 // perQuestionEvaluations are the runs whose per-question scores are released:
@@ -281,6 +281,7 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 				"heldout_splits": HeldOutSplits,
 				"heldout_seed":   s.Opts.Seed,
 				"heldout_split":  "math/rand/v2 PCG(seed, seed), split r = r-th Perm(n), first ⌊n/2⌋ select, rest held out",
+				"answers":        answersParameters(),
 			},
 		},
 		Versions: versions(),
