@@ -209,8 +209,8 @@ func printAskDryRun(env *environment, r *answer.Remote, question string, chunks 
 	}
 	w := env.stdout
 	fmt.Fprintf(w, "dry run: nothing sent. Destination: %s, model %s, prompt %s\n", r.Destination(), r.Model(), p.Version)
-	fmt.Fprintf(w, "would send: the question and %d retrieved conversation windows, %d characters (of %d before the input cap; windows cut: %v), redaction replacements: %d\n",
-		len(p.Chunks), utf8.RuneCountInString(p.Input), p.SourceChars, p.Truncated(), p.Redacted.Total())
+	fmt.Fprintf(w, "would send: the question and %d retrieved conversation windows, %d characters (of %d before the input cap; windows cut: %s), redaction replacements: %d\n",
+		len(p.Chunks), utf8.RuneCountInString(p.Input), p.SourceChars, cutList(p.Truncated()), p.Redacted.Total())
 	fmt.Fprintf(w, "estimated tokens: input ≈ %d\n\n", provider.EstimateTokens(p.Instructions)+provider.EstimateTokens(p.Input))
 	fmt.Fprintf(w, "--- instructions ---\n%s\n--- input ---\n%s", p.Instructions, p.Input)
 	return nil
@@ -249,4 +249,11 @@ func printAnswer(env *environment, a answer.Answer, chunks []memory.Result) {
 		cached = ", from cache"
 	}
 	fmt.Fprintf(env.stderr, "(%s · %s · %s · top %d%s)\n", a.Provider, a.Model, a.Retriever, len(chunks), cached)
+}
+
+func cutList(ns []int) string {
+	if len(ns) == 0 {
+		return "none"
+	}
+	return fmt.Sprint(ns)
 }
