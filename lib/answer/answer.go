@@ -32,7 +32,8 @@
 // silently.
 //
 // Imports: lib/memory (the chunks and messages), lib/bm25, lib/tokenize,
-// lib/provider, lib/provider/cache, lib/redact and the standard library.
+// lib/provider, lib/provider/cache, lib/redact, golang.org/x/text and the
+// standard library.
 package answer
 
 import (
