@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/plot"
+
 	"github.com/linemem/linemem/lib/answer"
 	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/bootstrap"
@@ -14,8 +16,12 @@ import (
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
-// AnswersSlug names the table of evidence-attributed answers (spec §13).
-const AnswersSlug = "beyond_answers"
+// Slugs of the evidence-attributed answers (spec §13): the table, and the
+// figure of citation recall against the retrieval ceiling.
+const (
+	AnswersSlug       = "beyond_answers"
+	AnswersFigureSlug = "beyond_answers_citation_recall"
+)
 
 // AnswerRun is one answerer over one retriever's top k, scored.
 type AnswerRun struct {
@@ -155,8 +161,34 @@ func ofN(iv answereval.Interval) string {
 	return fmt.Sprintf("%s (%d)", report.F3(iv.Mean), iv.N)
 }
 
-// writeAnswers writes AnswersTable of Answers into outDir after the paths
-// already written.
+// AnswersFigure draws, for each question type (overall first) and run, the
+// share of questions whose primary gold was supplied (gold in top k, the
+// ceiling of attribution) above the citation recall the answers reach, both
+// with their 95% bootstrap intervals.
+func AnswersFigure(runs []AnswerRun) (*plot.Plot, error) {
+	var items []report.LabeledCI
+	for _, typ := range append([]string{answereval.AllTypes}, questions.Types...) {
+		for _, run := range runs {
+			for _, g := range run.Groups {
+				if g.Name != typ {
+					continue
+				}
+				name := typ
+				if typ == answereval.AllTypes {
+					name = "overall"
+				}
+				for _, m := range []struct{ metric, label string }{{answereval.InReach, "gold in top k"}, {answereval.CitationRecall, "citation recall"}} {
+					iv := g.Metrics[m.metric]
+					items = append(items, report.LabeledCI{Label: name + " · " + run.Label + " · " + m.label, Value: iv.Mean, Lo: iv.Lo, Hi: iv.Hi})
+				}
+			}
+		}
+	}
+	return report.PointsWithCI("Extractive answers: primary gold supplied vs cited (95% CI)", "share of questions / citation recall", items)
+}
+
+// writeAnswers writes AnswersTable and AnswersFigure of Answers into outDir
+// after the paths already written.
 func (s *Study) writeAnswers(outDir string, written []string) ([]string, error) {
 	runs, err := s.Answers()
 	if err != nil {
@@ -166,6 +198,15 @@ func (s *Study) writeAnswers(outDir string, written []string) ([]string, error) 
 	written = append(written, paths...)
 	if err != nil {
 		return written, fmt.Errorf("%s: %w", AnswersSlug, err)
+	}
+	p, err := AnswersFigure(runs)
+	if err != nil {
+		return written, fmt.Errorf("%s: %w", AnswersFigureSlug, err)
+	}
+	paths, err = report.SaveFigure(p, outDir, AnswersFigureSlug, report.DefaultWidth, report.DefaultHeight)
+	written = append(written, paths...)
+	if err != nil {
+		return written, fmt.Errorf("%s: %w", AnswersFigureSlug, err)
 	}
 	return written, nil
 }
