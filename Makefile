@@ -1,27 +1,32 @@
 # linemem: each target is a thin wrapper; the logic lives in scripts/.
 #
-#   make test             go vet + go test (what CI runs first)
+#   make test             go mod tidy -diff, go vet, go test (what CI runs first)
 #   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, gonb kernel
 #   make notebooks        setup-notebooks, then execute notebooks/NN_*.ipynb headless
 #   make reproduce        regenerate results/ from the synthetic export
 #   make check-results    fail if results/ drift from what reproduce regenerates
+#   make check-latex      compile every results/*.tex with pdflatex; fail on errors,
+#                         overfull boxes over 1 pt, or a stale results/tables.pdf
+#   make tables-pdf       rewrite results/tables.pdf from results/*.tex
 #   make bench            benchmarks of every package
-#   make all              setup-notebooks, notebooks, check-results (the main job)
+#   make all              setup-notebooks, notebooks, tables-pdf, check-results,
+#                         check-latex (the main job)
 
 DATA ?= data/synthetic
 
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test setup-notebooks notebooks reproduce check-results bench
+.PHONY: all test setup-notebooks notebooks reproduce check-results check-latex tables-pdf bench
 
-all: setup-notebooks notebooks check-results
+all: setup-notebooks notebooks tables-pdf check-results check-latex
 
-# go test runs even when go vet complains, so the log always ends with its
-# summary; the target fails if either does.
+# go test runs even when go vet or the go.mod check complains, so the log
+# always ends with its summary; the target fails if any of them does.
 test:
-	@echo "go vet ./..."; go vet ./...; vet=$$?; \
-	echo "go test ./..."; go test ./... && exit $$vet
+	@echo "go mod tidy -diff"; go mod tidy -diff; tidy=$$?; \
+	echo "go vet ./..."; go vet ./...; vet=$$?; \
+	echo "go test ./..."; go test ./... && exit $$((tidy | vet))
 
 setup-notebooks:
 	scripts/setup-notebooks.sh
@@ -34,6 +39,12 @@ reproduce:
 
 check-results:
 	DATA=$(DATA) scripts/check-results.sh
+
+check-latex:
+	scripts/check-latex.sh
+
+tables-pdf:
+	scripts/check-latex.sh --update
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

@@ -10,6 +10,7 @@ import (
 
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/metrics"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/trec"
 )
@@ -86,8 +87,12 @@ func runEval(env *environment, args []string) error {
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.IntVar(&b, "bootstrap", 5000, "bootstrap resamples `B`")
 	fs.Uint64Var(&seed, "seed", 12345, "bootstrap `SEED`")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if questionsPath == "" || qrelsPath == "" || names == "" {
 		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)
@@ -101,7 +106,7 @@ func runEval(env *environment, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	st, err := store.Open(db)
+	st, err := openExistingStore(db)
 	if err != nil {
 		return err
 	}
@@ -179,7 +184,7 @@ func nonNil(s []string) []string {
 
 // goldWarnings lists gold chunk IDs that are not in the corpus (spec §10:
 // they still count in denominators).
-func goldWarnings(st *store.Store, qrels trec.Qrels) ([]string, error) {
+func goldWarnings(st *store.Store, qrels ranking.Qrels) ([]string, error) {
 	chunks, err := st.Chunks()
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -80,7 +81,7 @@ func runGoldResolve(env *environment, c *command, args []string) error {
 	return nil
 }
 
-func writeQrelsTo(stdout io.Writer, path string, qrels trec.Qrels) error {
+func writeQrelsTo(stdout io.Writer, path string, qrels ranking.Qrels) error {
 	if path == "" {
 		return trec.WriteQrels(stdout, qrels)
 	}

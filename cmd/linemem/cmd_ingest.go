@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/ingest"
@@ -65,13 +68,20 @@ func runIngest(env *environment, c *command, args []string) error {
 		}
 		return fmt.Errorf("%d of %d paths failed", failures, len(paths))
 	}
+	counts := map[store.IngestOutcome]int{}
+	_, statErr := os.Stat(dbPath)
+	created := errors.Is(statErr, fs.ErrNotExist)
 	st, err := store.Open(dbPath)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer func() {
+		st.Close()
+		if created && counts[store.Added]+counts[store.Replaced]+counts[store.Unchanged] == 0 {
+			removeDatabase(dbPath)
+		}
+	}()
 
-	counts := map[store.IngestOutcome]int{}
 	ingest.Files(st, files, opts, func(i int, in ingest.Input, rep ingest.Report, err error) {
 		if !*quiet && total >= ingestProgressBytes {
 			fmt.Fprintf(env.stderr, "ingest [%d/%d] %s (%.1f MiB)\n", i+1, len(files), in.Path, float64(in.Size)/(1<<20))
@@ -100,6 +110,14 @@ func runIngest(env *environment, c *command, args []string) error {
 		return fmt.Errorf("%d input(s) failed; see the messages above", failures)
 	}
 	return nil
+}
+
+// removeDatabase deletes the SQLite file at path with its WAL and shared
+// memory files: an ingest that stored nothing leaves no database behind.
+func removeDatabase(path string) {
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		os.Remove(p)
+	}
 }
 
 // plural formats "1 chunk", "2 chunks".

@@ -36,11 +36,12 @@ func runReproduce(env *environment, args []string) error {
 	fs.IntVar(&opts.B, "bootstrap", 5000, "bootstrap resamples `B`")
 	fs.Uint64Var(&opts.Seed, "seed", 12345, "bootstrap `SEED`")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %v", errUsage, fs.Args())
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected arguments %v", errUsage, rest)
 	}
 	opts.Log = env.stderr
 	if quiet {

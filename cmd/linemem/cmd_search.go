@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/provider/lsa"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -58,13 +59,17 @@ func runSearch(env *environment, args []string) error {
 	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.BoolVar(&explain, "explain", false, "break each BM25 score into its terms")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(rest) == 0 {
 		return fmt.Errorf("%w: a QUESTION is required", errUsage)
 	}
-	query := strings.Join(fs.Args(), " ")
+	if k < 1 || k > memory.MaxK {
+		return fmt.Errorf("%w: --k must be between 1 and %d, got %d", errUsage, memory.MaxK, k)
+	}
+	query := strings.Join(rest, " ")
 	opened := time.Now()
 	st, err := openExistingStore(db)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/store"
 )
 
 func init() {
@@ -48,8 +47,12 @@ func runSweep(env *environment, args []string) error {
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
 	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if questionsPath == "" || qrelsPath == "" {
 		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)
@@ -58,7 +61,7 @@ func runSweep(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(db)
+	st, err := openExistingStore(db)
 	if err != nil {
 		return err
 	}

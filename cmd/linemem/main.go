@@ -5,13 +5,16 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
+	"runtime/debug"
 	"sort"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/linemem/linemem/lib/store"
 )
@@ -53,6 +56,10 @@ func main() {
 func runMain(env *environment, args []string) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printHelp(env.stdout)
+		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
+		fmt.Fprintln(env.stdout, versionLine())
 		return 0
 	}
 	cmd, rest := lookup(args)
@@ -100,41 +107,78 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "\nRun `linemem COMMAND --help` for a command's flags.")
 }
 
+// version is the release this binary was built as; `go build -ldflags
+// "-X main.version=v1.2.3"` sets it.
+var version = "devel"
+
+// versionLine is what `linemem --version` prints: the version, and the VCS
+// commit (with "-dirty" for uncommitted changes) that the Go toolchain
+// stamped into the binary, or "unknown" when it stamped none (`go run`, tests).
+func versionLine() string {
+	commit, dirty := "unknown", false
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if version == "devel" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			version = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	if dirty {
+		commit += "-dirty"
+	}
+	return fmt.Sprintf("linemem %s (commit %s)", version, commit)
+}
+
 // newFlagSet returns a flag set for c whose usage text names the command, with
-// the shared --db flag bound to db.
+// the shared --db flag bound to db. Flags are GNU style (spf13/pflag):
+// `--name value` or `--name=value`, anywhere on the line; `--` ends them.
+// The set prints nothing itself: a parse error is returned once, wrapped in
+// errUsage, and printed by runMain; --help prints the usage to stderr.
 func newFlagSet(env *environment, c *command, db *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("linemem "+c.name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
+	fs.SortFlags = false
 	fs.StringVar(db, "db", "linemem.db", "SQLite database `FILE`")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: linemem %s [flags] %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.summary)
+		fmt.Fprintf(env.stderr, "Usage: linemem %s [flags] %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.summary)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// parseInterspersed parses args with fs like fs.Parse but lets flags follow
-// positional arguments (`ingest DIR --window 30`); everything after a "--"
-// argument is positional. It returns the positional arguments in order. A
-// bad flag is a usage error (exit code 2); -h and --help give flag.ErrHelp.
+// singleDashLong matches a Go-style long flag written with one dash (-db,
+// -k=3), which parseInterspersed accepts as its two-dash form.
+var singleDashLong = regexp.MustCompile(`^-[A-Za-z][A-Za-z0-9-]*(=.*)?$`)
+
+// parseInterspersed parses args with fs, flags anywhere on the line
+// (`ingest DIR --window 30`), and returns the positional arguments in order;
+// everything after a "--" argument is positional. A one-dash long flag
+// (`-db x`, Go's flag style) is read as its two-dash form. A bad flag is a
+// usage error (exit code 2); -h and --help give flag.ErrHelp.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		} else if err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+	norm := make([]string, len(args))
+	copy(norm, args)
+	for i, a := range norm {
+		if a == "--" {
+			break
 		}
-		rest := fs.Args()
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(positional, rest...), nil
+		if singleDashLong.MatchString(a) && fs.Lookup(strings.SplitN(a[1:], "=", 2)[0]) != nil {
+			norm[i] = "-" + a
 		}
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
 	}
+	fs.SetInterspersed(true)
+	if err := fs.Parse(norm); errors.Is(err, flag.ErrHelp) {
+		return nil, err
+	} else if err != nil {
+		return nil, fmt.Errorf("%w: %v (run `linemem %s --help`)", errUsage, err, strings.TrimPrefix(fs.Name(), "linemem "))
+	}
+	return fs.Args(), nil
 }
 
 // openExistingStore opens the database at path for a command that reads what

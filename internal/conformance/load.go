@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -22,7 +23,7 @@ func Questions(tb testing.TB) []questions.Question {
 
 // QuestionSet reads the pack's questions.jsonl and qrels.txt, failing tb on
 // error.
-func QuestionSet(tb testing.TB) ([]questions.Question, trec.Qrels) {
+func QuestionSet(tb testing.TB) ([]questions.Question, ranking.Qrels) {
 	tb.Helper()
 	qs := Questions(tb)
 	qrels, err := trec.ReadQrelsFile(Path("qrels.txt"))
@@ -47,14 +48,14 @@ func ReadJSON(tb testing.TB, name string, v any) {
 
 // ReadRun reads the pack's TREC run file name (relative to Dir, e.g.
 // "expected_runs/summary_bm25.run"), failing tb on error.
-func ReadRun(tb testing.TB, name string) trec.Run {
+func ReadRun(tb testing.TB, name string) ranking.Run {
 	tb.Helper()
 	return ReadRunFile(tb, Path(name))
 }
 
 // ReadRunFile reads the TREC run file at path, which need not be in the pack,
 // failing tb on error.
-func ReadRunFile(tb testing.TB, path string) trec.Run {
+func ReadRunFile(tb testing.TB, path string) ranking.Run {
 	tb.Helper()
 	f, err := os.Open(path)
 	if err != nil {

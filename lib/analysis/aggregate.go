@@ -3,7 +3,7 @@ package analysis
 import (
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // ChunkSpan locates a chunk: its source file and the dates (YYYY-MM-DD) of
@@ -41,7 +41,7 @@ type AggregateDiagnostics struct {
 // DiagnoseAggregate computes AggregateDiagnostics for the aggregate
 // questions of qs, with Top-k failures of run recovered at each cutoff of
 // wider (typically 10 and 20).
-func DiagnoseAggregate(qs []questions.Question, qrels trec.Qrels, run trec.Run, spans map[string]ChunkSpan, k int, wider []int) (AggregateDiagnostics, error) {
+func DiagnoseAggregate(qs []questions.Question, qrels ranking.Qrels, run ranking.Run, spans map[string]ChunkSpan, k int, wider []int) (AggregateDiagnostics, error) {
 	var agg []questions.Question
 	for _, q := range qs {
 		if q.Type == questions.Aggregate {

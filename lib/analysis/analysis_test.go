@@ -8,7 +8,7 @@ import (
 
 	"github.com/linemem/linemem/lib/analysis"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // tol covers the rounding of a macro mean written as a formula in a test.
@@ -20,10 +20,10 @@ const (
 	agg = questions.Aggregate
 )
 
-func ranked(ids ...string) []trec.Hit {
-	out := make([]trec.Hit, len(ids))
+func ranked(ids ...string) []ranking.Hit {
+	out := make([]ranking.Hit, len(ids))
 	for i, id := range ids {
-		out[i] = trec.Hit{ChunkID: id, Score: float64(len(ids) - i)}
+		out[i] = ranking.Hit{ChunkID: id, Score: float64(len(ids) - i)}
 	}
 	return out
 }
@@ -45,7 +45,7 @@ var (
 		{QID: "c1", Type: ctx}, {QID: "c2", Type: ctx}, {QID: "x1", Type: ctx},
 		{QID: "g1", Type: agg}, {QID: "g2", Type: agg}, {QID: "g3", Type: agg},
 	}
-	fixtureQrels = trec.Qrels{
+	fixtureQrels = ranking.Qrels{
 		"n1": {"a": 2},
 		"n2": {"b1": 2, "b2": 2, "b3": 2},
 		"c1": {"c": 2},
@@ -55,7 +55,7 @@ var (
 		"g2": {"f": 2},
 		"g3": {"h1": 2, "h2": 2},
 	}
-	fixtureRun = trec.Run{
+	fixtureRun = ranking.Run{
 		"n1": ranked("x", "a"),
 		"n2": ranked(append(fillers("n", 5), "b1")...),
 		"c1": ranked("c"),
@@ -83,7 +83,7 @@ func TestFailures(t *testing.T) {
 
 	t.Run("rule order", func(t *testing.T) {
 		qs := []questions.Question{{QID: "a3", Type: agg}, {QID: "n2", Type: ne}, {QID: "c3", Type: ctx}}
-		qrels := trec.Qrels{"a3": {"1": 2, "2": 2, "3": 2}, "n2": {"1": 2, "2": 2, "3": 1}, "c3": {"1": 2, "2": 2, "3": 2}}
+		qrels := ranking.Qrels{"a3": {"1": 2, "2": 2, "3": 2}, "n2": {"1": 2, "2": 2, "3": 1}, "c3": {"1": 2, "2": 2, "3": 2}}
 		fails, err := analysis.Failures(qs, qrels, nil, 5)
 		if err != nil {
 			t.Fatal(err)
@@ -248,9 +248,9 @@ func TestTopKSensitivity(t *testing.T) {
 
 func TestSuccessOverlap(t *testing.T) {
 	qs := []questions.Question{{QID: "both", Type: ne}, {QID: "bm25", Type: ne}, {QID: "vec", Type: ctx}, {QID: "none", Type: agg}, {QID: "none2", Type: agg}, {QID: "excl", Type: ctx}}
-	qrels := trec.Qrels{"both": {"g": 2}, "bm25": {"g": 2}, "vec": {"g": 2}, "none": {"g": 2}, "none2": {"g": 2, "s": 1}, "excl": {"s": 1}}
-	bm25 := trec.Run{"both": ranked("g"), "bm25": ranked("1", "2", "3", "4", "g"), "vec": ranked("1", "2", "3", "4", "5", "g"), "none2": ranked("s"), "excl": ranked("s")}
-	vector := trec.Run{"both": ranked("x", "g"), "vec": ranked("g"), "none": ranked("x")}
+	qrels := ranking.Qrels{"both": {"g": 2}, "bm25": {"g": 2}, "vec": {"g": 2}, "none": {"g": 2}, "none2": {"g": 2, "s": 1}, "excl": {"s": 1}}
+	bm25 := ranking.Run{"both": ranked("g"), "bm25": ranked("1", "2", "3", "4", "g"), "vec": ranked("1", "2", "3", "4", "5", "g"), "none2": ranked("s"), "excl": ranked("s")}
+	vector := ranking.Run{"both": ranked("x", "g"), "vec": ranked("g"), "none": ranked("x")}
 	got, err := analysis.SuccessOverlap(qs, qrels, bm25, vector, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -268,9 +268,9 @@ func TestSuccessOverlap(t *testing.T) {
 
 func TestCandidateCeiling(t *testing.T) {
 	qs := []questions.Question{{QID: "p", Type: ne}, {QID: "q", Type: ctx}}
-	qrels := trec.Qrels{"p": {"a": 2, "b": 2, "c": 2}, "q": {"d": 2, "e": 1}}
-	bm25 := trec.Run{"p": ranked("a", "x", "b"), "q": ranked("e", "d")}
-	vector := trec.Run{"p": ranked("y", "c", "b"), "q": ranked("d")}
+	qrels := ranking.Qrels{"p": {"a": 2, "b": 2, "c": 2}, "q": {"d": 2, "e": 1}}
+	bm25 := ranking.Run{"p": ranked("a", "x", "b"), "q": ranked("e", "d")}
+	vector := ranking.Run{"p": ranked("y", "c", "b"), "q": ranked("d")}
 	got, err := analysis.CandidateCeiling(qs, qrels, bm25, vector, 2)
 	if err != nil {
 		t.Fatal(err)

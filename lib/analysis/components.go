@@ -5,7 +5,7 @@ import (
 
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // Overlap counts evaluated questions by which of two component runs succeed
@@ -20,7 +20,7 @@ type Overlap struct {
 
 // SuccessOverlap compares Success@k (the paper uses k = 5) of the BM25 and
 // the vector component of a hybrid question by question.
-func SuccessOverlap(qs []questions.Question, qrels trec.Qrels, bm25, vector trec.Run, k int) (Overlap, error) {
+func SuccessOverlap(qs []questions.Question, qrels ranking.Qrels, bm25, vector ranking.Run, k int) (Overlap, error) {
 	metric := fmt.Sprintf("success@%d", k)
 	rb, err := metrics.Evaluate(qs, qrels, bm25, []string{metric})
 	if err != nil {
@@ -69,14 +69,14 @@ type CeilingRow struct {
 // macro-averaged per type (metrics.Result.TypeOrder) and Overall (last row).
 // A hybrid that fuses the same candidates, as spec §9's does, cannot exceed
 // Union at any cutoff. depth < 1 is an error.
-func CandidateCeiling(qs []questions.Question, qrels trec.Qrels, bm25, vector trec.Run, depth int) ([]CeilingRow, error) {
+func CandidateCeiling(qs []questions.Question, qrels ranking.Qrels, bm25, vector ranking.Run, depth int) ([]CeilingRow, error) {
 	if depth < 1 {
 		return nil, fmt.Errorf("analysis: candidate depth %d, want ≥ 1", depth)
 	}
-	union := trec.Run{}
+	union := ranking.Run{}
 	for _, q := range qs {
 		seen := map[string]bool{}
-		for _, list := range [][]trec.Hit{bm25[q.QID], vector[q.QID]} {
+		for _, list := range [][]ranking.Hit{bm25[q.QID], vector[q.QID]} {
 			for _, h := range list[:min(depth, len(list))] {
 				if !seen[h.ChunkID] {
 					seen[h.ChunkID] = true
@@ -89,7 +89,7 @@ func CandidateCeiling(qs []questions.Question, qrels trec.Qrels, bm25, vector tr
 	unionMetric := fmt.Sprintf("recall@%d", 2*depth)
 	var res [3]*metrics.Result
 	for i, c := range []struct {
-		run    trec.Run
+		run    ranking.Run
 		metric string
 	}{{bm25, metric}, {vector, metric}, {union, unionMetric}} {
 		r, err := metrics.Evaluate(qs, qrels, c.run, []string{c.metric})

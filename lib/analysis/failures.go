@@ -7,7 +7,7 @@ import (
 
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // Rule labels of a Top-k failure (spec §10), assigned in this order.
@@ -38,7 +38,7 @@ type Failure struct {
 // MultiplePrimaryGold → LabelMultiplePrimaryGold; otherwise LabelOther. The
 // labels are mechanical, not causes. k < 1 is an error (as is anything
 // metrics.Evaluate rejects).
-func Failures(qs []questions.Question, qrels trec.Qrels, run trec.Run, k int) ([]Failure, error) {
+func Failures(qs []questions.Question, qrels ranking.Qrels, run ranking.Run, k int) ([]Failure, error) {
 	metric := fmt.Sprintf("success@%d", k)
 	res, err := metrics.Evaluate(qs, qrels, run, []string{metric})
 	if err != nil {
@@ -75,7 +75,7 @@ type TypeFailures struct {
 // questions of qs (non-empty G2 in qrels): one row per type present, in
 // metrics.Result.TypeOrder, then an Overall row. Empty qs gives only an
 // Overall row of zeros.
-func FailuresByType(qs []questions.Question, qrels trec.Qrels, fails []Failure) ([]TypeFailures, error) {
+func FailuresByType(qs []questions.Question, qrels ranking.Qrels, fails []Failure) ([]TypeFailures, error) {
 	res, err := metrics.Evaluate(qs, qrels, nil, nil)
 	if err != nil {
 		return nil, err
@@ -139,7 +139,7 @@ type Recovery struct {
 // counts are cumulative when ks ascends, since Success@k cannot fall as k
 // grows. Failures whose QID is not in qs are ignored; a k < 1 or a repeated
 // k is an error.
-func Recover(qs []questions.Question, qrels trec.Qrels, run trec.Run, fails []Failure, ks []int) ([]Recovery, error) {
+func Recover(qs []questions.Question, qrels ranking.Qrels, run ranking.Run, fails []Failure, ks []int) ([]Recovery, error) {
 	failed := map[string]bool{}
 	for _, f := range fails {
 		failed[f.QID] = true

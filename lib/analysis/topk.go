@@ -5,7 +5,7 @@ import (
 
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // SensitivityCutoffs are the cutoffs of the paper's Top-K sensitivity
@@ -25,7 +25,7 @@ type TopKRow struct {
 // (distinct, ≥ 1): rows for each type in metrics.Result.TypeOrder, then
 // Overall, each with one row per k in the order of ks. With no evaluated
 // question it returns only Overall rows of zeros.
-func TopKSensitivity(qs []questions.Question, qrels trec.Qrels, run trec.Run, ks []int) ([]TopKRow, error) {
+func TopKSensitivity(qs []questions.Question, qrels ranking.Qrels, run ranking.Run, ks []int) ([]TopKRow, error) {
 	var names []string
 	for _, k := range ks {
 		names = append(names, fmt.Sprintf("recall@%d", k), fmt.Sprintf("success@%d", k))

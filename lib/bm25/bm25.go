@@ -21,8 +21,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // BM25 parameters (spec §9; the common defaults of Robertson et al.).
@@ -181,7 +181,7 @@ func termScore(idf float64, tf int32, lenNorm float64) float64 {
 // Search returns the k best documents for query (all matching documents when
 // k ≤ 0), ordered by score desc, StartAt desc, ID desc. Scores are summed
 // over the query tokens in query order.
-func (ix *Index) Search(query string, k int) []trec.Hit {
+func (ix *Index) Search(query string, k int) []ranking.Hit {
 	var (
 		scores  []float64 // by doc, allocated on the first known term
 		touched []int32   // docs reached, first-touch order; every contribution is > 0 (IDF > 0, f ≥ 1), so score 0 means untouched
@@ -211,9 +211,9 @@ func (ix *Index) Search(query string, k int) []trec.Hit {
 		ranked[i] = scored{d, scores[d]}
 	}
 	ranked = ix.top(ranked, k)
-	hits := make([]trec.Hit, len(ranked))
+	hits := make([]ranking.Hit, len(ranked))
 	for i, r := range ranked {
-		hits[i] = trec.Hit{ChunkID: ix.docs[r.doc].ID, Score: r.score}
+		hits[i] = ranking.Hit{ChunkID: ix.docs[r.doc].ID, Score: r.score}
 	}
 	return hits
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/bm25"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/tokenize/paperregex"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // tol is the score tolerance: the index and the formulas below evaluate the
@@ -46,19 +46,19 @@ func TestSearch(t *testing.T) {
 		name  string
 		query string
 		k     int
-		want  []trec.Hit
+		want  []ranking.Hit
 	}{
 		{"empty query", "", 0, nil},
 		{"only unknown tokens", "mango kiwi", 0, nil},
-		{"single term, df 1", "apple", 0, []trec.Hit{{ChunkID: "d1", Score: term(1, 2, 3)}}},
-		{"two terms, df 2 each", "banana cherry", 0, []trec.Hit{
+		{"single term, df 1", "apple", 0, []ranking.Hit{{ChunkID: "d1", Score: term(1, 2, 3)}}},
+		{"two terms, df 2 each", "banana cherry", 0, []ranking.Hit{
 			{ChunkID: "d2", Score: term(2, 1, 2) + term(2, 1, 2)}, // banana, cherry
 			{ChunkID: "d3", Score: term(2, 3, 4)},                 // cherry ×3
 			{ChunkID: "d1", Score: term(2, 1, 3)},                 // banana
 		}},
-		{"repeated query token counts twice", "apple apple", 0, []trec.Hit{{ChunkID: "d1", Score: 2 * term(1, 2, 3)}}},
-		{"k cuts the ranking", "banana cherry", 1, []trec.Hit{{ChunkID: "d2", Score: term(2, 1, 2) + term(2, 1, 2)}}},
-		{"k beyond matches", "durian", 10, []trec.Hit{{ChunkID: "d3", Score: term(1, 1, 4)}}},
+		{"repeated query token counts twice", "apple apple", 0, []ranking.Hit{{ChunkID: "d1", Score: 2 * term(1, 2, 3)}}},
+		{"k cuts the ranking", "banana cherry", 1, []ranking.Hit{{ChunkID: "d2", Score: term(2, 1, 2) + term(2, 1, 2)}}},
+		{"k beyond matches", "durian", 10, []ranking.Hit{{ChunkID: "d3", Score: term(1, 1, 4)}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -195,7 +195,7 @@ func TestExplain(t *testing.T) {
 	})
 }
 
-func assertHits(t *testing.T, got, want []trec.Hit) {
+func assertHits(t *testing.T, got, want []ranking.Hit) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %d hits %v, want %d %v", len(got), got, len(want), want)

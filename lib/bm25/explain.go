@@ -2,32 +2,14 @@ package bm25
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/linemem/linemem/lib/ranking"
 )
 
-// Explanation is one node of a score breakdown, after bleve's: Value is the
-// node's number, Message says what it is, Children are the parts it is made
-// of.
-type Explanation struct {
-	Value    float64
-	Message  string
-	Children []Explanation
-}
-
-// String renders the tree, one node per line, children indented by two
-// spaces.
-func (e Explanation) String() string {
-	var sb strings.Builder
-	e.write(&sb, 0)
-	return sb.String()
-}
-
-func (e Explanation) write(sb *strings.Builder, depth int) {
-	fmt.Fprintf(sb, "%s%.6g  %s\n", strings.Repeat("  ", depth), e.Value, e.Message)
-	for _, c := range e.Children {
-		c.write(sb, depth+1)
-	}
-}
+// Explanation is ranking.Explanation.
+//
+// Deprecated: use ranking.Explanation.
+type Explanation = ranking.Explanation
 
 // Explain breaks the score of document docID for query into one child per
 // query token (repeats included, in query order). Each child is
@@ -36,7 +18,7 @@ func (e Explanation) write(sb *strings.Builder, depth int) {
 // the index or the document contributes 0 and says so. The root's Value equals
 // the score Search reports. An unknown docID gives a root with Value 0 and a
 // message saying the document is not indexed.
-func (ix *Index) Explain(query, docID string) Explanation {
+func (ix *Index) Explain(query, docID string) ranking.Explanation {
 	d := -1
 	for i := range ix.docs {
 		if ix.docs[i].ID == docID {
@@ -45,10 +27,10 @@ func (ix *Index) Explain(query, docID string) Explanation {
 		}
 	}
 	if d < 0 {
-		return Explanation{Message: fmt.Sprintf("document %s is not in the index", docID)}
+		return ranking.Explanation{Message: fmt.Sprintf("document %s is not in the index", docID)}
 	}
 	tokens := ix.tok.Tokens(query)
-	root := Explanation{Message: fmt.Sprintf("BM25 score of %s: sum over %d query tokens (%s tokenizer)", docID, len(tokens), ix.tok.Name())}
+	root := ranking.Explanation{Message: fmt.Sprintf("BM25 score of %s: sum over %d query tokens (%s tokenizer)", docID, len(tokens), ix.tok.Name())}
 	for _, t := range tokens {
 		child := ix.explainTerm(t, int32(d))
 		root.Value += child.Value
@@ -57,10 +39,10 @@ func (ix *Index) Explain(query, docID string) Explanation {
 	return root
 }
 
-func (ix *Index) explainTerm(term string, d int32) Explanation {
+func (ix *Index) explainTerm(term string, d int32) ranking.Explanation {
 	id, ok := ix.terms[term]
 	if !ok {
-		return Explanation{Message: fmt.Sprintf("term %q: in no document", term)}
+		return ranking.Explanation{Message: fmt.Sprintf("term %q: in no document", term)}
 	}
 	list := ix.postings[id]
 	var tf int32
@@ -71,16 +53,16 @@ func (ix *Index) explainTerm(term string, d int32) Explanation {
 		}
 	}
 	if tf == 0 {
-		return Explanation{Message: fmt.Sprintf("term %q: not in this document", term)}
+		return ranking.Explanation{Message: fmt.Sprintf("term %q: not in this document", term)}
 	}
 	n, df := len(ix.docs), len(list)
 	idf := IDF(n, df)
 	norm := ix.lenNorm[d]
 	f := float64(tf)
-	return Explanation{
+	return ranking.Explanation{
 		Value:   termScore(idf, tf, norm),
 		Message: fmt.Sprintf("term %q: IDF · f·(K1+1)/(f + length norm)", term),
-		Children: []Explanation{
+		Children: []ranking.Explanation{
 			{Value: idf, Message: fmt.Sprintf("IDF = ln(1 + (N − df + 0.5)/(df + 0.5)), N = %d, df = %d", n, df)},
 			{Value: f, Message: "f(t,d), occurrences in the document"},
 			{Value: norm, Message: fmt.Sprintf("length norm = K1·(1 − B + B·|d|/avgdl), K1 = %g, B = %g, |d| = %d, avgdl = %.4f", K1, B, ix.lengths[d], ix.avgdl)},

@@ -6,7 +6,7 @@ import (
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 func TestByType(t *testing.T) {
@@ -14,8 +14,8 @@ func TestByType(t *testing.T) {
 		{QID: "a", Type: questions.Contextual}, {QID: "b", Type: questions.NamedEntity},
 		{QID: "c", Type: questions.Contextual}, {QID: "d", Type: questions.Contextual},
 	}
-	qrels := trec.Qrels{"a": {"g": 2}, "b": {"g": 2}, "c": {"g": 2, "h": 2}, "d": {"g": 2}}
-	run := trec.Run{"a": {{ChunkID: "g"}}, "c": {{ChunkID: "h"}}}
+	qrels := ranking.Qrels{"a": {"g": 2}, "b": {"g": 2}, "c": {"g": 2, "h": 2}, "d": {"g": 2}}
+	run := ranking.Run{"a": {{ChunkID: "g"}}, "c": {{ChunkID: "h"}}}
 	res, err := metrics.Evaluate(qs, qrels, run, []string{"recall@5"})
 	if err != nil {
 		t.Fatal(err)

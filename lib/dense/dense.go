@@ -30,11 +30,10 @@ import (
 	"slices"
 
 	"github.com/linemem/linemem/lib/internal/parallel"
+	"github.com/linemem/linemem/lib/ranking"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
-
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // Matrix is n chunk vectors of one dimension, ready for search. It is
@@ -92,7 +91,7 @@ func (m *Matrix) IDs() []string { return m.ids }
 // Search ranks the rows against q (len(q) must equal Dim; a mismatch is a
 // programmer error and panics). k ≤ 0 returns every row. Equal scores are
 // ordered by ID desc.
-func (m *Matrix) Search(q []float32, k int) []trec.Hit {
+func (m *Matrix) Search(q []float32, k int) []ranking.Hit {
 	return m.SearchBatch([][]float32{q}, k)[0]
 }
 
@@ -100,19 +99,19 @@ func (m *Matrix) Search(q []float32, k int) []trec.Hit {
 // product scores all queries against all rows, then each query's candidates
 // are rescored in float64 (see the package doc); for k ≤ 0 every row is
 // scored in float64. Queries are processed on all cores.
-func (m *Matrix) SearchBatch(queries [][]float32, k int) [][]trec.Hit {
+func (m *Matrix) SearchBatch(queries [][]float32, k int) [][]ranking.Hit {
 	for i, q := range queries {
 		if len(q) != m.dim {
 			panic(fmt.Sprintf("dense: query %d has dimension %d, matrix has %d", i, len(q), m.dim))
 		}
 	}
-	out := make([][]trec.Hit, len(queries))
+	out := make([][]ranking.Hit, len(queries))
 	if len(queries) == 0 {
 		return out
 	}
 	if len(m.ids) == 0 {
 		for i := range out {
-			out[i] = []trec.Hit{}
+			out[i] = []ranking.Hit{}
 		}
 		return out
 	}
@@ -162,7 +161,7 @@ func errorBound(d int) float64 {
 }
 
 // rankTop returns the exact top k given approximate scores.
-func (m *Matrix) rankTop(q []float32, approx []float32, k int) []trec.Hit {
+func (m *Matrix) rankTop(q []float32, approx []float32, k int) []ranking.Hit {
 	kth := kthLargest(approx, k)
 	threshold := float64(kth) - 2*errorBound(m.dim)
 	qinv := invNorm(q)
@@ -172,20 +171,20 @@ func (m *Matrix) rankTop(q []float32, approx []float32, k int) []trec.Hit {
 			cand = append(cand, j)
 		}
 	}
-	hits := make([]trec.Hit, len(cand))
+	hits := make([]ranking.Hit, len(cand))
 	for i, j := range cand {
-		hits[i] = trec.Hit{ChunkID: m.ids[j], Score: m.exact(j, q, qinv)}
+		hits[i] = ranking.Hit{ChunkID: m.ids[j], Score: m.exact(j, q, qinv)}
 	}
 	slices.SortFunc(hits, compareHits)
 	return hits[:k]
 }
 
 // rankAll scores every row in float64 and sorts.
-func (m *Matrix) rankAll(q []float32) []trec.Hit {
+func (m *Matrix) rankAll(q []float32) []ranking.Hit {
 	qinv := invNorm(q)
-	hits := make([]trec.Hit, len(m.ids))
+	hits := make([]ranking.Hit, len(m.ids))
 	for j := range m.ids {
-		hits[j] = trec.Hit{ChunkID: m.ids[j], Score: m.exact(j, q, qinv)}
+		hits[j] = ranking.Hit{ChunkID: m.ids[j], Score: m.exact(j, q, qinv)}
 	}
 	slices.SortFunc(hits, compareHits)
 	return hits
@@ -209,7 +208,7 @@ func (m *Matrix) exact(row int, q []float32, qinv float64) float64 {
 }
 
 // compareHits orders by score desc, then chunk ID desc.
-func compareHits(a, b trec.Hit) int {
+func compareHits(a, b ranking.Hit) int {
 	if c := cmp.Compare(b.Score, a.Score); c != 0 {
 		return c
 	}

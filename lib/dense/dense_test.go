@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/dense"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // tol compares float64 scores computed in two summation orders of
@@ -51,21 +51,21 @@ func TestSearch(t *testing.T) {
 		name string
 		q    []float32
 		k    int
-		want []trec.Hit
+		want []ranking.Hit
 	}{
-		{"all rows, ties by id desc", []float32{2, 0}, 0, []trec.Hit{
+		{"all rows, ties by id desc", []float32{2, 0}, 0, []ranking.Hit{
 			{ChunkID: "b", Score: 1},
 			{ChunkID: "e", Score: 3.0 / 5}, // (3,4)/5 · (1,0)
 			{ChunkID: "a", Score: 3.0 / 5},
 			{ChunkID: "c", Score: 0}, // zero vector stays zero
 			{ChunkID: "d", Score: -1},
 		}},
-		{"top 2", []float32{2, 0}, 2, []trec.Hit{{ChunkID: "b", Score: 1}, {ChunkID: "e", Score: 3.0 / 5}}},
-		{"top 3 cuts a tie by id", []float32{0, 1}, 3, []trec.Hit{{ChunkID: "e", Score: 4.0 / 5}, {ChunkID: "a", Score: 4.0 / 5}, {ChunkID: "d", Score: 0}}},
-		{"zero query: all zero, id desc", []float32{0, 0}, 0, []trec.Hit{
+		{"top 2", []float32{2, 0}, 2, []ranking.Hit{{ChunkID: "b", Score: 1}, {ChunkID: "e", Score: 3.0 / 5}}},
+		{"top 3 cuts a tie by id", []float32{0, 1}, 3, []ranking.Hit{{ChunkID: "e", Score: 4.0 / 5}, {ChunkID: "a", Score: 4.0 / 5}, {ChunkID: "d", Score: 0}}},
+		{"zero query: all zero, id desc", []float32{0, 0}, 0, []ranking.Hit{
 			{ChunkID: "e"}, {ChunkID: "d"}, {ChunkID: "c"}, {ChunkID: "b"}, {ChunkID: "a"},
 		}},
-		{"k beyond n returns all", []float32{1, 1}, 9, []trec.Hit{
+		{"k beyond n returns all", []float32{1, 1}, 9, []ranking.Hit{
 			{ChunkID: "e", Score: 7 / (5 * math.Sqrt2)},
 			{ChunkID: "a", Score: 7 / (5 * math.Sqrt2)},
 			{ChunkID: "b", Score: 1 / math.Sqrt2},
@@ -133,7 +133,7 @@ func TestAgainstReference(t *testing.T) {
 }
 
 // reference ranks by the inner product of float64-normalised vectors.
-func reference(ids []string, d int, data []float32, q []float32) []trec.Hit {
+func reference(ids []string, d int, data []float32, q []float32) []ranking.Hit {
 	unit := func(v []float32) []float64 {
 		var s float64
 		for _, x := range v {
@@ -149,14 +149,14 @@ func reference(ids []string, d int, data []float32, q []float32) []trec.Hit {
 		return out
 	}
 	uq := unit(q)
-	hits := make([]trec.Hit, len(ids))
+	hits := make([]ranking.Hit, len(ids))
 	for i, id := range ids {
 		ur := unit(data[i*d : (i+1)*d])
 		var s float64
 		for j := range ur {
 			s += ur[j] * uq[j]
 		}
-		hits[i] = trec.Hit{ChunkID: id, Score: s}
+		hits[i] = ranking.Hit{ChunkID: id, Score: s}
 	}
 	sort.Slice(hits, func(a, b int) bool {
 		if hits[a].Score != hits[b].Score {
@@ -171,7 +171,7 @@ func reference(ids []string, d int, data []float32, q []float32) []trec.Hit {
 // full reference ranking want, allowing items whose scores differ by less
 // than tol to swap, also across the cut: the two computations round
 // differently.
-func assertSameRanking(t *testing.T, got, want []trec.Hit, k int) {
+func assertSameRanking(t *testing.T, got, want []ranking.Hit, k int) {
 	t.Helper()
 	if k <= 0 {
 		k = len(want)
@@ -184,7 +184,7 @@ func assertSameRanking(t *testing.T, got, want []trec.Hit, k int) {
 			t.Fatalf("rank %d: score %v, want %v", i+1, got[i], want[i])
 		}
 		if got[i].ChunkID != want[i].ChunkID {
-			j := slices.IndexFunc(want, func(h trec.Hit) bool { return h.ChunkID == got[i].ChunkID })
+			j := slices.IndexFunc(want, func(h ranking.Hit) bool { return h.ChunkID == got[i].ChunkID })
 			if j < 0 || math.Abs(want[j].Score-want[i].Score) > tol {
 				t.Fatalf("rank %d: %v, want %v", i+1, got[i], want[i])
 			}
@@ -192,7 +192,7 @@ func assertSameRanking(t *testing.T, got, want []trec.Hit, k int) {
 	}
 }
 
-func assertHits(t *testing.T, got, want []trec.Hit) {
+func assertHits(t *testing.T, got, want []ranking.Hit) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)

@@ -31,7 +31,7 @@ import (
 	"math"
 
 	"github.com/linemem/linemem/lib/chat"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // Group maps a chunk ID to its group key. A chunk missing from the map is a
@@ -58,7 +58,7 @@ func (g Group) key(id string) string {
 // same-group similarity (see the package doc). The input is not modified;
 // a repeated chunk ID keeps its first entry; empty hits give an empty result.
 // A lambda outside [0, 1], or NaN, is an error.
-func MMR(hits []trec.Hit, lambda float64, g Group) ([]trec.Hit, error) {
+func MMR(hits []ranking.Hit, lambda float64, g Group) ([]ranking.Hit, error) {
 	if !(lambda >= 0 && lambda <= 1) {
 		return nil, fmt.Errorf("diversify: MMR λ = %v, want a value in [0, 1]", lambda)
 	}
@@ -90,16 +90,16 @@ func MMR(hits []trec.Hit, lambda float64, g Group) ([]trec.Hit, error) {
 		order = append(order, best)
 	}
 	n := float64(len(order))
-	out := make([]trec.Hit, len(order))
+	out := make([]ranking.Hit, len(order))
 	for r, i := range order {
-		out[r] = trec.Hit{ChunkID: hits[i].ChunkID, Score: (n - float64(r)) / n}
+		out[r] = ranking.Hit{ChunkID: hits[i].ChunkID, Score: (n - float64(r)) / n}
 	}
 	return out, nil
 }
 
-func dedupe(hits []trec.Hit) []trec.Hit {
+func dedupe(hits []ranking.Hit) []ranking.Hit {
 	seen := make(map[string]bool, len(hits))
-	out := make([]trec.Hit, 0, len(hits))
+	out := make([]ranking.Hit, 0, len(hits))
 	for _, h := range hits {
 		if !seen[h.ChunkID] {
 			seen[h.ChunkID] = true
@@ -110,7 +110,7 @@ func dedupe(hits []trec.Hit) []trec.Hit {
 }
 
 // normalise min–max normalises the scores of hits; all 0 when max = min.
-func normalise(hits []trec.Hit) []float64 {
+func normalise(hits []ranking.Hit) []float64 {
 	out := make([]float64, len(hits))
 	if len(hits) == 0 {
 		return out

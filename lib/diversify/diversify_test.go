@@ -8,10 +8,10 @@ import (
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/diversify"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
-func ids(hits []trec.Hit) []string {
+func ids(hits []ranking.Hit) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
 		out[i] = h.ChunkID
@@ -24,10 +24,10 @@ var groups = diversify.Group{"a": "x", "b": "x", "c": "y", "d": "y"}
 
 func TestMMR(t *testing.T) {
 	// rel = (s − 0)/(1 − 0): a 1, b 0.9, c 0.5, d 0.
-	base := []trec.Hit{hit("a", 1), hit("b", 0.9), hit("c", 0.5), hit("d", 0)}
+	base := []ranking.Hit{hit("a", 1), hit("b", 0.9), hit("c", 0.5), hit("d", 0)}
 	cases := []struct {
 		name   string
-		hits   []trec.Hit
+		hits   []ranking.Hit
 		lambda float64
 		want   []string
 	}{
@@ -40,8 +40,8 @@ func TestMMR(t *testing.T) {
 		// every value 0 or −1: uncovered first, each step by chunk ID desc.
 		{"lambda 0 ignores scores", base, 0, []string{"d", "b", "c", "a"}},
 		// equal scores: rel 0 for all; d (y) first by ID desc, then b (x), then c, a.
-		{"equal scores", []trec.Hit{hit("a", 3), hit("b", 3), hit("c", 3), hit("d", 3)}, 0.9, []string{"d", "b", "c", "a"}},
-		{"repeated ID keeps its first entry", []trec.Hit{hit("a", 1), hit("c", 0.5), hit("a", 0.1), hit("d", 0)}, 1, []string{"a", "c", "d"}},
+		{"equal scores", []ranking.Hit{hit("a", 3), hit("b", 3), hit("c", 3), hit("d", 3)}, 0.9, []string{"d", "b", "c", "a"}},
+		{"repeated ID keeps its first entry", []ranking.Hit{hit("a", 1), hit("c", 0.5), hit("a", 0.1), hit("d", 0)}, 1, []string{"a", "c", "d"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -60,7 +60,7 @@ func TestMMRChunkInNoGroup(t *testing.T) {
 	// e and f are in no group, so each is its own. a .5; then e .25, c (y)
 	// .25, f 0, b (x) .45 − .5: e and c tie and e > c by ID; then c .25;
 	// then f 0 beats b −.05.
-	got, err := diversify.MMR([]trec.Hit{hit("a", 1), hit("b", 0.9), hit("c", 0.5), hit("e", 0.5), hit("f", 0)}, 0.5, groups)
+	got, err := diversify.MMR([]ranking.Hit{hit("a", 1), hit("b", 0.9), hit("c", 0.5), hit("e", 0.5), hit("f", 0)}, 0.5, groups)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,18 +70,18 @@ func TestMMRChunkInNoGroup(t *testing.T) {
 }
 
 func TestMMRRankScores(t *testing.T) {
-	got, err := diversify.MMR([]trec.Hit{hit("a", 1), hit("b", 0.9), hit("c", 0.5), hit("d", 0)}, 0.5, groups)
+	got, err := diversify.MMR([]ranking.Hit{hit("a", 1), hit("b", 0.9), hit("c", 0.5), hit("d", 0)}, 0.5, groups)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []trec.Hit{hit("a", 1), hit("c", 0.75), hit("b", 0.5), hit("d", 0.25)} // (n − i)/n, n = 4
+	want := []ranking.Hit{hit("a", 1), hit("c", 0.75), hit("b", 0.5), hit("d", 0.25)} // (n − i)/n, n = 4
 	if !slices.Equal(got, want) {
 		t.Errorf("MMR = %v, want %v", got, want)
 	}
 }
 
 func TestMMRDoesNotModifyInput(t *testing.T) {
-	in := []trec.Hit{hit("a", 1), hit("b", 0.9), hit("c", 0.5)}
+	in := []ranking.Hit{hit("a", 1), hit("b", 0.9), hit("c", 0.5)}
 	keep := slices.Clone(in)
 	if _, err := diversify.MMR(in, 0.5, groups); err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func TestMMRDoesNotModifyInput(t *testing.T) {
 func TestMMRErrors(t *testing.T) {
 	for _, lambda := range []float64{-0.01, 1.01, nanValue()} {
 		t.Run(fmt.Sprint(lambda), func(t *testing.T) {
-			_, err := diversify.MMR([]trec.Hit{hit("a", 1)}, lambda, groups)
+			_, err := diversify.MMR([]ranking.Hit{hit("a", 1)}, lambda, groups)
 			if err == nil || !strings.Contains(err.Error(), "want a value in [0, 1]") {
 				t.Errorf("err = %v", err)
 			}
@@ -115,7 +115,7 @@ func TestBySource(t *testing.T) {
 }
 
 func ExampleMMR() {
-	hits := []trec.Hit{{ChunkID: "a", Score: 9}, {ChunkID: "b", Score: 8}, {ChunkID: "c", Score: 5}}
+	hits := []ranking.Hit{{ChunkID: "a", Score: 9}, {ChunkID: "b", Score: 8}, {ChunkID: "c", Score: 5}}
 	g := diversify.Group{"a": "family.json", "b": "family.json", "c": "club.json"}
 	out, _ := diversify.MMR(hits, 0.5, g)
 	for _, h := range out {
@@ -127,4 +127,4 @@ func ExampleMMR() {
 	// b family.json
 }
 
-func hit(id string, score float64) trec.Hit { return trec.Hit{ChunkID: id, Score: score} }
+func hit(id string, score float64) ranking.Hit { return ranking.Hit{ChunkID: id, Score: score} }

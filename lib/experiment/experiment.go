@@ -17,8 +17,8 @@ import (
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // RunDepth is how many ranked chunks a run keeps per question: the hybrid's
@@ -37,7 +37,7 @@ const SelectionMetric = "recall@5"
 // for every metric and method so paired differences share resamples.
 type Setup struct {
 	Questions []questions.Question
-	Qrels     trec.Qrels
+	Qrels     ranking.Qrels
 	Builder   *retrieval.Builder
 	B         int     // bootstrap resamples; bootstrap.DefaultB when 0
 	Seed      uint64  // bootstrap seed; used as given (bootstrap.DefaultSeed is 12,345)
@@ -52,7 +52,7 @@ type Setup struct {
 
 // NewSetup returns a Setup with the paper's defaults: B = 5,000, seed 12,345,
 // 95% intervals and PaperMetrics.
-func NewSetup(qs []questions.Question, qrels trec.Qrels, b *retrieval.Builder) *Setup {
+func NewSetup(qs []questions.Question, qrels ranking.Qrels, b *retrieval.Builder) *Setup {
 	return &Setup{Questions: qs, Qrels: qrels, Builder: b, B: bootstrap.DefaultB, Seed: bootstrap.DefaultSeed, Level: bootstrap.DefaultLevel, Metrics: PaperMetrics}
 }
 
@@ -96,7 +96,7 @@ func (s *Setup) QueryTexts() []string {
 
 // Run ranks every question with the named retriever and keeps the top depth
 // per question (depth ≤ 0: RunDepth).
-func (s *Setup) Run(name string, depth int) (trec.Run, error) {
+func (s *Setup) Run(name string, depth int) (ranking.Run, error) {
 	if depth <= 0 {
 		depth = RunDepth
 	}
@@ -111,8 +111,8 @@ func (s *Setup) Run(name string, depth int) (trec.Run, error) {
 	return s.runOf(lists), nil
 }
 
-func (s *Setup) runOf(lists [][]trec.Hit) trec.Run {
-	run := make(trec.Run, len(lists))
+func (s *Setup) runOf(lists [][]ranking.Hit) ranking.Run {
+	run := make(ranking.Run, len(lists))
 	for i, q := range s.Questions {
 		run[q.QID] = lists[i]
 	}
@@ -136,14 +136,14 @@ type Interval struct {
 // Evaluation is one retriever's run with its scores.
 type Evaluation struct {
 	Name   string
-	Run    trec.Run
+	Run    ranking.Run
 	Result *metrics.Result
 	// CI maps each metric to its interval over all evaluated questions.
 	CI map[string]Interval
 }
 
 // Score evaluates a run that is already ranked, under name.
-func (s *Setup) Score(name string, run trec.Run) (*Evaluation, error) {
+func (s *Setup) Score(name string, run ranking.Run) (*Evaluation, error) {
 	res, err := metrics.Evaluate(s.Questions, s.Qrels, run, s.metricNames())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -223,7 +223,7 @@ type Sweep struct {
 	Selected int
 	// Components holds each pairing's component runs (top RunDepth), keyed
 	// by pairing label, so a configuration's run can be rebuilt by fusing.
-	Components map[string][2]trec.Run
+	Components map[string][2]ranking.Run
 }
 
 // SelectedConfig returns the configuration chosen by the selection rule.
@@ -256,13 +256,13 @@ func (w *Sweep) Config(name string) (SweepConfig, bool) {
 
 // FusedRun rebuilds the top-RunDepth run of a sweep configuration from the
 // stored component runs, without searching again.
-func (w *Sweep) FusedRun(c SweepConfig) trec.Run {
+func (w *Sweep) FusedRun(c SweepConfig) ranking.Run {
 	comp := w.Components[c.Pairing]
 	return fuseRuns(fusion.LinearMinMax{Beta: c.Beta}, comp[0], comp[1])
 }
 
-func fuseRuns(f fusion.Fuser, sparse, vec trec.Run) trec.Run {
-	out := make(trec.Run, len(sparse))
+func fuseRuns(f fusion.Fuser, sparse, vec ranking.Run) ranking.Run {
+	out := make(ranking.Run, len(sparse))
 	for qid := range sparse {
 		fused := f.Fuse(sparse[qid], vec[qid])
 		if len(fused) > RunDepth {
@@ -284,7 +284,7 @@ func (s *Setup) Sweep(pairings []retrieval.Pairing, betas []float64) (*Sweep, er
 	if len(pairings) == 0 || len(betas) == 0 {
 		return nil, fmt.Errorf("sweep: no configurations (%d pairings × %d weights)", len(pairings), len(betas))
 	}
-	w := &Sweep{Components: map[string][2]trec.Run{}}
+	w := &Sweep{Components: map[string][2]ranking.Run{}}
 	configs := make([]analysis.Config, 0, len(pairings)*len(betas))
 	for i, p := range pairings {
 		sparse, err := s.Run(p.BM25.Name(), RunDepth)
@@ -295,7 +295,7 @@ func (s *Setup) Sweep(pairings []retrieval.Pairing, betas []float64) (*Sweep, er
 		if err != nil {
 			return nil, err
 		}
-		w.Components[p.Label] = [2]trec.Run{sparse, vec}
+		w.Components[p.Label] = [2]ranking.Run{sparse, vec}
 		for _, beta := range betas {
 			name := p.Name(beta)
 			run := fuseRuns(fusion.LinearMinMax{Beta: beta}, sparse, vec)

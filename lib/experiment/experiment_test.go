@@ -11,8 +11,8 @@ import (
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // memoryVectors is an in-memory retrieval.VectorSource: every chunk of every
@@ -58,7 +58,7 @@ func fixture() *experiment.Setup {
 	for i, q := range qs {
 		vs.queries[q.Question] = []float32{float32(2 - i), 1}
 	}
-	qrels := trec.Qrels{"q1": {"c1": 2}, "q2": {"c2": 2, "c1": 1}, "q3": {"c0": 1}}
+	qrels := ranking.Qrels{"q1": {"c1": 2}, "q2": {"c2": 2, "c1": 1}, "q3": {"c0": 1}}
 	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{EmbedModel: "m"})
 	s := experiment.NewSetup(qs, qrels, b)
 	s.B = 200

@@ -7,13 +7,14 @@ import (
 
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/trec"
 )
 
 // LoadQuestionSet reads a question file and its qrels and checks that every
 // qrels qid is a question: an unknown qid is bad input, an *inputerr.Error
 // naming the qrels file and the qid's first line (spec §11).
-func LoadQuestionSet(questionsPath, qrelsPath string) ([]questions.Question, trec.Qrels, error) {
+func LoadQuestionSet(questionsPath, qrelsPath string) ([]questions.Question, ranking.Qrels, error) {
 	qs, err := questions.ReadFile(questionsPath)
 	if err != nil {
 		return nil, nil, err

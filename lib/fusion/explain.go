@@ -3,7 +3,7 @@ package fusion
 import (
 	"fmt"
 
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // Contribution is one component list's share of a fused score.
@@ -21,12 +21,12 @@ type Contribution struct {
 // fused = bm25.Weight·bm25.Normalised + vec.Weight·vec.Normalised.
 type Explainer interface {
 	Fuser
-	Explain(bm25, vec []trec.Hit, chunkID string) (fused float64, sparse, dense Contribution)
+	Explain(bm25, vec []ranking.Hit, chunkID string) (fused float64, sparse, dense Contribution)
 }
 
 // Explain implements Explainer.
-func (f LinearMinMax) Explain(bm25, vec []trec.Hit, chunkID string) (float64, Contribution, Contribution) {
-	part := func(hits []trec.Hit, weight float64) Contribution {
+func (f LinearMinMax) Explain(bm25, vec []ranking.Hit, chunkID string) (float64, Contribution, Contribution) {
+	part := func(hits []ranking.Hit, weight float64) Contribution {
 		hits = top(hits)
 		c := Contribution{Weight: weight, Method: "min–max over an empty list"}
 		if len(hits) == 0 {
@@ -46,8 +46,8 @@ func (f LinearMinMax) Explain(bm25, vec []trec.Hit, chunkID string) (float64, Co
 }
 
 // Explain implements Explainer.
-func (f RRF) Explain(bm25, vec []trec.Hit, chunkID string) (float64, Contribution, Contribution) {
-	part := func(hits []trec.Hit) Contribution {
+func (f RRF) Explain(bm25, vec []ranking.Hit, chunkID string) (float64, Contribution, Contribution) {
+	part := func(hits []ranking.Hit) Contribution {
 		hits = top(hits)
 		c := Contribution{Weight: 1, Method: fmt.Sprintf("1/(%g + rank)", f.K)}
 		c.Rank, c.Score = find(hits, chunkID)
@@ -60,8 +60,8 @@ func (f RRF) Explain(bm25, vec []trec.Hit, chunkID string) (float64, Contributio
 }
 
 // Explain implements Explainer.
-func (f ZScore) Explain(bm25, vec []trec.Hit, chunkID string) (float64, Contribution, Contribution) {
-	part := func(hits []trec.Hit, weight float64) Contribution {
+func (f ZScore) Explain(bm25, vec []ranking.Hit, chunkID string) (float64, Contribution, Contribution) {
+	part := func(hits []ranking.Hit, weight float64) Contribution {
 		hits = top(hits)
 		c := Contribution{Weight: weight, Method: fmt.Sprintf("z-score over the top %d", len(hits))}
 		c.Rank, c.Score = find(hits, chunkID)
@@ -72,7 +72,7 @@ func (f ZScore) Explain(bm25, vec []trec.Hit, chunkID string) (float64, Contribu
 }
 
 // find returns the 1-based rank and score of chunkID in hits, or 0, 0.
-func find(hits []trec.Hit, chunkID string) (int, float64) {
+func find(hits []ranking.Hit, chunkID string) (int, float64) {
 	for i, h := range hits {
 		if h.ChunkID == chunkID {
 			return i + 1, h.Score
@@ -82,7 +82,7 @@ func find(hits []trec.Hit, chunkID string) (int, float64) {
 }
 
 // fusedScore is the score Fuse gives chunkID, 0 when it is not fused.
-func fusedScore(f Fuser, bm25, vec []trec.Hit, chunkID string) float64 {
+func fusedScore(f Fuser, bm25, vec []ranking.Hit, chunkID string) float64 {
 	_, s := find(f.Fuse(bm25, vec), chunkID)
 	return s
 }

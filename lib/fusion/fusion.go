@@ -23,7 +23,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // Depth is how many hits of each component list a fuser reads (spec §9, D).
@@ -35,7 +35,7 @@ type Fuser interface {
 	// Name identifies the fusion and its parameters, e.g. "hybrid@0.45".
 	Name() string
 	// Fuse returns the fused ranking of the union of both lists' top Depth.
-	Fuse(bm25, vec []trec.Hit) []trec.Hit
+	Fuse(bm25, vec []ranking.Hit) []ranking.Hit
 }
 
 // BetaGrid returns the paper's 21 BM25 weights i/20 for i = 0…20, each
@@ -59,7 +59,7 @@ type LinearMinMax struct{ Beta float64 }
 func (f LinearMinMax) Name() string { return "hybrid@" + FormatBeta(f.Beta) }
 
 // Fuse implements Fuser; see the package doc.
-func (f LinearMinMax) Fuse(bm25, vec []trec.Hit) []trec.Hit {
+func (f LinearMinMax) Fuse(bm25, vec []ranking.Hit) []ranking.Hit {
 	b, v := top(bm25), top(vec)
 	return combine(minMax(b), minMax(v), func(sb, sv float64) float64 {
 		return (1-f.Beta)*sv + f.Beta*sb
@@ -79,9 +79,9 @@ func (f RRF) Name() string {
 }
 
 // Fuse implements Fuser; see the package doc.
-func (f RRF) Fuse(bm25, vec []trec.Hit) []trec.Hit {
+func (f RRF) Fuse(bm25, vec []ranking.Hit) []ranking.Hit {
 	b, v := top(bm25), top(vec)
-	recip := func(hits []trec.Hit) map[string]float64 {
+	recip := func(hits []ranking.Hit) map[string]float64 {
 		m := make(map[string]float64, len(hits))
 		for i, h := range hits {
 			m[h.ChunkID] = 1 / (f.K + float64(i+1))
@@ -99,7 +99,7 @@ type ZScore struct{ Beta float64 }
 func (f ZScore) Name() string { return "zscore@" + FormatBeta(f.Beta) }
 
 // Fuse implements Fuser; see the package doc.
-func (f ZScore) Fuse(bm25, vec []trec.Hit) []trec.Hit {
+func (f ZScore) Fuse(bm25, vec []ranking.Hit) []ranking.Hit {
 	b, v := top(bm25), top(vec)
 	return combine(zScores(b), zScores(v), func(sb, sv float64) float64 {
 		return (1-f.Beta)*sv + f.Beta*sb
@@ -108,8 +108,8 @@ func (f ZScore) Fuse(bm25, vec []trec.Hit) []trec.Hit {
 
 // top returns the first Depth hits with repeated chunk IDs removed (first
 // kept).
-func top(hits []trec.Hit) []trec.Hit {
-	out := make([]trec.Hit, 0, min(len(hits), Depth))
+func top(hits []ranking.Hit) []ranking.Hit {
+	out := make([]ranking.Hit, 0, min(len(hits), Depth))
 	seen := make(map[string]bool, min(len(hits), Depth))
 	for _, h := range hits {
 		if len(out) == Depth {
@@ -125,7 +125,7 @@ func top(hits []trec.Hit) []trec.Hit {
 }
 
 // minMax maps each chunk to (s − m)/(M − m), or 0 when M = m.
-func minMax(hits []trec.Hit) map[string]float64 {
+func minMax(hits []ranking.Hit) map[string]float64 {
 	out := make(map[string]float64, len(hits))
 	if len(hits) == 0 {
 		return out
@@ -145,7 +145,7 @@ func minMax(hits []trec.Hit) map[string]float64 {
 }
 
 // zScores maps each chunk to (s − μ)/σ, or 0 when σ = 0.
-func zScores(hits []trec.Hit) map[string]float64 {
+func zScores(hits []ranking.Hit) map[string]float64 {
 	out := make(map[string]float64, len(hits))
 	if len(hits) == 0 {
 		return out
@@ -172,19 +172,19 @@ func zScores(hits []trec.Hit) map[string]float64 {
 
 // combine scores the union of the two lists with mix(bm25 part, vec part),
 // a missing part being 0, and orders by score desc, chunk ID desc.
-func combine(bm25, vec map[string]float64, mix func(sb, sv float64) float64, b, v []trec.Hit) []trec.Hit {
-	out := make([]trec.Hit, 0, len(b)+len(v))
+func combine(bm25, vec map[string]float64, mix func(sb, sv float64) float64, b, v []ranking.Hit) []ranking.Hit {
+	out := make([]ranking.Hit, 0, len(b)+len(v))
 	seen := make(map[string]bool, len(b)+len(v))
-	for _, list := range [][]trec.Hit{b, v} {
+	for _, list := range [][]ranking.Hit{b, v} {
 		for _, h := range list {
 			if seen[h.ChunkID] {
 				continue
 			}
 			seen[h.ChunkID] = true
-			out = append(out, trec.Hit{ChunkID: h.ChunkID, Score: mix(bm25[h.ChunkID], vec[h.ChunkID])})
+			out = append(out, ranking.Hit{ChunkID: h.ChunkID, Score: mix(bm25[h.ChunkID], vec[h.ChunkID])})
 		}
 	}
-	slices.SortFunc(out, func(x, y trec.Hit) int {
+	slices.SortFunc(out, func(x, y ranking.Hit) int {
 		if c := cmp.Compare(y.Score, x.Score); c != 0 {
 			return c
 		}

@@ -7,17 +7,17 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/fusion"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // tol: the expected values below are the same expressions as the code's,
 // possibly reassociated.
 const tol = 1e-12
 
-func hits(pairs ...any) []trec.Hit {
-	var out []trec.Hit
+func hits(pairs ...any) []ranking.Hit {
+	var out []ranking.Hit
 	for i := 0; i < len(pairs); i += 2 {
-		out = append(out, trec.Hit{ChunkID: pairs[i].(string), Score: pairs[i+1].(float64)})
+		out = append(out, ranking.Hit{ChunkID: pairs[i].(string), Score: pairs[i+1].(float64)})
 	}
 	return out
 }
@@ -28,8 +28,8 @@ func TestLinearMinMax(t *testing.T) {
 	cases := []struct {
 		name    string
 		beta    float64
-		bm, vec []trec.Hit
-		want    []trec.Hit
+		bm, vec []ranking.Hit
+		want    []ranking.Hit
 	}{
 		{"empty lists", 0.5, nil, nil, nil},
 		{"one empty list", 0.5, bm, nil, hits("a", 0.5*1, "b", 0.5*0.5, "c", 0.0)},
@@ -52,10 +52,10 @@ func TestLinearMinMax(t *testing.T) {
 }
 
 func TestDepth(t *testing.T) {
-	var bm, vec []trec.Hit
+	var bm, vec []ranking.Hit
 	for i := range fusion.Depth + 50 {
-		bm = append(bm, trec.Hit{ChunkID: fmt.Sprintf("b%03d", i), Score: float64(1000 - i)})
-		vec = append(vec, trec.Hit{ChunkID: fmt.Sprintf("v%03d", i), Score: float64(1000 - i)})
+		bm = append(bm, ranking.Hit{ChunkID: fmt.Sprintf("b%03d", i), Score: float64(1000 - i)})
+		vec = append(vec, ranking.Hit{ChunkID: fmt.Sprintf("v%03d", i), Score: float64(1000 - i)})
 	}
 	for _, f := range []fusion.Fuser{fusion.LinearMinMax{Beta: 0.5}, fusion.RRF{K: 60}, fusion.ZScore{Beta: 0.5}} {
 		t.Run(f.Name(), func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestDepth(t *testing.T) {
 			if len(got) != 2*fusion.Depth {
 				t.Fatalf("%d fused hits, want 2·Depth = %d", len(got), 2*fusion.Depth)
 			}
-			if slices.ContainsFunc(got, func(h trec.Hit) bool { return h.ChunkID == "b200" || h.ChunkID == "v200" }) {
+			if slices.ContainsFunc(got, func(h ranking.Hit) bool { return h.ChunkID == "b200" || h.ChunkID == "v200" }) {
 				t.Error("a hit below Depth was fused")
 			}
 		})
@@ -80,8 +80,8 @@ func TestDepth(t *testing.T) {
 func TestRRF(t *testing.T) {
 	cases := []struct {
 		name    string
-		bm, vec []trec.Hit
-		want    []trec.Hit
+		bm, vec []ranking.Hit
+		want    []ranking.Hit
 	}{
 		{"empty lists", nil, nil, nil},
 		{"scores ignored, ranks used", hits("a", 9.0, "b", 5.0), hits("b", 0.1, "c", 0.05), hits(
@@ -105,7 +105,7 @@ func TestZScore(t *testing.T) {
 	cases := []struct {
 		name string
 		beta float64
-		want []trec.Hit
+		want []ranking.Hit
 	}{
 		{"beta 0.5", 0.5, hits("a", 0.5*1, "c", 0.0, "b", 0.5*-1)},
 		{"beta 0", 0, hits("c", 0.0, "b", 0.0, "a", 0.0)},
@@ -155,7 +155,7 @@ func TestNames(t *testing.T) {
 	}
 }
 
-func assertHits(t *testing.T, got, want []trec.Hit) {
+func assertHits(t *testing.T, got, want []ranking.Hit) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -168,8 +168,8 @@ func assertHits(t *testing.T, got, want []trec.Hit) {
 }
 
 func ExampleLinearMinMax() {
-	bm25 := []trec.Hit{{ChunkID: "c1", Score: 8.2}, {ChunkID: "c2", Score: 4.1}}
-	vec := []trec.Hit{{ChunkID: "c2", Score: 0.61}, {ChunkID: "c3", Score: 0.42}}
+	bm25 := []ranking.Hit{{ChunkID: "c1", Score: 8.2}, {ChunkID: "c2", Score: 4.1}}
+	vec := []ranking.Hit{{ChunkID: "c2", Score: 0.61}, {ChunkID: "c3", Score: 0.42}}
 	for _, h := range (fusion.LinearMinMax{Beta: 0.45}).Fuse(bm25, vec) {
 		fmt.Printf("%s %.2f\n", h.ChunkID, h.Score)
 	}
@@ -184,7 +184,7 @@ func TestExplain(t *testing.T) {
 	vec := hits("b", 0.8, "d", 0.6, "a", 0.4)
 	for _, f := range []fusion.Explainer{fusion.LinearMinMax{Beta: 0.3}, fusion.RRF{K: 60}, fusion.ZScore{Beta: 0.7}} {
 		fused := f.Fuse(bm, vec)
-		for _, want := range append(fused, trec.Hit{ChunkID: "absent"}) {
+		for _, want := range append(fused, ranking.Hit{ChunkID: "absent"}) {
 			t.Run(f.Name()+"/"+want.ChunkID, func(t *testing.T) {
 				got, sparse, dense := f.Explain(bm, vec, want.ChunkID)
 				if math.Abs(got-want.Score) > tol {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -161,7 +162,7 @@ func TestResolvePrefersSameSenderAndNearestTime(t *testing.T) {
 	cs := []chat.Chunk{chunk(0, ms[0]), chunk(1, ms[1]), chunk(2, ms[2])}
 	ev := []gold.Evidence{{QID: "q", Items: []gold.Item{{Source: "chat.json", Date: "2024-05-01", Time: "20:50", Sender: "自分", TextPrefix: "駅前のカフェ"}}}}
 	qrels, rep := gold.Resolve(ev, ms, cs)
-	if want := (trec.Qrels{"q": {cs[2].ID: 2}}); !reflect.DeepEqual(qrels, want) {
+	if want := (ranking.Qrels{"q": {cs[2].ID: 2}}); !reflect.DeepEqual(qrels, want) {
 		t.Errorf("qrels = %v, want %v", qrels, want)
 	}
 	if rep.Items[0].Candidates != 3 {

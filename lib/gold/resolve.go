@@ -9,7 +9,7 @@ import (
 	"unicode"
 
 	"github.com/linemem/linemem/lib/chat"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // Matching parameters of the excerpt search.
@@ -64,7 +64,7 @@ type Report struct {
 // every chunk that contains it: relevance 2 if the item is an answer, else 1,
 // the maximum winning. Questions appear in the qrels only with their graded
 // chunks; Report lists unmatched items and questions without relevance 2.
-func Resolve(evidence []Evidence, msgs []chat.Message, chunks []chat.Chunk) (trec.Qrels, Report) {
+func Resolve(evidence []Evidence, msgs []chat.Message, chunks []chat.Chunk) (ranking.Qrels, Report) {
 	idx := newMessageIndex(msgs)
 	chunksOf := map[string][]string{}
 	for _, c := range chunks {
@@ -72,7 +72,7 @@ func Resolve(evidence []Evidence, msgs []chat.Message, chunks []chat.Chunk) (tre
 			chunksOf[id] = append(chunksOf[id], c.ID)
 		}
 	}
-	qrels := trec.Qrels{}
+	qrels := ranking.Qrels{}
 	rep := Report{Questions: len(evidence)}
 	for _, ev := range evidence {
 		graded := map[string]int{}

@@ -40,8 +40,8 @@ import (
 
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // Unit is one source-month of chunks.
@@ -110,7 +110,7 @@ func (ix *Index) UnitOf(chunkID string) (string, bool) {
 
 // Search returns the units matching query by BM25, best first (all when k ≤
 // 0); Hit.ChunkID holds the unit ID.
-func (ix *Index) Search(query string, k int) []trec.Hit {
+func (ix *Index) Search(query string, k int) []ranking.Hit {
 	return ix.bm25.Search(query, k)
 }
 
@@ -118,14 +118,14 @@ func (ix *Index) Search(query string, k int) []trec.Hit {
 // query's unit ranking units (see the package doc). The inputs are not
 // modified; a repeated chunk ID keeps its first entry; a γ outside [0, 1] or
 // NaN is an error.
-func (ix *Index) Fuse(base, units []trec.Hit, gamma float64) ([]trec.Hit, error) {
+func (ix *Index) Fuse(base, units []ranking.Hit, gamma float64) ([]ranking.Hit, error) {
 	if !(gamma >= 0 && gamma <= 1) {
 		return nil, fmt.Errorf("hierarchy: γ = %v, want a value in [0, 1]", gamma)
 	}
 	unitScore := normalised(units)
 	seen := make(map[string]bool, len(base))
 	var chunkIDs []string
-	var chunkHits []trec.Hit
+	var chunkHits []ranking.Hit
 	for _, h := range base {
 		if !seen[h.ChunkID] {
 			seen[h.ChunkID] = true
@@ -134,11 +134,11 @@ func (ix *Index) Fuse(base, units []trec.Hit, gamma float64) ([]trec.Hit, error)
 		}
 	}
 	chunkScore := normalised(chunkHits)
-	out := make([]trec.Hit, len(chunkIDs))
+	out := make([]ranking.Hit, len(chunkIDs))
 	for i, id := range chunkIDs {
-		out[i] = trec.Hit{ChunkID: id, Score: (1-gamma)*chunkScore[id] + gamma*unitScore[ix.unitOf[id]]}
+		out[i] = ranking.Hit{ChunkID: id, Score: (1-gamma)*chunkScore[id] + gamma*unitScore[ix.unitOf[id]]}
 	}
-	slices.SortFunc(out, func(a, b trec.Hit) int {
+	slices.SortFunc(out, func(a, b ranking.Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.ChunkID, a.ChunkID))
 	})
 	return out, nil
@@ -146,9 +146,9 @@ func (ix *Index) Fuse(base, units []trec.Hit, gamma float64) ([]trec.Hit, error)
 
 // normalised min–max normalises the scores of hits by ID (the first entry of
 // a repeated ID counts); every value is 0 when max = min.
-func normalised(hits []trec.Hit) map[string]float64 {
+func normalised(hits []ranking.Hit) map[string]float64 {
 	out := make(map[string]float64, len(hits))
-	var keep []trec.Hit
+	var keep []ranking.Hit
 	for _, h := range hits {
 		if _, ok := out[h.ChunkID]; !ok {
 			out[h.ChunkID] = 0

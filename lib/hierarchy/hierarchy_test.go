@@ -7,8 +7,8 @@ import (
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/hierarchy"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 func build(t *testing.T) *hierarchy.Index {
@@ -79,26 +79,26 @@ func TestSearchUnits(t *testing.T) {
 func TestFuse(t *testing.T) {
 	ix := build(t)
 	// ŝ_base: c4 (1−0)/(1−0) = 1, c3 .5, c1 0.
-	base := []trec.Hit{hit("c4", 1), hit("c3", 0.5), hit("c1", 0)}
+	base := []ranking.Hit{hit("c4", 1), hit("c3", 0.5), hit("c1", 0)}
 	// ŝ_unit: club-01 1, family-01 0; club-02 (c4's unit) absent → 0.
-	units := []trec.Hit{hit("club.json|2024-01", 2), hit("family.json|2024-01", 1)}
+	units := []ranking.Hit{hit("club.json|2024-01", 2), hit("family.json|2024-01", 1)}
 	cases := []struct {
 		name  string
-		base  []trec.Hit
-		units []trec.Hit
+		base  []ranking.Hit
+		units []ranking.Hit
 		gamma float64
-		want  []trec.Hit
+		want  []ranking.Hit
 	}{
-		{"empty base", nil, units, 0.5, []trec.Hit{}},
-		{"gamma 0 keeps the base", base, units, 0, []trec.Hit{hit("c4", 1), hit("c3", 0.5), hit("c1", 0)}},
+		{"empty base", nil, units, 0.5, []ranking.Hit{}},
+		{"gamma 0 keeps the base", base, units, 0, []ranking.Hit{hit("c4", 1), hit("c3", 0.5), hit("c1", 0)}},
 		// c4 .5·1 + .5·0 = .5, c1 .5·0 + .5·1 = .5 (tie: c4 > c1 by ID), c3 .25 + 0.
-		{"gamma 0.5", base, units, 0.5, []trec.Hit{hit("c4", 0.5), hit("c1", 0.5), hit("c3", 0.25)}},
+		{"gamma 0.5", base, units, 0.5, []ranking.Hit{hit("c4", 0.5), hit("c1", 0.5), hit("c3", 0.25)}},
 		// only the unit counts: c1 1; c4 and c3 0, by ID desc.
-		{"gamma 1", base, units, 1, []trec.Hit{hit("c1", 1), hit("c4", 0), hit("c3", 0)}},
+		{"gamma 1", base, units, 1, []ranking.Hit{hit("c1", 1), hit("c4", 0), hit("c3", 0)}},
 		// one unit: max = min, so every unit gets 0 and only the base counts.
-		{"single unit normalises to 0", base, units[:1], 0.5, []trec.Hit{hit("c4", 0.5), hit("c3", 0.25), hit("c1", 0)}},
+		{"single unit normalises to 0", base, units[:1], 0.5, []ranking.Hit{hit("c4", 0.5), hit("c3", 0.25), hit("c1", 0)}},
 		// the unknown chunk c9 is in no unit; the repeated c4 keeps its first entry.
-		{"unknown and repeated chunks", []trec.Hit{hit("c9", 2), hit("c4", 0), hit("c4", 5)}, units, 0.5, []trec.Hit{hit("c9", 0.5), hit("c4", 0)}},
+		{"unknown and repeated chunks", []ranking.Hit{hit("c9", 2), hit("c4", 0), hit("c4", 5)}, units, 0.5, []ranking.Hit{hit("c9", 0.5), hit("c4", 0)}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -116,11 +116,11 @@ func TestFuse(t *testing.T) {
 func TestFuseErrors(t *testing.T) {
 	ix := build(t)
 	for _, gamma := range []float64{-0.5, 1.5} {
-		_, err := ix.Fuse([]trec.Hit{hit("c1", 1)}, nil, gamma)
+		_, err := ix.Fuse([]ranking.Hit{hit("c1", 1)}, nil, gamma)
 		if err == nil || !strings.Contains(err.Error(), "want a value in [0, 1]") {
 			t.Errorf("γ = %v: err = %v", gamma, err)
 		}
 	}
 }
 
-func hit(id string, score float64) trec.Hit { return trec.Hit{ChunkID: id, Score: score} }
+func hit(id string, score float64) ranking.Hit { return ranking.Hit{ChunkID: id, Score: score} }

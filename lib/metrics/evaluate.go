@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // Result holds per-question scores and their macro means for one run.
@@ -76,7 +76,7 @@ func (r *Result) TypeIndices(typ string) []int {
 // Gold chunks missing from the corpus still count in the denominators (see
 // MissingGold). An unknown or repeated metric name, or a repeated qid in qs,
 // is an error.
-func Evaluate(qs []questions.Question, qrels trec.Qrels, run trec.Run, metricNames []string) (*Result, error) {
+func Evaluate(qs []questions.Question, qrels ranking.Qrels, run ranking.Run, metricNames []string) (*Result, error) {
 	ms := make([]Metric, 0, len(metricNames))
 	for _, name := range metricNames {
 		m, err := Parse(name)
@@ -166,7 +166,7 @@ type GoldRef struct {
 // corpus, sorted by qid then chunk ID. They are a warning, not an error:
 // Evaluate still counts them in |G2| and in IDCG, so they can only lower
 // scores.
-func MissingGold(qrels trec.Qrels, corpus map[string]bool) []GoldRef {
+func MissingGold(qrels ranking.Qrels, corpus map[string]bool) []GoldRef {
 	var out []GoldRef
 	for qid, judged := range qrels {
 		for id, rel := range judged {

@@ -11,7 +11,7 @@ import (
 	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // confTol is the conformance pack's stated agreement for macro metrics.
@@ -86,14 +86,14 @@ func TestEvaluateQuestionHandling(t *testing.T) {
 		{QID: "d", Type: questions.Contextual},  // no qrels at all: excluded
 		{QID: "e", Type: "other"},               // no run entry: scores 0
 	}
-	qrels := trec.Qrels{
+	qrels := ranking.Qrels{
 		"a": {"a1": 2, "a2": 2},
 		"b": {"b1": 2, "b2": 1},
 		"c": {"c1": 1},
 		"e": {"e1": 2},
 		"z": {"z1": 2}, // not a question
 	}
-	run := trec.Run{
+	run := ranking.Run{
 		"a": hits("x", "a2"),
 		"b": hits("b2", "b1"),
 		"c": hits("c1"),
@@ -147,7 +147,7 @@ func TestEvaluateQuestionHandling(t *testing.T) {
 }
 
 func TestMissingGold(t *testing.T) {
-	qrels := trec.Qrels{
+	qrels := ranking.Qrels{
 		"q2": {"gone": 2, "here": 2, "zero": 0},
 		"q1": {"half": 1, "here": 1},
 	}
@@ -165,7 +165,7 @@ func TestMissingGold(t *testing.T) {
 // reference computes the spec §10 definitions directly, written
 // independently of the package: sets for recall, a scan for the first gold
 // rank, and an explicitly sorted ideal gain list.
-func reference(family string, ranked []trec.Hit, judged map[string]int, k int) float64 {
+func reference(family string, ranked []ranking.Hit, judged map[string]int, k int) float64 {
 	n := k
 	if len(ranked) < n {
 		n = len(ranked)
@@ -225,7 +225,7 @@ func TestEvaluateAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	const nq, pool = 400, 60
 	var qs []questions.Question
-	qrels, run := trec.Qrels{}, trec.Run{}
+	qrels, run := ranking.Qrels{}, ranking.Run{}
 	for q := range nq {
 		qid := fmt.Sprintf("q%03d", q)
 		qs = append(qs, questions.Question{QID: qid, Type: questions.Types[rng.IntN(len(questions.Types))]})
@@ -236,7 +236,7 @@ func TestEvaluateAgainstReference(t *testing.T) {
 		qrels[qid] = judged
 		perm := rng.Perm(pool)[:rng.IntN(40)]
 		for _, c := range perm {
-			run[qid] = append(run[qid], trec.Hit{ChunkID: fmt.Sprintf("c%02d", c)})
+			run[qid] = append(run[qid], ranking.Hit{ChunkID: fmt.Sprintf("c%02d", c)})
 		}
 	}
 	var names []string
@@ -275,12 +275,12 @@ func ExampleEvaluate() {
 		{QID: "q2", Question: "Which train to Kyoto?", Type: questions.NamedEntity},
 		{QID: "q3", Question: "What is this about?", Type: questions.Contextual},
 	}
-	qrels := trec.Qrels{
+	qrels := ranking.Qrels{
 		"q1": {"c1": 2, "c2": 1},
 		"q2": {"c3": 2, "c4": 2},
 		"q3": {"c5": 1},
 	}
-	run := trec.Run{
+	run := ranking.Run{
 		"q1": {{ChunkID: "c2", Score: 0.9}, {ChunkID: "c1", Score: 0.8}},
 		"q2": {{ChunkID: "c4", Score: 3.1}},
 	}
@@ -305,14 +305,14 @@ func ExampleEvaluate() {
 func benchmarkEvaluate(b *testing.B, nq int) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	var qs []questions.Question
-	qrels, run := trec.Qrels{}, trec.Run{}
+	qrels, run := ranking.Qrels{}, ranking.Run{}
 	for q := range nq {
 		qid := fmt.Sprintf("q%05d", q)
 		qs = append(qs, questions.Question{QID: qid, Type: questions.Types[q%len(questions.Types)]})
 		qrels[qid] = map[string]int{fmt.Sprintf("c%d", rng.IntN(1000)): 2, fmt.Sprintf("c%d", rng.IntN(1000)): 1}
-		hits := make([]trec.Hit, 200)
+		hits := make([]ranking.Hit, 200)
 		for i := range hits {
-			hits[i] = trec.Hit{ChunkID: fmt.Sprintf("c%d", rng.IntN(1000)), Score: float64(200 - i)}
+			hits[i] = ranking.Hit{ChunkID: fmt.Sprintf("c%d", rng.IntN(1000)), Score: float64(200 - i)}
 		}
 		run[qid] = hits
 	}

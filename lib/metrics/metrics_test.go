@@ -6,17 +6,17 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/metrics"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // tol covers log2 and division rounding between the formula written in a test
 // and the package's accumulation order.
 const tol = 1e-12
 
-func hits(ids ...string) []trec.Hit {
-	out := make([]trec.Hit, len(ids))
+func hits(ids ...string) []ranking.Hit {
+	out := make([]ranking.Hit, len(ids))
 	for i, id := range ids {
-		out[i] = trec.Hit{ChunkID: id, Score: float64(len(ids) - i)}
+		out[i] = ranking.Hit{ChunkID: id, Score: float64(len(ids) - i)}
 	}
 	return out
 }
@@ -32,7 +32,7 @@ func TestMetrics(t *testing.T) {
 	cases := []struct {
 		name   string
 		fn     metrics.Func
-		ranked []trec.Hit
+		ranked []ranking.Hit
 		judged map[string]int
 		k      int
 		want   float64

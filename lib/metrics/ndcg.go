@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // NDCG is nDCG@k with exponential gain (Järvelin & Kekäläinen 2002, in the
@@ -20,7 +20,7 @@ import (
 // rel ≥ 1) gives 0. A chunk listed twice earns its gain at both positions.
 // trec_eval's ndcg_cut uses gain rel instead of 2^rel − 1 (see the package
 // documentation).
-func NDCG(ranked []trec.Hit, judged map[string]int, k int) float64 {
+func NDCG(ranked []ranking.Hit, judged map[string]int, k int) float64 {
 	if k <= 0 {
 		return 0
 	}

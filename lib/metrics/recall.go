@@ -1,6 +1,6 @@
 package metrics
 
-import "github.com/linemem/linemem/lib/trec"
+import "github.com/linemem/linemem/lib/ranking"
 
 // Recall is Recall@k over primary gold:
 //
@@ -9,7 +9,7 @@ import "github.com/linemem/linemem/lib/trec"
 // with the ranked list cut at min(k, n) entries. A chunk listed twice in the
 // top k counts once. Edge cases: k ≤ 0 or an empty run gives 0; an empty G2
 // gives 0 (Evaluate excludes such questions instead of scoring them).
-func Recall(ranked []trec.Hit, judged map[string]int, k int) float64 {
+func Recall(ranked []ranking.Hit, judged map[string]int, k int) float64 {
 	g2 := PrimaryGold(judged)
 	if g2 == 0 {
 		return 0
@@ -38,7 +38,7 @@ func PrimaryGold(judged map[string]int) int {
 }
 
 // top returns the first min(k, len(ranked)) hits; none when k ≤ 0.
-func top(ranked []trec.Hit, k int) []trec.Hit {
+func top(ranked []ranking.Hit, k int) []ranking.Hit {
 	if k <= 0 {
 		return nil
 	}

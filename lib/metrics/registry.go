@@ -6,12 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // Func scores one question's ranked list against that question's judgments
 // (chunk ID → rel; nil when the question has none) at cutoff k.
-type Func func(ranked []trec.Hit, judged map[string]int, k int) float64
+type Func func(ranked []ranking.Hit, judged map[string]int, k int) float64
 
 // families maps a metric family to its function; names are "{family}@{k}".
 // It is the only list of metrics: Parse and its error message read it.
@@ -31,7 +31,7 @@ type Metric struct {
 }
 
 // Score applies the metric to one question.
-func (m Metric) Score(ranked []trec.Hit, judged map[string]int) float64 {
+func (m Metric) Score(ranked []ranking.Hit, judged map[string]int) float64 {
 	return m.fn(ranked, judged, m.K)
 }
 

@@ -110,7 +110,7 @@ func TestFigureGolden(t *testing.T) {
 }
 
 // checkGoldenPNG compares decoded pixels with testdata/name within
-// pngChannelTol and pngPixelShare, or rewrites the file under -regen.
+// pngChannelTol and pngPixelShare, or rewrites the file under -update.
 func checkGoldenPNG(t *testing.T, name string, got []byte) {
 	t.Helper()
 	raw, ok := goldenFile(t, name, got)

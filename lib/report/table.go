@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrNoData is returned when a table has no columns or a figure has nothing
@@ -53,6 +54,9 @@ type Table struct {
 	Rows [][]string
 	// Notes are printed below the table, one paragraph each.
 	Notes []string
+	// Abbreviations shorten long names in the LaTeX version only (see
+	// WriteLaTeX); nil means none.
+	Abbreviations []Abbreviation
 }
 
 // Validate reports whether t can be written. Errors wrap ErrNoData when t has
@@ -195,67 +199,183 @@ func markdownRow(b *bytes.Buffer, cells []string) {
 	b.WriteString("\n")
 }
 
-// WriteLaTeX writes a floating table environment with \caption, a
-// \label{tab:SLUG} (tab:tableN without a slug) and a booktabs tabular
-// (\toprule, \midrule, \bottomrule); notes follow the tabular in
-// \footnotesize. The document needs \usepackage{booktabs}.
+// WriteLaTeX writes a floating table environment that fits a one-column
+// 10 pt article: \caption, a \label{tab:SLUG} (tab:tableN without a slug), the
+// body in \small (\footnotesize, 8 pt, with \tabcolsep 4 pt, from
+// WideColumns columns on), and a
+// booktabs tabular (\toprule, \midrule, \bottomrule). A table too wide for
+// TextWidthPt becomes a tabularx spanning \linewidth whose left-aligned text
+// columns wrap (see latexColumns); otherwise the tabular keeps its natural
+// width. Notes follow in \footnotesize and wrap.
+// The document needs \usepackage{booktabs} and \usepackage{tabularx}.
 //
-// Cell, caption and note text is escaped: the specials & % $ # _ { } ~ ^ \
-// and < > | become their text-mode commands, the Unicode symbols β, Δ, −, ×,
-// ±, ≤ and ≥ become math-mode commands, and a hyphen-minus that starts a
-// number ("-0.013" in "[-0.013, 0.115]") is typeset as a math minus. A cell
-// that starts with "[" is guarded with "{}" so that LaTeX does not read it as
-// an optional argument of the preceding \\ or rule.
+// Abbreviations replace long names in cells and notes (longest first), and a
+// note lists the ones used; the Markdown and CSV versions keep the full names.
+//
+// Every character is escaped through latexSymbols: the specials & % $ # _ { }
+// ~ ^ \ and < > | become their text-mode commands, Greek letters and math
+// symbols become math-mode commands, and a hyphen-minus that starts a number
+// ("-0.013" in "[-0.013, 0.115]" or "(-0.5)") is typeset as a math minus. A
+// space after a comma inside brackets is unbreakable, so an interval
+// "[0.582, 0.763]" never splits across lines. A cell that starts with "[" is
+// guarded with "{}" so that LaTeX does not read it as an optional argument of
+// the preceding \\ or rule. A character that is neither ASCII, Latin-1 nor in
+// latexSymbols is an error wrapping ErrInvalid, since T1 cannot typeset it.
 func (t Table) WriteLaTeX(w io.Writer) error {
 	if err := t.Validate(); err != nil {
 		return err
 	}
+	abbrev := newAbbreviator(t.Abbreviations)
+	esc := func(s string) (string, error) {
+		e, err := latexEscape(abbrev.apply(oneLine(s)))
+		if err != nil {
+			return "", fmt.Errorf("report: table %s: %w", t.BaseName(), err)
+		}
+		return e, nil
+	}
 	var b bytes.Buffer
+	caption, err := esc(t.Caption)
+	if err != nil {
+		return err
+	}
 	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
-	b.WriteString("\\caption{" + latexEscape(oneLine(t.Caption)) + "}\n")
+	if len(t.Columns) >= WideColumns {
+		b.WriteString("\\footnotesize\n\\setlength{\\tabcolsep}{4pt}\n")
+	} else {
+		b.WriteString("\\small\n")
+	}
+	b.WriteString("\\caption{" + caption + "}\n")
 	label := t.Slug
 	if label == "" {
 		label = t.BaseName()
 	}
 	b.WriteString("\\label{tab:" + label + "}\n")
-	b.WriteString("\\begin{tabular}{")
-	for i := range t.Columns {
-		b.WriteByte("lcr"[t.alignment(i)])
+	spec, wraps := t.latexColumns(abbrev)
+	if wraps {
+		b.WriteString("\\begin{tabularx}{\\linewidth}{" + spec + "}\n")
+	} else {
+		b.WriteString("\\begin{tabular}{" + spec + "}\n")
 	}
-	b.WriteString("}\n\\toprule\n")
-	latexRow(&b, t.Columns)
+	b.WriteString("\\toprule\n")
+	if err := latexRow(&b, t.Columns, esc); err != nil {
+		return err
+	}
 	b.WriteString("\\midrule\n")
 	for _, row := range t.Rows {
-		latexRow(&b, row)
+		if err := latexRow(&b, row, esc); err != nil {
+			return err
+		}
 	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n")
-	if len(t.Notes) > 0 {
+	if wraps {
+		b.WriteString("\\bottomrule\n\\end{tabularx}\n")
+	} else {
+		b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	}
+	notes := make([]string, 0, len(t.Notes)+1)
+	for _, n := range t.Notes {
+		e, err := esc(n)
+		if err != nil {
+			return err
+		}
+		notes = append(notes, e)
+	}
+	if legend := abbrev.legend(); legend != "" {
+		e, err := latexEscape(legend)
+		if err != nil {
+			return fmt.Errorf("report: table %s: %w", t.BaseName(), err)
+		}
+		notes = append(notes, e)
+	}
+	if len(notes) > 0 {
 		b.WriteString("\n\\smallskip\n{\\footnotesize\n")
-		for _, n := range t.Notes {
-			b.WriteString(latexEscape(oneLine(n)) + "\\par\n")
+		for _, n := range notes {
+			b.WriteString(n + "\\par\n")
 		}
 		b.WriteString("}\n")
 	}
 	b.WriteString("\\end{table}\n")
-	_, err := w.Write(b.Bytes())
+	_, err = w.Write(b.Bytes())
 	return err
 }
 
-func latexRow(b *bytes.Buffer, cells []string) {
+// WideColumns is the column count from which a LaTeX table is set in
+// \footnotesize (8 pt in a 10 pt article) instead of \small (9 pt).
+const WideColumns = 6
+
+// TextWidthPt is the text width of a one-column 10 pt article, in points: the
+// width a LaTeX table must fit.
+const TextWidthPt = 345.0
+
+// wrapColumn is the tabularx column type of a wrapping column: ragged right,
+// so that short words do not stretch, with \\ still ending the row.
+const wrapColumn = `>{\raggedright\arraybackslash}X`
+
+// latexColumns returns the column specification and whether any column
+// wraps. A table whose estimated natural width exceeds TextWidthPt turns
+// every left-aligned column with a space in some cell into a wrapping X
+// column; the estimate takes each character as half the font size wide
+// (the width of a digit) plus the column padding (12 pt, or 8 pt in a
+// \footnotesize table, whose \tabcolsep is 4 pt).
+func (t Table) latexColumns(abbrev *abbreviator) (string, bool) {
+	charPt, padPt := 4.5, 12.0 // \small, 2 × the default \tabcolsep
+	if len(t.Columns) >= WideColumns {
+		charPt, padPt = 4.0, 8.0 // \footnotesize, \tabcolsep 4pt
+	}
+	width := 0.0
+	for i := range t.Columns {
+		width += float64(t.longestCell(i, abbrev))*charPt + padPt
+	}
+	var spec strings.Builder
+	wraps := false
+	for i := range t.Columns {
+		a := t.alignment(i)
+		if width > TextWidthPt && a == AlignLeft && t.hasSpace(i, abbrev) {
+			spec.WriteString(wrapColumn)
+			wraps = true
+			continue
+		}
+		spec.WriteByte("lcr"[a])
+	}
+	return spec.String(), wraps
+}
+
+func (t Table) longestCell(col int, abbrev *abbreviator) int {
+	longest := utf8.RuneCountInString(abbrev.peek(t.Columns[col]))
+	for _, row := range t.Rows {
+		longest = max(longest, utf8.RuneCountInString(abbrev.peek(row[col])))
+	}
+	return longest
+}
+
+func (t Table) hasSpace(col int, abbrev *abbreviator) bool {
+	for _, row := range t.Rows {
+		if strings.Contains(abbrev.peek(row[col]), " ") {
+			return true
+		}
+	}
+	return false
+}
+
+func latexRow(b *bytes.Buffer, cells []string, esc func(string) (string, error)) error {
 	for i, c := range cells {
 		if i > 0 {
 			b.WriteString(" & ")
 		}
-		e := latexEscape(oneLine(c))
+		e, err := esc(c)
+		if err != nil {
+			return err
+		}
 		if strings.HasPrefix(e, "[") {
 			e = "{}" + e
 		}
 		b.WriteString(e)
 	}
 	b.WriteString(" \\\\\n")
+	return nil
 }
 
-// latexSymbols maps characters to their LaTeX spelling in text mode.
+// latexSymbols maps characters to their LaTeX spelling in text mode. It is
+// the only place where a character outside ASCII and Latin-1 gets a spelling.
 var latexSymbols = map[rune]string{
 	'&':  `\&`,
 	'%':  `\%`,
@@ -270,16 +390,43 @@ var latexSymbols = map[rune]string{
 	'<':  `\textless{}`,
 	'>':  `\textgreater{}`,
 	'|':  `\textbar{}`,
-	'β':  `$\beta$`,
-	'Δ':  `$\Delta$`,
-	'−':  `$-$`,
-	'×':  `$\times$`,
-	'±':  `$\pm$`,
-	'≤':  `$\leq$`,
-	'≥':  `$\geq$`,
+	// Greek letters (spec and paper symbols: β, λ, γ, Δ, Σ, κ …).
+	'α': `$\alpha$`, 'β': `$\beta$`, 'γ': `$\gamma$`, 'δ': `$\delta$`,
+	'ε': `$\varepsilon$`, 'ζ': `$\zeta$`, 'η': `$\eta$`, 'θ': `$\theta$`,
+	'ι': `$\iota$`, 'κ': `$\kappa$`, 'λ': `$\lambda$`, 'μ': `$\mu$`,
+	'ν': `$\nu$`, 'ξ': `$\xi$`, 'π': `$\pi$`, 'ρ': `$\rho$`,
+	'σ': `$\sigma$`, 'τ': `$\tau$`, 'υ': `$\upsilon$`, 'φ': `$\varphi$`,
+	'χ': `$\chi$`, 'ψ': `$\psi$`, 'ω': `$\omega$`,
+	'Γ': `$\Gamma$`, 'Δ': `$\Delta$`, 'Θ': `$\Theta$`, 'Λ': `$\Lambda$`,
+	'Ξ': `$\Xi$`, 'Π': `$\Pi$`, 'Σ': `$\Sigma$`, 'Υ': `$\Upsilon$`,
+	'Φ': `$\Phi$`, 'Ψ': `$\Psi$`, 'Ω': `$\Omega$`,
+	// Mathematical symbols and punctuation.
+	'−': `$-$`,
+	'×': `$\times$`,
+	'±': `$\pm$`,
+	'≤': `$\leq$`,
+	'≥': `$\geq$`,
+	'≠': `$\neq$`,
+	'≈': `$\approx$`,
+	'→': `$\rightarrow$`,
+	'←': `$\leftarrow$`,
+	'∞': `$\infty$`,
+	'√': `$\surd$`,
+	'·': `$\cdot$`,
+	'∩': `$\cap$`,
+	'∪': `$\cup$`,
+	'∈': `$\in$`,
+	'–': `--`,
+	'—': `---`,
+	'…': `\ldots{}`,
+	'‘': "`",
+	'’': `'`,
+	'“': "``",
+	'”': `''`,
 }
 
-func latexEscape(s string) string {
+// latexEscape spells s for LaTeX text mode (see WriteLaTeX).
+func latexEscape(s string) (string, error) {
 	var b strings.Builder
 	rs := []rune(s)
 	for i, r := range rs {
@@ -291,9 +438,12 @@ func latexEscape(s string) string {
 			b.WriteString(e)
 			continue
 		}
+		if r > 0xFF || r < 0x20 || r == 0x7F || r >= 0x80 && r < 0xA0 {
+			return "", fmt.Errorf("character %q (U+%04X) has no LaTeX spelling; add it to latexSymbols: %w", r, r, ErrInvalid)
+		}
 		b.WriteRune(r)
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // startsNumber reports whether the hyphen-minus at rs[i] is the sign of a

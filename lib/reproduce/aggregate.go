@@ -127,6 +127,8 @@ func (s *Study) AggregateRemedies() (report.Table, error) {
 	t := report.Table{Number: 0, Slug: AggregateSlug,
 		Caption: "Remedies for aggregate questions applied to the selected hybrid, by question type",
 		Columns: []string{"Question type", "Questions", "Method", "Recall@5 (95% CI)", "Recall@10", "Recall@20", "Success@5", "ΔRecall@5 (95% CI)", "ΔSuccess@5 (95% CI)"},
+		// Nine columns fit a one-column page only with the metric names short.
+		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}, {Full: "Success@", Short: "S@"}},
 		Notes: []string{
 			"Selected hybrid: " + cfg.Name + ". mmr: maximal marginal relevance over its top 200, similarity 1 between chunks of the same source (lib/diversify); period: its score fused with BM25 over source-month units of summaries (lib/hierarchy). Both reorder the hybrid's candidates only.",
 			fmt.Sprintf("Δ: paired difference remedy − hybrid over the same resamples; percentile bootstrap, B = %d, seed = %d; per-type rows resample within the type. λ and γ were chosen on these same questions (the best aggregate Recall@5 that keeps overall Recall@5 at least the hybrid's): exploratory, not confirmatory.", s.Opts.B, s.Opts.Seed),

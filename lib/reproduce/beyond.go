@@ -16,11 +16,11 @@ import (
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/metrics"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // Beyond the paper: three limits that paper §9.1 names and leaves unmeasured,
@@ -282,8 +282,8 @@ func (s *Study) CompareFusion() (*FusionComparison, error) {
 
 // fuseComponents fuses each question's two component lists and keeps the top
 // experiment.RunDepth, as a hybrid retriever's search does.
-func fuseComponents(f fusion.Fuser, comp [2]trec.Run) trec.Run {
-	out := make(trec.Run, len(comp[0]))
+func fuseComponents(f fusion.Fuser, comp [2]ranking.Run) ranking.Run {
+	out := make(ranking.Run, len(comp[0]))
 	for qid, sparse := range comp[0] {
 		hits := f.Fuse(sparse, comp[1][qid])
 		out[qid] = hits[:min(len(hits), experiment.RunDepth)]
@@ -295,6 +295,8 @@ func fuseComponents(f fusion.Fuser, comp [2]trec.Run) trec.Run {
 func (c *FusionComparison) Table() report.Table {
 	t := report.Table{Slug: FusionSlug, Caption: "Fusion rules on the selected pair (" + c.Selected.Pairing + ")",
 		Columns: append(append([]string{"Rule", "Retriever"}, ciColumns...), "ΔRecall@5 vs linear (95% CI)"),
+		// Six columns of intervals fit a one-column page only with the metric name short.
+		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}},
 		Notes: []string{
 			"Every rule fuses the same top-200 component runs. RRF: Σ 1/(60 + rank). z-score: (1 − β)·vec_z + β·bm25_z, a chunk missing from a list counts as that list's mean.",
 			"The pairing and the linear β were selected on these questions, and the z-score row at its own best β likewise; RRF has no weight. Δ: paired bootstrap difference from the linear row.",

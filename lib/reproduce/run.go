@@ -20,6 +20,7 @@ import (
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
@@ -90,7 +91,7 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 			return err
 		}
 		for _, t := range append(tables, ceiling) {
-			paths, err := t.WriteFiles(outDir)
+			paths, err := writeTable(t, outDir)
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.BaseName(), err)
 			}
@@ -159,7 +160,7 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 	}
 	var written []string
 	for _, t := range []report.Table{tok.Table(), fus.Table(), held.Table(), agg} {
-		paths, err := t.WriteFiles(outDir)
+		paths, err := writeTable(t, outDir)
 		written = append(written, paths...)
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
@@ -355,4 +356,14 @@ func versions() map[string]string {
 		}
 	}
 	return v
+}
+
+// writeTable writes t into outDir as CSV, Markdown and LaTeX, the LaTeX with
+// the single retrievers' short labels (S-BM25, E-Vec, …) and their legend, so
+// that every table fits a one-column page.
+func writeTable(t report.Table, outDir string) ([]string, error) {
+	for _, s := range retrieval.Singles() {
+		t.Abbreviations = append(t.Abbreviations, report.Abbreviation{Full: s.Name(), Short: s.Short()})
+	}
+	return t.WriteFiles(outDir)
 }

@@ -27,10 +27,10 @@ import (
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/ingest"
 	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // Names of the files in a data folder.
@@ -95,7 +95,7 @@ type Study struct {
 	Chunks     []chat.Chunk
 	Summaries  map[string]string
 	Questions  []questions.Question
-	Qrels      trec.Qrels
+	Qrels      ranking.Qrels
 	EmbedModel string
 	Builder    *retrieval.Builder
 	Setup      *experiment.Setup

@@ -14,6 +14,7 @@ import (
 
 	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/trec"
 )
@@ -50,7 +51,7 @@ func TestConformanceRuns(t *testing.T) {
 			if r.Name() != name {
 				t.Errorf("Name() = %q, want %q", r.Name(), name)
 			}
-			run := trec.Run{}
+			run := ranking.Run{}
 			var qids []string
 			for _, q := range qs {
 				hits, err := r.Search(q.Question, 200)
@@ -115,7 +116,7 @@ func TestConformanceBatch(t *testing.T) {
 
 // compareRanking applies the pack's rule: same chunks at the same ranks,
 // except swaps among near-equal scores; every chunk's score within scoreTol.
-func compareRanking(t *testing.T, qid string, got, want []trec.Hit) {
+func compareRanking(t *testing.T, qid string, got, want []ranking.Hit) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%s: %d hits, want %d", qid, len(got), len(want))

@@ -39,6 +39,27 @@ type Single struct {
 // Name returns "{rep}_{method}", e.g. "summary_bm25".
 func (s Single) Name() string { return s.Rep + "_" + s.Method }
 
+// Short returns the label the paper's tables use, e.g. "S-BM25" for
+// summary_bm25 and "E-Vec" for embedding_text_vector: the representation's
+// initial in upper case, then "BM25" or "Vec".
+func (s Single) Short() string {
+	method := "BM25"
+	if s.Method == MethodVector {
+		method = "Vec"
+	}
+	return strings.ToUpper(s.Rep[:1]) + "-" + method
+}
+
+// Singles lists every single retriever: each representation in spec order,
+// BM25 before vector.
+func Singles() []Single {
+	var out []Single
+	for _, rep := range represent.Names {
+		out = append(out, Single{rep, MethodBM25}, Single{rep, MethodVector})
+	}
+	return out
+}
+
 // Spec is a parsed retriever name: a single retriever when Fusion is "",
 // else a fusion of a BM25 and a vector retriever; when Remedy is not "",
 // that retriever is the base whose ranking the remedy reorders.

@@ -6,8 +6,8 @@ import (
 	"github.com/linemem/linemem/lib/diversify"
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/hierarchy"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // Reranked is a remedy applied to a base retriever: it reorders the base's
@@ -17,7 +17,7 @@ import (
 type Reranked struct {
 	name   string
 	Base   Retriever
-	rerank func(query string, hits []trec.Hit) ([]trec.Hit, error)
+	rerank func(query string, hits []ranking.Hit) ([]ranking.Hit, error)
 }
 
 // Name returns the canonical name, e.g.
@@ -26,7 +26,7 @@ func (r *Reranked) Name() string { return r.name }
 
 // Search implements Retriever: the base's top fusion.Depth, reordered, cut to
 // k (all of them when k ≤ 0).
-func (r *Reranked) Search(query string, k int) ([]trec.Hit, error) {
+func (r *Reranked) Search(query string, k int) ([]ranking.Hit, error) {
 	hits, err := r.Base.Search(query, fusion.Depth)
 	if err != nil {
 		return nil, err
@@ -39,12 +39,12 @@ func (r *Reranked) Search(query string, k int) ([]trec.Hit, error) {
 }
 
 // SearchBatch is Search for many queries, with the base searched in a batch.
-func (r *Reranked) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
+func (r *Reranked) SearchBatch(queries []string, k int) ([][]ranking.Hit, error) {
 	lists, err := SearchAll(r.Base, queries, fusion.Depth)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]trec.Hit, len(queries))
+	out := make([][]ranking.Hit, len(queries))
 	for i, q := range queries {
 		hits, err := r.rerank(q, lists[i])
 		if err != nil {
@@ -64,13 +64,13 @@ func (b *Builder) remedy(s Spec) (Retriever, error) {
 	switch s.Remedy {
 	case RemedyMMR:
 		g := b.sourceGroups()
-		r.rerank = func(_ string, hits []trec.Hit) ([]trec.Hit, error) { return diversify.MMR(hits, s.Weight, g) }
+		r.rerank = func(_ string, hits []ranking.Hit) ([]ranking.Hit, error) { return diversify.MMR(hits, s.Weight, g) }
 	case RemedyPeriod:
 		ix, err := b.periods()
 		if err != nil {
 			return nil, err
 		}
-		r.rerank = func(query string, hits []trec.Hit) ([]trec.Hit, error) {
+		r.rerank = func(query string, hits []ranking.Hit) ([]ranking.Hit, error) {
 			return ix.Fuse(hits, ix.Search(query, 0), s.Weight)
 		}
 	default:

@@ -9,9 +9,9 @@ import (
 	"github.com/linemem/linemem/lib/diversify"
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/hierarchy"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 func TestParseNameRemedies(t *testing.T) {
@@ -106,12 +106,12 @@ func TestRemedyRetrievers(t *testing.T) {
 	queries := []string{"合宿の予算", "送迎", "ひらがな"}
 	cases := []struct {
 		name, base string
-		want       func(q string, base []trec.Hit) ([]trec.Hit, error)
+		want       func(q string, base []ranking.Hit) ([]ranking.Hit, error)
 	}{
-		{"mmr:raw_text_bm25@0.50", "raw_text_bm25", func(_ string, base []trec.Hit) ([]trec.Hit, error) {
+		{"mmr:raw_text_bm25@0.50", "raw_text_bm25", func(_ string, base []ranking.Hit) ([]ranking.Hit, error) {
 			return diversify.MMR(base, 0.5, diversify.BySource(c.Chunks))
 		}},
-		{"period:raw_text_bm25@0.30", "raw_text_bm25", func(q string, base []trec.Hit) ([]trec.Hit, error) {
+		{"period:raw_text_bm25@0.30", "raw_text_bm25", func(q string, base []ranking.Hit) ([]ranking.Hit, error) {
 			return units.Fuse(base, units.Search(q, 0), 0.3)
 		}},
 	}

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/linemem/linemem/lib/internal/parallel"
+	"github.com/linemem/linemem/lib/ranking"
 
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chat"
@@ -25,27 +26,26 @@ import (
 	"github.com/linemem/linemem/lib/hierarchy"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // Retriever ranks chunks for a question. k ≤ 0 asks for every ranked chunk.
 type Retriever interface {
 	Name() string
-	Search(query string, k int) ([]trec.Hit, error)
+	Search(query string, k int) ([]ranking.Hit, error)
 }
 
 // BatchSearcher is a Retriever that searches many questions at once faster
 // than one by one (the vector retriever scores them as one matrix product).
 type BatchSearcher interface {
-	SearchBatch(queries []string, k int) ([][]trec.Hit, error)
+	SearchBatch(queries []string, k int) ([][]ranking.Hit, error)
 }
 
 // SearchAll runs every query through r, batched when r is a BatchSearcher.
-func SearchAll(r Retriever, queries []string, k int) ([][]trec.Hit, error) {
+func SearchAll(r Retriever, queries []string, k int) ([][]ranking.Hit, error) {
 	if b, ok := r.(BatchSearcher); ok {
 		return b.SearchBatch(queries, k)
 	}
-	out := make([][]trec.Hit, len(queries))
+	out := make([][]ranking.Hit, len(queries))
 	for i, q := range queries {
 		hits, err := r.Search(q, k)
 		if err != nil {
@@ -246,19 +246,19 @@ func (r *BM25) Name() string { return r.name }
 func (r *BM25) Tokenizer() string { return r.Index.Tokenizer().Name() }
 
 // Search implements Retriever; it never fails.
-func (r *BM25) Search(query string, k int) ([]trec.Hit, error) {
+func (r *BM25) Search(query string, k int) ([]ranking.Hit, error) {
 	return r.Index.Search(query, k), nil
 }
 
 // SearchBatch searches the queries on all cores.
-func (r *BM25) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
-	out := make([][]trec.Hit, len(queries))
+func (r *BM25) SearchBatch(queries []string, k int) ([][]ranking.Hit, error) {
+	out := make([][]ranking.Hit, len(queries))
 	parallel.For(len(queries), func(i int) { out[i] = r.Index.Search(queries[i], k) })
 	return out, nil
 }
 
 // Explain breaks the score of chunkID for query into its terms.
-func (r *BM25) Explain(query, chunkID string) bm25.Explanation {
+func (r *BM25) Explain(query, chunkID string) ranking.Explanation {
 	return r.Index.Explain(query, chunkID)
 }
 
@@ -279,7 +279,7 @@ func (r *Vector) Model() string { return r.model }
 
 // Search implements Retriever. A question without a query vector under the
 // model, or with one of the wrong dimension, is an error naming it.
-func (r *Vector) Search(query string, k int) ([]trec.Hit, error) {
+func (r *Vector) Search(query string, k int) ([]ranking.Hit, error) {
 	q, err := r.queryVector(query)
 	if err != nil {
 		return nil, err
@@ -289,7 +289,7 @@ func (r *Vector) Search(query string, k int) ([]trec.Hit, error) {
 
 // SearchBatch looks up every query vector, then scores all queries as one
 // matrix product.
-func (r *Vector) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
+func (r *Vector) SearchBatch(queries []string, k int) ([][]ranking.Hit, error) {
 	qs := make([][]float32, len(queries))
 	for i, query := range queries {
 		q, err := r.queryVector(query)
@@ -329,7 +329,7 @@ func (h *Hybrid) Name() string { return h.name }
 
 // Search implements Retriever: both components' top fusion.Depth, fused, cut
 // to k (all fused candidates when k ≤ 0).
-func (h *Hybrid) Search(query string, k int) ([]trec.Hit, error) {
+func (h *Hybrid) Search(query string, k int) ([]ranking.Hit, error) {
 	sparse, err := h.Sparse.Search(query, fusion.Depth)
 	if err != nil {
 		return nil, err
@@ -342,12 +342,12 @@ func (h *Hybrid) Search(query string, k int) ([]trec.Hit, error) {
 }
 
 // SearchBatch is Search for many queries, with the vector component batched.
-func (h *Hybrid) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
+func (h *Hybrid) SearchBatch(queries []string, k int) ([][]ranking.Hit, error) {
 	sparse, vec, err := h.ComponentRuns(queries)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]trec.Hit, len(queries))
+	out := make([][]ranking.Hit, len(queries))
 	for i := range queries {
 		out[i] = cut(h.FuseFrom(sparse[i], vec[i]), k)
 	}
@@ -357,7 +357,7 @@ func (h *Hybrid) SearchBatch(queries []string, k int) ([][]trec.Hit, error) {
 // ComponentRuns returns each component's top fusion.Depth for every query:
 // what FuseFrom needs, so a weight sweep fuses many βs without searching
 // again.
-func (h *Hybrid) ComponentRuns(queries []string) (sparse, vec [][]trec.Hit, err error) {
+func (h *Hybrid) ComponentRuns(queries []string) (sparse, vec [][]ranking.Hit, err error) {
 	if sparse, err = h.Sparse.SearchBatch(queries, fusion.Depth); err != nil {
 		return nil, nil, err
 	}
@@ -369,11 +369,11 @@ func (h *Hybrid) ComponentRuns(queries []string) (sparse, vec [][]trec.Hit, err 
 
 // FuseFrom fuses component rankings produced earlier (each best first; only
 // their top fusion.Depth count) with this hybrid's fuser.
-func (h *Hybrid) FuseFrom(sparse, vec []trec.Hit) []trec.Hit {
+func (h *Hybrid) FuseFrom(sparse, vec []ranking.Hit) []ranking.Hit {
 	return h.Fuser.Fuse(sparse, vec)
 }
 
-func cut(hits []trec.Hit, k int) []trec.Hit {
+func cut(hits []ranking.Hit, k int) []ranking.Hit {
 	if k > 0 && len(hits) > k {
 		return hits[:k]
 	}

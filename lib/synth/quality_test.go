@@ -6,10 +6,10 @@ import (
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/synth"
 	"github.com/linemem/linemem/lib/tokenize/paperregex"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // recallByType runs BM25 with the paper-regex tokenizer over one text per
@@ -21,7 +21,7 @@ func recallByType(t *testing.T, ds *synth.Dataset, text func(i int) string) map[
 		docs[i] = bm25.Doc{ID: c.ID, StartAt: c.StartAt, Text: text(i)}
 	}
 	ix := bm25.New(docs, paperregex.New())
-	run := trec.Run{}
+	run := ranking.Run{}
 	for _, q := range ds.Questions {
 		run[q.QID] = ix.Search(q.Question, 200)
 	}

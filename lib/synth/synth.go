@@ -26,7 +26,7 @@ import (
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // Scales.
@@ -143,7 +143,7 @@ type Dataset struct {
 	Sources   []Source // sorted by name
 	Questions []questions.Question
 	Evidence  []gold.Evidence // in question order
-	Qrels     trec.Qrels      // produced by gold.Resolve from Evidence
+	Qrels     ranking.Qrels   // produced by gold.Resolve from Evidence
 	Gold      gold.Report
 	Chunks    []chat.Chunk // chunking.Build with default options, sources by name, chunks by index
 	Summaries []Summary    // one per chunk, in Chunks order

@@ -17,6 +17,7 @@ import (
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/synth"
 	"github.com/linemem/linemem/lib/trec"
 )
@@ -366,7 +367,7 @@ func mapsEqual(a, b map[string]int) bool {
 	return true
 }
 
-func qrelsEqual(a, b trec.Qrels) bool {
+func qrelsEqual(a, b ranking.Qrels) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -1,7 +1,8 @@
 // Package trec reads and writes the TREC formats that linemem exchanges with
 // other evaluation tools (spec §11): qrels lines `qid 0 chunk_id rel` and run
 // lines `qid Q0 chunk_id rank score tag`. Files written here are accepted by
-// trec_eval, ranx and ir_measures.
+// trec_eval, ranx and ir_measures. The types it reads and writes are
+// lib/ranking's; it imports lib/ranking and lib/inputerr only.
 package trec
 
 import (
@@ -15,25 +16,29 @@ import (
 	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/inputerr"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
-// Qrels maps qid → chunk_id → graded relevance (0, 1 or 2 in linemem).
-type Qrels map[string]map[string]int
+// Qrels is ranking.Qrels.
+//
+// Deprecated: use ranking.Qrels; trec only reads and writes it.
+type Qrels = ranking.Qrels
 
-// Hit is one ranked item of a run.
-type Hit struct {
-	ChunkID string
-	Score   float64
-}
+// Hit is ranking.Hit.
+//
+// Deprecated: use ranking.Hit.
+type Hit = ranking.Hit
 
-// Run maps qid → ranked hits, best first.
-type Run map[string][]Hit
+// Run is ranking.Run.
+//
+// Deprecated: use ranking.Run.
+type Run = ranking.Run
 
 // InputError names the file and line of malformed input and what was expected.
 type InputError = inputerr.Error
 
 // ReadQrelsFile reads a qrels file; see ReadQrels.
-func ReadQrelsFile(path string) (Qrels, error) {
+func ReadQrelsFile(path string) (ranking.Qrels, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -45,8 +50,8 @@ func ReadQrelsFile(path string) (Qrels, error) {
 // ReadQrels parses whitespace-separated `qid iteration chunk_id rel` lines.
 // Blank lines are ignored. rel must be an integer in 0…2. A repeated
 // (qid, chunk_id) pair keeps the last line. name is used in errors.
-func ReadQrels(name string, r io.Reader) (Qrels, error) {
-	q := Qrels{}
+func ReadQrels(name string, r io.Reader) (ranking.Qrels, error) {
+	q := ranking.Qrels{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	line := 0
@@ -79,7 +84,7 @@ func ReadQrels(name string, r io.Reader) (Qrels, error) {
 }
 
 // WriteQrels writes q sorted by qid, then chunk_id.
-func WriteQrels(w io.Writer, q Qrels) error {
+func WriteQrels(w io.Writer, q ranking.Qrels) error {
 	bw := bufio.NewWriter(w)
 	for _, qid := range sortedKeys(q) {
 		docs := q[qid]
@@ -98,7 +103,7 @@ func WriteQrels(w io.Writer, q Qrels) error {
 // WriteRun writes run lines for the qids in order (each qid's hits in the
 // given order, rank from 1), with scores at full precision ('g', shortest
 // representation that round-trips a float64).
-func WriteRun(w io.Writer, qids []string, run Run, tag string) error {
+func WriteRun(w io.Writer, qids []string, run ranking.Run, tag string) error {
 	bw := bufio.NewWriter(w)
 	for _, qid := range qids {
 		for i, h := range run[qid] {
@@ -110,10 +115,10 @@ func WriteRun(w io.Writer, qids []string, run Run, tag string) error {
 
 // ReadRun parses `qid Q0 chunk_id rank score tag` lines; hits are ordered by
 // rank. name is used in errors.
-func ReadRun(name string, r io.Reader) (Run, error) {
+func ReadRun(name string, r io.Reader) (ranking.Run, error) {
 	type ranked struct {
 		rank int
-		hit  Hit
+		hit  ranking.Hit
 	}
 	byQ := map[string][]ranked{}
 	sc := bufio.NewScanner(r)
@@ -136,15 +141,15 @@ func ReadRun(name string, r io.Reader) (Run, error) {
 		if err != nil {
 			return nil, inputerr.At(name, line, fmt.Sprintf("a number in field 5, got %q", fields[4]))
 		}
-		byQ[fields[0]] = append(byQ[fields[0]], ranked{rank, Hit{fields[2], score}})
+		byQ[fields[0]] = append(byQ[fields[0]], ranked{rank, ranking.Hit{ChunkID: fields[2], Score: score}})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	run := Run{}
+	run := ranking.Run{}
 	for qid, rs := range byQ {
 		sort.SliceStable(rs, func(i, j int) bool { return rs[i].rank < rs[j].rank })
-		hits := make([]Hit, len(rs))
+		hits := make([]ranking.Hit, len(rs))
 		for i, r := range rs {
 			hits[i] = r.hit
 		}

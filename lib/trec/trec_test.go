@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -45,7 +46,7 @@ func TestQrelsErrorsNameFileAndLine(t *testing.T) {
 }
 
 func TestRunRoundTripKeepsOrderAndFullPrecision(t *testing.T) {
-	run := trec.Run{"q1": {{"b", math.Nextafter(0.3, 1)}, {"a", -1e-300}}, "q2": {{"c", 3}}}
+	run := ranking.Run{"q1": {{ChunkID: "b", Score: math.Nextafter(0.3, 1)}, {ChunkID: "a", Score: -1e-300}}, "q2": {{ChunkID: "c", Score: 3}}}
 	var b strings.Builder
 	if err := trec.WriteRun(&b, []string{"q2", "q1"}, run, "hybrid:x+y@0.45"); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/linemem/linemem/internal/conformance"
+)
+
+// runCode executes the CLI in-process and returns its exit code and streams.
+func runCode(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = runMain(&environment{stdout: &out, stderr: &errOut}, args)
+	return code, out.String(), errOut.String()
+}
+
+// commandNames lists every registered command, sorted.
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// createsDatabase names the commands whose job is to create the --db file.
+var createsDatabase = map[string]bool{"ingest": true, "reproduce": true}
+
+// TestEveryCommandParsesFlagsAnywhere checks, for every registered command,
+// that a flag written after a positional argument is read as a flag (--help
+// after it prints the usage and exits 0; an unknown flag after it is a usage
+// error, exit 2, reported once), and that -h works too.
+func TestEveryCommandParsesFlagsAnywhere(t *testing.T) {
+	for _, name := range commandNames() {
+		words := strings.Fields(name)
+		t.Run(name, func(t *testing.T) {
+			code, _, stderr := runCode(append(words, "POSITIONAL", "--help")...)
+			if code != 0 || !strings.Contains(stderr, "Usage: linemem "+name) {
+				t.Errorf("%s POSITIONAL --help: exit %d, stderr %q; want 0 and the usage", name, code, stderr)
+			}
+			code, _, stderr = runCode(append(words, "POSITIONAL", "--no-such-flag")...)
+			if code != 2 || strings.Count(stderr, "no-such-flag") != 1 {
+				t.Errorf("%s POSITIONAL --no-such-flag: exit %d, stderr %q; want 2 and the error once", name, code, stderr)
+			}
+			code, _, stderr = runCode(append(words, "--no-such-flag=1")...)
+			if code != 2 || strings.Count(stderr, "no-such-flag") != 1 || strings.Contains(stderr, "Usage:") {
+				t.Errorf("%s --no-such-flag=1: exit %d, stderr %q; want 2, the error once and no usage dump", name, code, stderr)
+			}
+		})
+	}
+}
+
+// TestEveryCommandLeavesAMissingDatabaseAlone runs every command that reads
+// a database against a path that does not exist: it must fail and create no
+// file. Arguments that get each command past its own usage checks come from
+// readerArgs; a command without an entry runs with --db alone, which must
+// fail just the same.
+func TestEveryCommandLeavesAMissingDatabaseAlone(t *testing.T) {
+	dir := t.TempDir()
+	questions := filepath.Join(dir, "q.jsonl")
+	qrels := filepath.Join(dir, "qrels.txt")
+	os.WriteFile(questions, []byte(`{"qid":"q1","question":"締切","type":"contextual"}`+"\n"), 0o644)
+	os.WriteFile(qrels, []byte("q1 0 c1 2\n"), 0o644)
+	readerArgs := map[string][]string{
+		"search":           {"締切"},
+		"eval":             {"--questions", questions, "--qrels", qrels, "--retriever", "raw_text_bm25"},
+		"sweep":            {"--questions", questions, "--qrels", qrels},
+		"embed":            {"--provider", "lsa", "--rep", "raw_text"},
+		"summarize":        {"--provider", "file", "--summaries", conformance.Path("summaries.jsonl")},
+		"summaries import": {conformance.Path("summaries.jsonl")},
+		"vectors import":   {"--rep", "summary", "--model", "m", conformance.Path("vectors_summary.jsonl")},
+		"gold resolve":     {"--evidence", filepath.Join("..", "..", "data", "synthetic", "evidence.jsonl"), "--out", filepath.Join(dir, "out.qrels")},
+	}
+	for _, name := range commandNames() {
+		if createsDatabase[name] || name == "synth" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			db := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".db")
+			args := append(strings.Fields(name), readerArgs[name]...)
+			code, _, stderr := runCode(append(args, "--db", db)...)
+			if code == 0 {
+				t.Errorf("%s --db MISSING: exit 0, want a failure", name)
+			}
+			if _, err := os.Stat(db); err == nil {
+				t.Errorf("%s --db MISSING created %s (stderr %q)", name, db, stderr)
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, _ := runCode("--version")
+	if code != 0 || !regexp.MustCompile(`^linemem \S+ \(commit \S+\)\n$`).MatchString(stdout) {
+		t.Errorf("--version: exit %d, %q; want 0 and `linemem VERSION (commit HASH)`", code, stdout)
+	}
+}
+
+func TestOneDashLongFlags(t *testing.T) {
+	fs := newFlagSet(&environment{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}, &command{name: "x"}, new(string))
+	k := fs.Int("k", 5, "")
+	pos, err := parseInterspersed(fs, []string{"-k", "3", "q", "--", "-k"})
+	if err != nil || *k != 3 || strings.Join(pos, "|") != "q|-k" {
+		t.Errorf("k %d, positional %q, err %v; want 3, [q -k], nil", *k, pos, err)
+	}
+}
+
+// TestSearchFlagsAfterTheQuestion is the report of issue 11 item 7: flags
+// written after the question are flags, not words of the question.
+func TestSearchFlagsAfterTheQuestion(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "conf.db")
+	run(t, "ingest", "--db", db, conformance.Path("sources"))
+	out := run(t, "search", "--db", db, "数学のテスト", "--k", "1", "--json")
+	var got searchJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if got.Query != "数学のテスト" || len(got.Results) != 1 {
+		t.Errorf("query %q with %d results, want 数学のテスト with 1", got.Query, len(got.Results))
+	}
+	for _, k := range []string{"0", "-1", "201"} {
+		if code, _, stderr := runCode("search", "--db", db, "数学のテスト", "--k", k); code != 2 {
+			t.Errorf("--k %s: exit %d (%s), want 2", k, code, stderr)
+		}
+	}
+}
+
+// TestIngestOfOnlyBadInputsCreatesNoDatabase: an ingest where every input
+// fails stores nothing, so it leaves no file behind.
+func TestIngestOfOnlyBadInputsCreatesNoDatabase(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("this is not a LINE export\n"), 0o644)
+	db := filepath.Join(dir, "me.db")
+	if code, _, _ := runCode("ingest", "--db", db, bad); code == 0 {
+		t.Fatalf("ingest of a bad file: exit 0")
+	}
+	if entries, _ := filepath.Glob(db + "*"); len(entries) > 0 {
+		t.Errorf("ingest where every input failed left %v", entries)
+	}
+}
