@@ -83,36 +83,72 @@ func (s *Study) Answers() ([]AnswerRun, error) {
 	return runs, nil
 }
 
-// AnswersTable lays runs out by question type (overall first), then run.
-// Cells hold the macro mean and, for the three quality metrics, its 95%
-// percentile-bootstrap interval; no question or answer text.
+// answerMetricLabels name the metrics in the table, in answereval.Metrics order.
+var answerMetricLabels = map[string]string{
+	answereval.InReach:              "Gold in top k",
+	answereval.CitationPrecision:    "Citation precision",
+	answereval.CitationRecall:       "Citation recall",
+	answereval.TokenF1:              "Token F1",
+	answereval.ExactMatch:           "Exact match",
+	answereval.Abstention:           "Abstained",
+	answereval.AbstentionOutOfReach: "Abstained, gold out of reach",
+	answereval.AbstentionInReach:    "Abstained, gold in reach",
+}
+
+// answerMetricOrder is the row order within a run: the retrieval ceiling
+// first, then attribution, answer quality and abstention.
+var answerMetricOrder = []string{answereval.InReach, answereval.CitationPrecision, answereval.CitationRecall, answereval.TokenF1,
+	answereval.ExactMatch, answereval.Abstention, answereval.AbstentionOutOfReach, answereval.AbstentionInReach}
+
+// AnswersTable lays runs out with one row per run and metric and one column
+// per question type (overall first, with its number of questions). A cell is
+// the macro mean and its 95% percentile-bootstrap interval, with the number
+// of questions where the metric is defined when that is fewer than the
+// group's; no question or answer text.
 func AnswersTable(runs []AnswerRun, b int, seed uint64) report.Table {
 	t := report.Table{
 		Slug:    AnswersSlug,
 		Caption: "Evidence-attributed answers from the top-k chunks, by question type",
-		Columns: []string{"Question type", "Questions", "Retriever", "Answerer", "Gold in top k", "Citation precision (95% CI)", "Citation recall (95% CI)", "Token F1 (95% CI)", "Exact match", "Abstained", "Abstained, gold out of reach"},
-		Align:   []report.Alignment{report.AlignLeft, report.AlignRight, report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight},
+		Columns: []string{"Retriever", "Metric"},
 	}
-	order := []string{answereval.AllTypes}
-	order = append(order, questions.Types...)
-	var notes []string
+	order := append([]string{answereval.AllTypes}, questions.Types...)
+	var groups []string
 	for _, typ := range order {
-		for _, run := range runs {
-			for _, g := range run.Groups {
-				if g.Name != typ {
-					continue
-				}
-				name := typ
-				if typ == answereval.AllTypes {
-					name = "overall"
-				}
-				m := g.Metrics
-				t.Rows = append(t.Rows, []string{name, fmt.Sprint(g.Questions), run.Label, run.Provider,
-					mean(m[answereval.InReach]), withCI(m[answereval.CitationPrecision]), withCI(m[answereval.CitationRecall]), withCI(m[answereval.TokenF1]),
-					mean(m[answereval.ExactMatch]), mean(m[answereval.Abstention]), ofN(m[answereval.AbstentionOutOfReach])})
+		for _, g := range runs0(runs).Groups {
+			if g.Name != typ {
+				continue
 			}
+			name := typ
+			if typ == answereval.AllTypes {
+				name = "overall"
+			}
+			t.Columns = append(t.Columns, fmt.Sprintf("%s (%d)", name, g.Questions))
+			groups = append(groups, typ)
 		}
 	}
+	for _, run := range runs {
+		byName := map[string]answereval.Group{}
+		for _, g := range run.Groups {
+			byName[g.Name] = g
+		}
+		for _, m := range answerMetricOrder {
+			row := []string{run.Label, answerMetricLabels[m]}
+			for _, typ := range groups {
+				g, ok := byName[typ]
+				if !ok {
+					row = append(row, "–")
+					continue
+				}
+				cell := withCI(g.Metrics[m])
+				if n := g.Metrics[m].N; n > 0 && n < g.Questions {
+					cell += fmt.Sprintf(" (n = %d)", n)
+				}
+				row = append(row, cell)
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	var notes []string
 	for _, run := range runs {
 		line := fmt.Sprintf("%s: retriever %s, top %d chunks, answerer %s (%s)", run.Label, run.Retriever, run.K, run.Provider, run.Model)
 		if run.PromptVersion != "" {
@@ -124,13 +160,31 @@ func AnswersTable(runs []AnswerRun, b int, seed uint64) report.Table {
 		notes = append(notes, line+".")
 	}
 	notes = append(notes,
-		"Citation precision: cited chunks with rel ≥ 1 over cited chunks, on answers that cite. Citation recall: primary gold cited over primary gold. "+
+		"Gold in top k: a primary-gold chunk is among the chunks supplied. Citation precision: cited chunks with rel ≥ 1 over cited chunks, on answers that cite. Citation recall: primary gold cited over primary gold. "+
 			"Token F1 on "+runs0(runs).F1Tokenizer+" tokens of the answer (citations removed) against the reference answer; exact match after NFKC, lowercasing and removing spaces, punctuation and symbols; an abstention scores 0 on both. "+
-			"Gold in top k: share of questions with a primary-gold chunk among the chunks supplied. Abstained, gold out of reach: share of abstentions where no primary gold was supplied (abstaining is right there), with the number of such questions.",
-		fmt.Sprintf("Macro means over the questions where a metric is defined; percentile bootstrap, B = %d, seed = %d, each mean resampling its own questions. "+
+			"Abstained, gold out of reach: on questions whose primary gold was not supplied, where abstaining is right. Abstained, gold in reach: on questions whose primary gold was supplied.",
+		fmt.Sprintf("Macro means over the questions where a metric is defined (n when fewer than the column's); percentile bootstrap, B = %d, seed = %d, each mean resampling its own questions. "+
 			"Reference answers of the synthetic corpus are the planted value (named_entity) or the planted episodes' descriptions (contextual, aggregate), so token F1 of a chat-line answer is bounded by the length mismatch and exact match is near 0 by construction.", b, seed))
 	t.Notes = notes
+	// Short metric names keep the label columns narrow in LaTeX, so the four
+	// interval columns get the width.
+	t.Abbreviations = []report.Abbreviation{{Full: "selected hybrid", Short: "Hybrid"}}
+	for _, m := range answerMetricOrder {
+		t.Abbreviations = append(t.Abbreviations, report.Abbreviation{Full: answerMetricLabels[m], Short: answerMetricShort[m]})
+	}
 	return t
+}
+
+// answerMetricShort are the LaTeX labels of the metrics.
+var answerMetricShort = map[string]string{
+	answereval.InReach:              "Gold@k",
+	answereval.CitationPrecision:    "CitP",
+	answereval.CitationRecall:       "CitR",
+	answereval.TokenF1:              "F1",
+	answereval.ExactMatch:           "EM",
+	answereval.Abstention:           "Abst",
+	answereval.AbstentionOutOfReach: "Abst-out",
+	answereval.AbstentionInReach:    "Abst-in",
 }
 
 func runs0(runs []AnswerRun) AnswerRun {
@@ -140,25 +194,11 @@ func runs0(runs []AnswerRun) AnswerRun {
 	return runs[0]
 }
 
-func mean(iv answereval.Interval) string {
-	if iv.N == 0 || math.IsNaN(iv.Mean) {
-		return "–"
-	}
-	return report.F3(iv.Mean)
-}
-
 func withCI(iv answereval.Interval) string {
 	if iv.N == 0 || math.IsNaN(iv.Mean) {
 		return "–"
 	}
 	return report.F3(iv.Mean) + " " + report.CI3(iv.Lo, iv.Hi)
-}
-
-func ofN(iv answereval.Interval) string {
-	if iv.N == 0 {
-		return "– (0)"
-	}
-	return fmt.Sprintf("%s (%d)", report.F3(iv.Mean), iv.N)
 }
 
 // AnswersFigure draws, for each question type (overall first) and run, the
@@ -194,7 +234,7 @@ func (s *Study) writeAnswers(outDir string, written []string) ([]string, error) 
 	if err != nil {
 		return written, fmt.Errorf("%s: %w", AnswersSlug, err)
 	}
-	paths, err := AnswersTable(runs, s.Opts.B, s.Opts.Seed).WriteFiles(outDir)
+	paths, err := writeTable(AnswersTable(runs, s.Opts.B, s.Opts.Seed), outDir)
 	written = append(written, paths...)
 	if err != nil {
 		return written, fmt.Errorf("%s: %w", AnswersSlug, err)

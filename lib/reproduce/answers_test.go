@@ -25,9 +25,8 @@ func TestAnswersTableHoldsNoQuestionOrAnswerText(t *testing.T) {
 		t.Fatalf("runs = %+v", runs)
 	}
 	tab := reproduce.AnswersTable(runs, 100, 12345)
-	groups := len(runs[0].Groups)
-	if len(tab.Rows) != groups*len(runs) {
-		t.Errorf("%d rows, want %d groups × %d runs", len(tab.Rows), groups, len(runs))
+	if len(tab.Rows) != len(answereval.Metrics)*len(runs) || len(tab.Columns) != 2+len(runs[0].Groups) {
+		t.Errorf("%d rows and %d columns, want %d metrics × %d runs and 2 + %d groups", len(tab.Rows), len(tab.Columns), len(answereval.Metrics), len(runs), len(runs[0].Groups))
 	}
 	if err := tab.Validate(); err != nil {
 		t.Fatal(err)
