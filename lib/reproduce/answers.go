@@ -13,6 +13,7 @@ import (
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
@@ -166,9 +167,14 @@ func AnswersTable(runs []AnswerRun, b int, seed uint64) report.Table {
 		fmt.Sprintf("Macro means over the questions where a metric is defined (n when fewer than the column's); percentile bootstrap, B = %d, seed = %d, each mean resampling its own questions. "+
 			"Reference answers of the synthetic corpus are the planted value (named_entity) or the planted episodes' descriptions (contextual, aggregate), so token F1 of a chat-line answer is bounded by the length mismatch and exact match is near 0 by construction.", b, seed))
 	t.Notes = notes
-	// Short metric names keep the label columns narrow in LaTeX, so the four
-	// interval columns get the width.
+	// Short retriever and metric names keep the label columns narrow in
+	// LaTeX, so the four interval columns get the width; the table carries
+	// them itself, so WriteFiles alone (as a notebook calls it) writes what
+	// reproduce writes.
 	t.Abbreviations = []report.Abbreviation{{Full: "selected hybrid", Short: "Hybrid"}}
+	for _, r := range retrieval.Singles() {
+		t.Abbreviations = append(t.Abbreviations, report.Abbreviation{Full: r.Name(), Short: r.Short()})
+	}
 	for _, m := range answerMetricOrder {
 		t.Abbreviations = append(t.Abbreviations, report.Abbreviation{Full: answerMetricLabels[m], Short: answerMetricShort[m]})
 	}
@@ -234,7 +240,7 @@ func (s *Study) writeAnswers(outDir string, written []string) ([]string, error) 
 	if err != nil {
 		return written, fmt.Errorf("%s: %w", AnswersSlug, err)
 	}
-	paths, err := writeTable(AnswersTable(runs, s.Opts.B, s.Opts.Seed), outDir)
+	paths, err := AnswersTable(runs, s.Opts.B, s.Opts.Seed).WriteFiles(outDir)
 	written = append(written, paths...)
 	if err != nil {
 		return written, fmt.Errorf("%s: %w", AnswersSlug, err)
