@@ -1,6 +1,6 @@
 # linemem: each target is a thin wrapper; the logic lives in scripts/.
 #
-#   make test             go mod tidy -diff, go vet, go test (what CI runs first)
+#   make test             test dependencies (Chromium, CJK fonts), go mod tidy -diff, go vet, go test (what CI runs first)
 #   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, gonb kernel
 #   make notebooks        setup-notebooks, then execute notebooks/NN_*.ipynb headless
 #   make reproduce        regenerate results/ from the synthetic export
@@ -24,6 +24,7 @@ all: setup-notebooks notebooks tables-pdf check-results check-latex
 # go test runs even when go vet or the go.mod check complains, so the log
 # always ends with its summary; the target fails if any of them does.
 test:
+	scripts/setup-test-deps.sh
 	@echo "go mod tidy -diff"; go mod tidy -diff; tidy=$$?; \
 	echo "go vet ./..."; go vet ./...; vet=$$?; \
 	echo "go test ./..."; go test ./... && exit $$((tidy | vet))

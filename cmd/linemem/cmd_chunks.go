@@ -37,7 +37,7 @@ func runChunks(env *environment, c *command, args []string) error {
 	if len(rest) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
-	st, err := openExistingStore(dbPath)
+	st, err := openReadOnlyStore(dbPath)
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/trec"
@@ -85,7 +85,7 @@ func runEval(env *environment, args []string) error {
 	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER`: paper-regex (default), kagome, char-bigram")
 	fs.StringVar(&runDir, "run-dir", "", "write one TREC run file per retriever (top 200) into `DIR`")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	fs.IntVar(&b, "bootstrap", 5000, "bootstrap resamples `B`")
+	fs.IntVar(&b, "bootstrap", bootstrap.DefaultB, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
 	fs.Uint64Var(&seed, "seed", 12345, "bootstrap `SEED`")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -97,20 +97,29 @@ func runEval(env *environment, args []string) error {
 	if questionsPath == "" || qrelsPath == "" || names == "" {
 		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)
 	}
+	if err := experiment.CheckBootstrap(b); err != nil {
+		return fmt.Errorf("%w: --bootstrap: %v", errUsage, err)
+	}
 	retrievers := strings.Split(names, ",")
 	qs, qrels, err := experiment.LoadQuestionSet(questionsPath, qrelsPath)
 	if err != nil {
+		return err
+	}
+	if err := experiment.CheckEvaluable(qs, qrels, questionsPath, qrelsPath); err != nil {
 		return err
 	}
 	vec, err := needsVectors(retrievers)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	st, err := openExistingStore(db)
+	st, err := openReadOnlyStore(db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if err := checkGoldInCorpus(st, qrelsPath, qrels); err != nil {
+		return err
+	}
 	builder, model, err := openBuilder(st, opts, vec)
 	if err != nil {
 		return err
@@ -126,10 +135,7 @@ func runEval(env *environment, args []string) error {
 			return err
 		}
 	}
-	warnings, err := goldWarnings(st, qrels)
-	if err != nil {
-		return err
-	}
+	warnings := []string{}
 	if asJSON {
 		doc := evalJSON{Tokenizer: tokenizerName(opts.tokenizer), EmbedModel: model, Bootstrap: bootstrapJSON{setup.B, setup.Seed, bootstrapGenerator}, Warnings: warnings}
 		for _, ev := range evals {
@@ -182,22 +188,18 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// goldWarnings lists gold chunk IDs that are not in the corpus (spec §10:
-// they still count in denominators).
-func goldWarnings(st *store.Store, qrels ranking.Qrels) ([]string, error) {
+// checkGoldInCorpus refuses qrels whose gold chunk IDs are not all in the
+// corpus of st (spec §11), naming the first such line of qrelsPath.
+func checkGoldInCorpus(st *store.Store, qrelsPath string, qrels ranking.Qrels) error {
 	chunks, err := st.Chunks()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	corpus := make(map[string]bool, len(chunks))
 	for _, c := range chunks {
 		corpus[c.ID] = true
 	}
-	warnings := []string{}
-	for _, g := range metrics.MissingGold(qrels, corpus) {
-		warnings = append(warnings, fmt.Sprintf("qrels: %s gold chunk %s (rel %d) is not in the corpus; it still counts in the denominators", g.QID, g.ChunkID, g.Rel))
-	}
-	return warnings, nil
+	return experiment.CheckGoldInCorpus(qrelsPath, qrels, corpus)
 }
 
 // writeRuns writes {name}.run per evaluation, top experiment.RunDepth per

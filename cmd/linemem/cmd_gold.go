@@ -1,14 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/workbench"
 )
 
 func init() {
@@ -47,7 +52,7 @@ func runGoldResolve(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := openExistingStore(dbPath)
+	st, err := openReadOnlyStore(dbPath)
 	if err != nil {
 		return err
 	}
@@ -90,6 +95,318 @@ func writeQrelsTo(stdout io.Writer, path string, qrels ranking.Qrels) error {
 		return err
 	}
 	if err := trec.WriteQrels(f, qrels); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func init() {
+	c := &command{
+		name:    "gold pool",
+		summary: "store the candidate pool per question: evidence-resolved chunks plus each retriever's top K",
+		usage: `--questions FILE [--evidence FILE] [--depth K] [--retriever NAME[,NAME…]]
+
+For every question the pool is the union of the chunks its evidence items
+resolve to (matched exactly or by excerpt search, with the match score) and
+the top --depth chunks of each --retriever (TREC-style depth-K pooling), each
+row remembering where it came from. The judging page hides that by default.
+Pooling again replaces the questions' pools and keeps their judgments.
+A candidates file from ` + "`questions draft`" + ` serves as both --questions and --evidence.`,
+	}
+	c.run = func(env *environment, args []string) error { return runGoldPool(env, c, args) }
+	register(c)
+}
+
+func runGoldPool(env *environment, c *command, args []string) error {
+	var dbPath string
+	var opts corpusOptions
+	fs := newFlagSet(env, c, &dbPath)
+	questionsPath := fs.String("questions", "", "questions `FILE` (JSON lines, spec §11)")
+	evidencePath := fs.String("evidence", "", "evidence `FILE` (JSON lines, spec §11); none: retrievers only")
+	depth := fs.Int("depth", workbench.DefaultDepth, "top `K` chunks of each retriever join the pool (0: evidence only)")
+	names := fs.String("retriever", "", "retriever `NAMES`, comma-separated (default: as `search`)")
+	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
+	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 || *questionsPath == "" {
+		return fmt.Errorf("%w: --questions FILE is required and no arguments are taken", errUsage)
+	}
+	if *depth < 0 {
+		return fmt.Errorf("%w: --depth must be ≥ 0", errUsage)
+	}
+	qs, err := workbench.ReadQuestionsFile(*questionsPath)
+	if err != nil {
+		return err
+	}
+	var evidence []gold.Evidence
+	if *evidencePath != "" {
+		if evidence, err = gold.ReadEvidenceFile(*evidencePath); err != nil {
+			return err
+		}
+	}
+	st, err := openExistingStore(dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var retrievers []string
+	if *names != "" {
+		retrievers = strings.Split(*names, ",")
+	} else {
+		name, err := defaultRetriever(st)
+		if err != nil {
+			return err
+		}
+		retrievers = []string{name}
+	}
+	if *depth == 0 {
+		retrievers = nil
+	}
+	vec, err := needsVectors(retrievers)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if vec && opts.embedModel == "" {
+		if opts.embedModel, err = soleEmbedModel(st); err != nil {
+			return err
+		}
+	}
+	builder, _, err := openBuilderWith(st, &queryEmbedding{Store: st, model: opts.embedModel}, opts, vec)
+	if err != nil {
+		return err
+	}
+	rep, err := workbench.Open(st).Pool(workbench.PoolOptions{Questions: qs, Evidence: evidence, EvidenceFile: *evidencePath,
+		Depth: *depth, Retrievers: retrievers, Builder: builder})
+	if err != nil {
+		return err
+	}
+	return rep.WriteText(env.stdout)
+}
+
+func init() {
+	c := &command{
+		name:    "gold judgments",
+		summary: "move judgments between machines and annotators: import FILE | export --out FILE [--annotator NAME]",
+		usage: `import FILE | export [--out FILE] [--annotator NAME]
+
+Judgments JSONL (spec §13): {"qid", "chunk_id", "rel", "annotator"} plus
+optional "note" and "at" (RFC 3339). An import is all or nothing; a row for
+the same (annotator, qid, chunk_id) replaces the earlier one; an unknown qid
+or chunk_id, or rel outside 0, 1, 2, is an error naming FILE:LINE. Questions
+must be pooled (gold pool) before their judgments are imported.`,
+	}
+	c.run = func(env *environment, args []string) error { return runGoldJudgments(env, c, args) }
+	register(c)
+}
+
+func runGoldJudgments(env *environment, c *command, args []string) error {
+	var dbPath string
+	fs := newFlagSet(env, c, &dbPath)
+	out := fs.String("out", "", "export: output `FILE`; stdout when empty")
+	annotator := fs.String("annotator", "", "export: only this annotator's rows")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 || (rest[0] == "import" && len(rest) != 2) || (rest[0] == "export" && len(rest) != 1) || rest[0] != "import" && rest[0] != "export" {
+		return fmt.Errorf("%w: `gold judgments import FILE` or `gold judgments export [--out FILE] [--annotator NAME]`", errUsage)
+	}
+	st, err := openExistingStore(dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	b := workbench.Open(st)
+	if rest[0] == "import" {
+		n, err := b.ImportJudgmentsFile(rest[1])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "imported %d judgments from %s\n", n, rest[1])
+		return nil
+	}
+	rows, err := b.Judgments(*annotator)
+	if err != nil {
+		return err
+	}
+	return writeFileOr(env.stdout, *out, func(w io.Writer) error { return workbench.WriteJudgments(w, rows) })
+}
+
+func init() {
+	c := &command{
+		name:    "gold export",
+		summary: "write TREC qrels of the judged rows and the questions that keep relevance-2 gold",
+		usage: `--qrels FILE [--questions-out FILE] [--groups-out FILE] [--annotator NAME]
+
+One annotator's judgments (--annotator; may be left out when only one person
+has judged) become qrels of every labelled row, relevance 0 included, for the
+retained questions: those with at least one chunk labelled 2 that the
+annotator did not drop. The report on stderr lists every other question with
+its reason, and the pool rows left unlabelled (evaluation reads them as 0).
+--groups-out writes the evidence groups (chunks that share an evidence
+message) as JSON lines, for a group-level recall beside the chunk-level one.`,
+	}
+	c.run = func(env *environment, args []string) error { return runGoldExport(env, c, args) }
+	register(c)
+}
+
+func runGoldExport(env *environment, c *command, args []string) error {
+	var dbPath string
+	fs := newFlagSet(env, c, &dbPath)
+	qrelsPath := fs.String("qrels", "", "qrels output `FILE`")
+	questionsOut := fs.String("questions-out", "", "retained questions output `FILE` (JSON lines)")
+	groupsOut := fs.String("groups-out", "", "evidence groups output `FILE` (JSON lines)")
+	annotator := fs.String("annotator", "", "whose judgments (default: the only annotator)")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 || *qrelsPath == "" {
+		return fmt.Errorf("%w: --qrels FILE is required and no arguments are taken", errUsage)
+	}
+	st, err := openExistingStore(dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	b := workbench.Open(st)
+	name, err := soleAnnotator(b, *annotator)
+	if err != nil {
+		return err
+	}
+	ex, err := b.Export(name)
+	if err != nil {
+		return err
+	}
+	if err := writeQrelsTo(env.stdout, *qrelsPath, ex.Qrels); err != nil {
+		return err
+	}
+	if *questionsOut != "" {
+		if err := writeFileOr(env.stdout, *questionsOut, ex.WriteQuestions); err != nil {
+			return err
+		}
+	}
+	if *groupsOut != "" {
+		if err := writeFileOr(env.stdout, *groupsOut, func(w io.Writer) error { return workbench.WriteGroups(w, ex.Groups) }); err != nil {
+			return err
+		}
+	}
+	return ex.WriteReport(env.stderr)
+}
+
+// soleAnnotator returns name, or the only annotator when name is empty.
+func soleAnnotator(b *workbench.Bench, name string) (string, error) {
+	if name != "" {
+		return name, nil
+	}
+	all, err := b.Annotators()
+	if err != nil {
+		return "", err
+	}
+	switch len(all) {
+	case 0:
+		return "", errors.New("nobody has judged yet: judge in `linemem serve` or `gold judgments import FILE` first")
+	case 1:
+		return all[0], nil
+	}
+	return "", fmt.Errorf("%w: several annotators (%s): pass --annotator", errUsage, strings.Join(all, ", "))
+}
+
+func init() {
+	c := &command{
+		name:    "gold agreement",
+		summary: "Cohen's κ and linear weighted κ of two annotators over the rows both judged",
+		usage: `--annotators A,B [--json]
+
+κ = (p_o − p_e)/(1 − p_e) over the rows both annotators labelled; the
+weighted κ uses linear weights 1 − |i − j|/2 on the 0/1/2 scale. Both are
+undefined (null in JSON) when no row was labelled by both or both used one
+label throughout. The text output lists the confusion table and every
+disagreement for adjudication.`,
+	}
+	c.run = func(env *environment, args []string) error { return runGoldAgreement(env, c, args) }
+	register(c)
+}
+
+func runGoldAgreement(env *environment, c *command, args []string) error {
+	var dbPath string
+	fs := newFlagSet(env, c, &dbPath)
+	pair := fs.String("annotators", "", "two annotator names `A,B`")
+	asJSON := fs.Bool("json", false, `print {"rows", "kappa", "weighted_kappa"}`)
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	names := strings.Split(*pair, ",")
+	if len(rest) > 0 || len(names) != 2 || names[0] == "" || names[1] == "" {
+		return fmt.Errorf("%w: --annotators A,B (two names) is required and no arguments are taken", errUsage)
+	}
+	st, err := openExistingStore(dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ag, err := workbench.Open(st).Agreement(names[0], names[1])
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(env, agreementJSON{Rows: ag.Table.Rows(), Kappa: jsonNumber(ag.Kappa), WeightedKappa: jsonNumber(ag.WeightedKappa),
+			Weights: "linear", Annotators: names, OnlyA: ag.OnlyA, OnlyB: ag.OnlyB, Disagreements: len(ag.Disagreements)})
+	}
+	w := env.stdout
+	fmt.Fprintf(w, "%s vs %s: %d rows judged by both (%d only by %s, %d only by %s)\n", ag.A, ag.B, ag.Table.Rows(), ag.OnlyA, ag.A, ag.OnlyB, ag.B)
+	fmt.Fprintf(w, "Cohen's κ %s, linear weighted κ %s\n", formatKappa(ag.Kappa), formatKappa(ag.WeightedKappa))
+	fmt.Fprintf(w, "%-8s %6s %6s %6s   (rows: %s, columns: %s)\n", "", "0", "1", "2", ag.A, ag.B)
+	for i, row := range ag.Table {
+		fmt.Fprintf(w, "%-8d %6d %6d %6d\n", i, row[0], row[1], row[2])
+	}
+	for _, d := range ag.Disagreements {
+		fmt.Fprintf(w, "disagree %s %s: %s %d, %s %d\n", d.QID, d.ChunkID, ag.A, d.A, ag.B, d.B)
+	}
+	return nil
+}
+
+type agreementJSON struct {
+	Rows          int      `json:"rows"`
+	Kappa         *float64 `json:"kappa"`
+	WeightedKappa *float64 `json:"weighted_kappa"`
+	Weights       string   `json:"weights"`
+	Annotators    []string `json:"annotators"`
+	OnlyA         int      `json:"only_first"`
+	OnlyB         int      `json:"only_second"`
+	Disagreements int      `json:"disagreements"`
+}
+
+// jsonNumber is nil (JSON null) for NaN.
+func jsonNumber(x float64) *float64 {
+	if math.IsNaN(x) {
+		return nil
+	}
+	return &x
+}
+
+func formatKappa(x float64) string {
+	if math.IsNaN(x) {
+		return "undefined"
+	}
+	return strconv.FormatFloat(x, 'f', 3, 64)
+}
+
+// writeFileOr writes with write to path, or to stdout when path is empty.
+func writeFileOr(stdout io.Writer, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/linemem/linemem/lib/bootstrap"
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/reproduce"
 )
 
@@ -33,7 +35,9 @@ func runReproduce(env *environment, args []string) error {
 	fs.StringVar(&out, "out", "results", "output folder `DIR` for tables, figures and manifest.json")
 	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: vectors shipped with the data, else the local LSA embedder)")
-	fs.IntVar(&opts.B, "bootstrap", 5000, "bootstrap resamples `B`")
+	fs.IntVar(&opts.B, "bootstrap", bootstrap.DefaultB, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
+	fs.BoolVar(&opts.SourceNames, "manifest-source-names", false, "name source files in manifest.json (private: export names carry chat partners' names); default sources/#NNN with hash and size")
+	fs.BoolVar(&opts.AllowMissingGold, "allow-missing-gold", false, "warn, rather than stop, when a qrels chunk ID is not in the corpus (it still counts in the denominators)")
 	fs.Uint64Var(&opts.Seed, "seed", 12345, "bootstrap `SEED`")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
 	rest, err := parseInterspersed(fs, args)
@@ -42,6 +46,9 @@ func runReproduce(env *environment, args []string) error {
 	}
 	if len(rest) > 0 {
 		return fmt.Errorf("%w: unexpected arguments %v", errUsage, rest)
+	}
+	if err := experiment.CheckBootstrap(opts.B); err != nil {
+		return fmt.Errorf("%w: --bootstrap: %v", errUsage, err)
 	}
 	opts.Log = env.stderr
 	if quiet {

@@ -58,6 +58,7 @@ type remoteFlags struct {
 	rpm, tpm     int
 	failFast     bool
 	quiet        bool
+	maxFailures  int
 }
 
 func (f *remoteFlags) bind(fs *flag.FlagSet, defaultInterval time.Duration) {
@@ -75,6 +76,7 @@ func (f *remoteFlags) bind(fs *flag.FlagSet, defaultInterval time.Duration) {
 	fs.IntVar(&f.rpm, "rpm", 0, "client-side limit on requests per minute (0 = none)")
 	fs.IntVar(&f.tpm, "tpm", 0, "client-side limit on estimated tokens per minute (0 = none)")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop at the first failed item")
+	fs.IntVar(&f.maxFailures, "max-failures", job.DefaultMaxConsecutiveFailures, "stop after `N` failed requests in a row (a dead endpoint); -1 = never")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 }
 
@@ -112,7 +114,7 @@ func (f *remoteFlags) redactor() (*redact.Redactor, error) {
 }
 
 func (f *remoteFlags) jobOptions(env *environment, c *cache.Cache, red *redact.Redactor) job.Options {
-	o := job.Options{Cache: c, Redactor: red, FailFast: f.failFast, Progress: env.stderr}
+	o := job.Options{Cache: c, Redactor: red, FailFast: f.failFast, MaxConsecutiveFailures: f.maxFailures, Progress: env.stderr}
 	if f.quiet {
 		o.Progress = nil
 	}

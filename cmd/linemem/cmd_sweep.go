@@ -61,11 +61,17 @@ func runSweep(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := openExistingStore(db)
+	if err := experiment.CheckEvaluable(qs, qrels, questionsPath, qrelsPath); err != nil {
+		return err
+	}
+	st, err := openReadOnlyStore(db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if err := checkGoldInCorpus(st, qrelsPath, qrels); err != nil {
+		return err
+	}
 	builder, model, err := openBuilder(st, opts, true)
 	if err != nil {
 		return err

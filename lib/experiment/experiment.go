@@ -151,10 +151,11 @@ func (s *Setup) Score(name string, run ranking.Run) (*Evaluation, error) {
 	ev := &Evaluation{Name: name, Run: run, Result: res, CI: map[string]Interval{}}
 	ix := s.Indices(len(res.QIDs))
 	for _, m := range res.Metrics {
-		mean, lo, hi := ix.MeanCI(res.Scores(m), s.level())
-		if len(res.QIDs) == 0 {
-			mean, lo, hi = 0, 0, 0
+		if len(res.QIDs) == 0 { // nothing to resample: CheckEvaluable refuses such sets
+			ev.CI[m] = Interval{}
+			continue
 		}
+		mean, lo, hi := ix.MeanCI(res.Scores(m), s.level())
 		ev.CI[m] = Interval{mean, lo, hi}
 	}
 	return ev, nil

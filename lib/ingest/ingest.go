@@ -26,8 +26,9 @@ type Input struct {
 	Size int64
 }
 
-// Collect expands paths into export files: a folder contributes every .json
-// and .txt file below it in lexical order, a file itself. A path that does not
+// Collect expands paths into export files: a folder (or a symbolic link to
+// one) contributes every .json and .txt file below it in lexical order, a
+// file itself. A path that does not
 // exist, a folder that cannot be walked, or a second file with an
 // already-taken source name (base name) is returned as a problem; the other
 // files are still returned.
@@ -54,10 +55,19 @@ func Collect(paths []string) ([]Input, []error) {
 			add(p, info.Size())
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		root := p
+		if l, err := os.Lstat(p); err == nil && l.Mode()&fs.ModeSymlink != 0 {
+			// WalkDir does not follow a symbolic link at its root.
+			if root, err = filepath.EvalSymlinks(p); err != nil {
+				problems = append(problems, err)
+				continue
+			}
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
+			path = underRoot(p, root, path)
 			if d.IsDir() || !lineexport.Supported(path) {
 				return nil
 			}
@@ -73,6 +83,19 @@ func Collect(paths []string) ([]Input, []error) {
 		}
 	}
 	return files, problems
+}
+
+// underRoot rewrites a path found below root, the folder a symbolic link p
+// points to, to the same path below p, so messages name the folder the user gave.
+func underRoot(p, root, path string) string {
+	if root == p {
+		return path
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return path
+	}
+	return filepath.Join(p, rel)
 }
 
 // Report says what storing one file found.
@@ -94,15 +117,19 @@ type Prepared struct {
 	Err       error
 }
 
-// Prepare hashes, parses and chunks one export without writing. A file stored
-// already with the same SHA-256 of its bytes and the same options is
-// recognised before parsing and costs one read.
+// Prepare hashes, parses and chunks one export without writing. The file is
+// read once, and the stored hash is that of the bytes parsed, even when the
+// file changes meanwhile. A file stored already with the same SHA-256 of its
+// bytes and the same options is recognised before parsing.
 func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 	p := Prepared{Input: in, Source: filepath.Base(in.Path)}
-	p.SHA256, p.Size, p.Err = HashFile(in.Path)
-	if p.Err != nil {
+	data, err := os.ReadFile(in.Path)
+	if err != nil {
+		p.Err = err
 		return p
 	}
+	sum := sha256.Sum256(data)
+	p.SHA256, p.Size = hex.EncodeToString(sum[:]), int64(len(data))
 	info, found, err := st.Source(p.Source)
 	if err != nil {
 		p.Err = err
@@ -112,7 +139,7 @@ func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 		p.Unchanged = true
 		return p
 	}
-	if p.Result, p.Err = lineexport.ReadFile(in.Path); p.Err != nil {
+	if p.Result, p.Err = lineexport.ReadBytes(in.Path, data); p.Err != nil {
 		return p
 	}
 	if p.Chunks, err = chunking.Build(p.Result.Messages, opts); err != nil {

@@ -75,3 +75,21 @@ func TestFileLeavesStoreUnchangedOnBadInput(t *testing.T) {
 		t.Errorf("sources after a failed ingest: %v, %v; want none", srcs, err)
 	}
 }
+
+func TestCollectFollowsALinkedFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "exports"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "exports", "chat.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "sources")
+	if err := os.Symlink(filepath.Join(dir, "exports"), link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	inputs, problems := ingest.Collect([]string{link})
+	if len(problems) != 0 || len(inputs) != 1 || filepath.Base(inputs[0].Path) != "chat.txt" {
+		t.Errorf("inputs %v, problems %v; want chat.txt through the link", inputs, problems)
+	}
+}

@@ -71,6 +71,19 @@ func Supported(path string) bool {
 // error wrapping ErrUnsupported. The source name is the path's base name,
 // extension included (spec §1).
 func ReadFile(path string) (*Result, error) {
+	if !Supported(path) {
+		return ReadBytes(path, nil)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ReadBytes(path, data)
+}
+
+// ReadBytes parses data, the content of the export at path, as ReadFile
+// would read it: a caller that hashes the bytes parses the same bytes.
+func ReadBytes(path string, data []byte) (*Result, error) {
 	var parse func(string, []byte) (*Result, error)
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".json":
@@ -79,10 +92,6 @@ func ReadFile(path string) (*Result, error) {
 		parse = parseText
 	default:
 		return nil, fmt.Errorf("%s: %w: expected a .json (by-date) or .txt (LINE history) file", path, ErrUnsupported)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
 	}
 	return parse(filepath.Base(path), data)
 }

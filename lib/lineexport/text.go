@@ -79,11 +79,27 @@ func ReadText(source string, r io.Reader) (*Result, error) {
 
 // parseText is ReadText on the file's bytes.
 func parseText(source string, data []byte) (*Result, error) {
-	if err := checkUTF8(source, data); err != nil {
+	data, converted, err := toUTF8(source, data)
+	if err != nil {
 		return nil, err
 	}
+	data, crOnly := crToLF(source, data)
 	tr := &textReader{source: source, lines: splitLines(data)}
-	return tr.read()
+	res, err := tr.read()
+	if err != nil {
+		return nil, err
+	}
+	var notes []Warning
+	for _, w := range []*Warning{converted, crOnly} {
+		if w != nil {
+			notes = append(notes, *w)
+		}
+	}
+	if len(res.Messages) == 0 {
+		notes = append(notes, Warning{File: source, Line: len(tr.lines), Message: "no messages: the file holds a header but no day line with messages under it"})
+	}
+	res.Warnings = append(notes, res.Warnings...)
+	return res, nil
 }
 
 // physicalLine is one line of the file without its terminator.
@@ -192,8 +208,9 @@ var (
 // voice, [位置情報]/[Location] → location, [連絡先]/[Contact] → contact,
 // [アルバム]/[ノート]/[Notes] → note); a text starting with ☎, "Call time",
 // "Missed call" or "Canceled the call" → call; a text ending with
-// "メッセージの送信を取り消しました" or "unsent a message" → unsend; anything else
-// → "text".
+// "メッセージの送信を取り消しました" or "unsent a message", before any trailing
+// spaces, periods or exclamation marks (。 ． . ! ！), → unsend; anything
+// else → "text".
 func TypeOf(text string) string {
 	if t, ok := placeholderTypes[text]; ok {
 		return t
@@ -203,8 +220,9 @@ func TypeOf(text string) string {
 			return "call"
 		}
 	}
+	notice := strings.TrimRight(text, " 　.。．!！")
 	for _, s := range unsendSuffixs {
-		if strings.HasSuffix(text, s) {
+		if strings.HasSuffix(notice, s) {
 			return "unsend"
 		}
 	}
@@ -224,7 +242,7 @@ func (tr *textReader) read() (*Result, error) {
 	if len(body) > 0 && isSavedLine(body[0].text) {
 		body = body[1:]
 	}
-	crlf := first.crlf
+	crlf := first.crlf && hasBareLF(body)
 	var records []record
 	if crlf {
 		records = crlfRecords(body)
@@ -256,6 +274,18 @@ func (tr *textReader) read() (*Result, error) {
 		tr.result.Messages[i] = m
 	}
 	return &tr.result, nil
+}
+
+// hasBareLF reports whether a line other than the last ends in a bare LF:
+// only then do CRLF record ends tell inner newlines from message ends. A file
+// whose every line ends in CRLF reads like its LF copy.
+func hasBareLF(lines []physicalLine) bool {
+	for _, l := range lines {
+		if !l.crlf && !l.last {
+			return true
+		}
+	}
+	return false
 }
 
 func isSavedLine(s string) bool {

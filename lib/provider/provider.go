@@ -128,9 +128,10 @@ type Usage struct {
 // retrying cannot fix) do not succeed when repeated; transient ones (429, 5xx,
 // timeouts, network) failed only because attempts ran out.
 type CallError struct {
-	Attempts  int
-	Permanent bool
-	Err       error
+	Attempts    int
+	Permanent   bool
+	Unreachable bool // no connection could be made (see Unreachable)
+	Err         error
 }
 
 func (e *CallError) Error() string {

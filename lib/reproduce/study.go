@@ -60,6 +60,13 @@ type Options struct {
 	B          int              // bootstrap resamples; 5,000 when 0
 	Seed       uint64           // bootstrap seed; 12,345 when 0
 	Log        io.Writer        // progress; nil discards
+	// AllowMissingGold turns a qrels chunk ID absent from the corpus from
+	// an input error into a warning (it still counts in the denominators).
+	AllowMissingGold bool
+	// SourceNames lists source files by name in the manifest (a private
+	// mode: export names carry chat partners' names); by default a source
+	// is "sources/#NNN" with its hash and size.
+	SourceNames bool
 }
 
 func (o *Options) defaults() {
@@ -163,8 +170,9 @@ func Prepare(opts Options) (*Study, error) {
 		st.Close()
 		return nil, err
 	}
-	for _, g := range s.MissingGold() {
-		fmt.Fprintf(opts.Log, "warning: gold chunk %s of %s (rel %d) is not in the corpus; it still counts in the denominators\n", g.ChunkID, g.QID, g.Rel)
+	if err := s.validate(); err != nil {
+		st.Close()
+		return nil, err
 	}
 	s.Builder = retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, st, retrieval.Options{Tokenizer: opts.Tokenizer, EmbedModel: s.EmbedModel})
 	s.Setup = experiment.NewSetup(s.Questions, s.Qrels, s.Builder)
@@ -207,7 +215,7 @@ func (s *Study) ingest() error {
 	var firstErr error
 	ingest.Files(s.Store, files, s.Opts.Chunking, func(i int, in ingest.Input, rep ingest.Report, err error) {
 		if err == nil {
-			err = s.record(in.Path)
+			err = s.recordSource(i, in.Path)
 		}
 		if err != nil {
 			firstErr = cmp.Or(firstErr, err)

@@ -66,7 +66,7 @@ func Open(path string) (*Store, error) {
 	s := &Store{db: db, path: path}
 	if err := s.migrate(); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, Explain(path, fmt.Errorf("store: open %s: %w", path, err))
 	}
 	return s, nil
 }
@@ -151,6 +151,59 @@ CREATE TABLE query_vectors (
 	dim           INTEGER NOT NULL,
 	vec           BLOB NOT NULL,
 	PRIMARY KEY (model, question_text)
+) WITHOUT ROWID;
+`,
+	// 2: gold workbench (lib/workbench): pooled questions and candidate rows
+	// with their provenance, the evidence items behind them, per-annotator
+	// judgments and keep/drop decisions.
+	`
+CREATE TABLE gold_questions (
+	qid       TEXT PRIMARY KEY,
+	position  INTEGER NOT NULL,
+	question  TEXT NOT NULL,
+	type      TEXT NOT NULL,
+	answer    TEXT NOT NULL,
+	pooled_at TEXT NOT NULL
+);
+CREATE TABLE gold_evidence (
+	qid         TEXT NOT NULL REFERENCES gold_questions(qid) ON DELETE CASCADE,
+	item_index  INTEGER NOT NULL,
+	source      TEXT NOT NULL,
+	date        TEXT NOT NULL,
+	time        TEXT NOT NULL,
+	sender      TEXT NOT NULL,
+	text_prefix TEXT NOT NULL,
+	role        TEXT NOT NULL,
+	match       TEXT NOT NULL,
+	message_id  TEXT NOT NULL,
+	match_score REAL NOT NULL,
+	candidates  INTEGER NOT NULL,
+	PRIMARY KEY (qid, item_index)
+) WITHOUT ROWID;
+CREATE TABLE gold_pool (
+	qid      TEXT NOT NULL REFERENCES gold_questions(qid) ON DELETE CASCADE,
+	chunk_id TEXT NOT NULL REFERENCES chunks(chunk_id) ON DELETE CASCADE,
+	origin   TEXT NOT NULL,
+	detail   TEXT NOT NULL,
+	rank     INTEGER NOT NULL,
+	score    REAL NOT NULL,
+	PRIMARY KEY (qid, chunk_id, origin, detail)
+) WITHOUT ROWID;
+CREATE TABLE gold_judgments (
+	annotator TEXT NOT NULL,
+	qid       TEXT NOT NULL REFERENCES gold_questions(qid) ON DELETE CASCADE,
+	chunk_id  TEXT NOT NULL REFERENCES chunks(chunk_id) ON DELETE CASCADE,
+	rel       INTEGER CHECK (rel IN (0, 1, 2)),
+	note      TEXT NOT NULL,
+	at        TEXT NOT NULL,
+	PRIMARY KEY (annotator, qid, chunk_id)
+) WITHOUT ROWID;
+CREATE TABLE gold_decisions (
+	annotator TEXT NOT NULL,
+	qid       TEXT NOT NULL REFERENCES gold_questions(qid) ON DELETE CASCADE,
+	keep      INTEGER NOT NULL CHECK (keep IN (0, 1)),
+	at        TEXT NOT NULL,
+	PRIMARY KEY (annotator, qid)
 ) WITHOUT ROWID;
 `,
 }

@@ -35,11 +35,12 @@ import (
 	"github.com/linemem/linemem/lib/provider"
 )
 
-// Kinds of output.
+// Kinds of output. Every kind but KindVector stores text.
 const (
 	KindSummary = "summary"
 	KindVector  = "vector"
-	KindAnswer  = "answer" // a generated answer (lib/answer), stored as text like a summary
+	KindAnswer  = "answer"         // a generated answer (lib/answer), stored as text like a summary
+	KindDraft   = "question_draft" // candidate questions drafted from a window of messages (lib/questions/draft)
 )
 
 const schema = `

@@ -197,10 +197,50 @@ func (j Embeddings) Run(ctx context.Context) (Report, error) {
 	if err := j.put(rows); err != nil {
 		return rep, err
 	}
-	for _, batch := range j.batches(misses) {
-		if err := j.send(ctx, batch, &rep, prog); err != nil {
-			return rep, err
+	owner := newOwner()
+	failures := j.newStreak()
+	for queue := misses; len(queue) > 0; {
+		var later []*item
+		for _, batch := range j.batches(queue) {
+			var mine []*item
+			for _, it := range batch {
+				d, err := decide(ctx, j.Options.Cache, it, owner)
+				if err != nil {
+					return rep, err
+				}
+				switch d {
+				case send:
+					mine = append(mine, it)
+				case wait:
+					later = append(later, it)
+				case fromPeer:
+					var peer []store.VectorRow
+					for _, k := range it.keys {
+						peer = append(peer, store.VectorRow{Key: k, Vector: it.cached.Vector})
+					}
+					if err := j.put(peer); err != nil {
+						return rep, err
+					}
+					rep.Cached += len(it.keys)
+					prog.add(len(it.keys))
+				}
+			}
+			if len(mine) == 0 {
+				continue
+			}
+			err := j.send(ctx, mine, &rep, prog, failures)
+			release(ctx, j.Options.Cache, mine, owner)
+			if err != nil {
+				return rep, err
+			}
 		}
+		if len(later) > 0 {
+			if err := pause(ctx); err != nil {
+				rep.Interrupted = true
+				return rep, err
+			}
+		}
+		queue = later
 	}
 	return rep, nil
 }
@@ -235,7 +275,7 @@ func (j Embeddings) batches(items []*item) [][]*item {
 }
 
 // send embeds one batch, splitting it on a permanent error.
-func (j Embeddings) send(ctx context.Context, batch []*item, rep *Report, prog *progress) error {
+func (j Embeddings) send(ctx context.Context, batch []*item, rep *Report, prog *progress, failures *streak) error {
 	if err := ctx.Err(); err != nil {
 		rep.Interrupted = true
 		return err
@@ -254,12 +294,12 @@ func (j Embeddings) send(ctx context.Context, batch []*item, rep *Report, prog *
 			return err
 		case !isCallError(err):
 			return err
-		case provider.IsPermanent(err) && len(batch) > 1:
+		case provider.IsPermanent(err) && !provider.IsUnreachable(err) && len(batch) > 1:
 			half := len(batch) / 2
-			if err := j.send(ctx, batch[:half], rep, prog); err != nil {
+			if err := j.send(ctx, batch[:half], rep, prog, failures); err != nil {
 				return err
 			}
-			return j.send(ctx, batch[half:], rep, prog)
+			return j.send(ctx, batch[half:], rep, prog, failures)
 		}
 		n := 0
 		for _, it := range batch {
@@ -272,8 +312,9 @@ func (j Embeddings) send(ctx context.Context, batch []*item, rep *Report, prog *
 		if j.FailFast {
 			return fmt.Errorf("stopped at the first failure (--fail-fast): %w", err)
 		}
-		return nil
+		return failures.fail(err)
 	}
+	failures.ok()
 	if len(res.Vectors) != len(batch) {
 		return fmt.Errorf("embedder returned %d vectors for %d inputs", len(res.Vectors), len(batch))
 	}

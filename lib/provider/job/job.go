@@ -5,7 +5,11 @@
 //
 // For every pending item the job prepares the exact text to send (redaction,
 // then the spec §7 summary input or embedding input cap), looks it up in the
-// cache, and sends only misses. Identical inputs are sent once. Each
+// cache, and sends only misses. Identical inputs are sent once, and runs
+// sharing a database never pay twice: right before sending, a run re-reads
+// the cache and claims the input in the database (cache.Claim), leaving to
+// the other run what it is sending and taking the result from the cache
+// when it lands. Each
 // successful request is committed to the cache and then to the store before
 // the next one starts, so an interrupted run (Ctrl-C, a kill) loses at most
 // the request in flight, and a rerun sends only what is left. A request that
@@ -47,6 +51,9 @@ type Options struct {
 	Cache    *cache.Cache     // required
 	Redactor *redact.Redactor // nil = send text unredacted
 	FailFast bool             // stop at the first failed item
+	// MaxConsecutiveFailures stops a run after this many failed requests in
+	// a row; 0 = DefaultMaxConsecutiveFailures, negative = never.
+	MaxConsecutiveFailures int
 	// Progress receives a line "done/total (pct) rate ETA" at most every
 	// ProgressEvery (default 1 s) and at the end; nil = silent.
 	Progress      io.Writer

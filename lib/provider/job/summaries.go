@@ -118,54 +118,101 @@ func (j Summaries) Run(ctx context.Context) (Report, error) {
 	if err := flush(); err != nil {
 		return rep, err
 	}
+	var queue []*item
 	for _, it := range items {
-		if it.cached != nil {
-			continue
+		if it.cached == nil {
+			queue = append(queue, it)
 		}
-		if err := ctx.Err(); err != nil {
-			rep.Interrupted = true
-			return rep, err
-		}
-		res, err := j.Summarizer.Summarize(ctx, provider.SummaryRequest{ID: it.keys[0], Input: it.input})
-		if err != nil {
-			if ctx.Err() != nil {
+	}
+	owner := newOwner()
+	failures := j.newStreak()
+	for len(queue) > 0 {
+		var later []*item
+		for _, it := range queue {
+			if err := ctx.Err(); err != nil {
 				rep.Interrupted = true
-				return rep, ctx.Err()
-			}
-			if !isCallError(err) {
 				return rep, err
 			}
-			for _, k := range it.keys {
-				rep.Failed = append(rep.Failed, Failure{Item: k, Reason: failureReason(err)})
+			d, err := decide(ctx, j.Options.Cache, it, owner)
+			if err != nil {
+				return rep, err
 			}
-			prog.add(len(it.keys))
-			if j.FailFast {
-				return rep, fmt.Errorf("stopped at the first failure (--fail-fast): %w", err)
+			switch d {
+			case wait:
+				later = append(later, it)
+				continue
+			case fromPeer:
+				for _, k := range it.keys {
+					pending = append(pending, store.SummaryRow{ChunkID: k, Summary: it.cached.Text, Origin: orig})
+				}
+				if err := flush(); err != nil {
+					return rep, err
+				}
+				rep.Cached += len(it.keys)
+				prog.add(len(it.keys))
+				continue
 			}
-			continue
+			err = j.summarize(ctx, it, orig, &rep, prog, failures)
+			release(ctx, j.Options.Cache, []*item{it}, owner)
+			if err != nil {
+				return rep, err
+			}
 		}
-		if res.Text == "" {
-			return rep, errors.New("summarizer returned an empty summary without an error")
+		if len(later) > 0 {
+			if err := pause(ctx); err != nil {
+				rep.Interrupted = true
+				return rep, err
+			}
 		}
-		out := cache.Output{Key: it.key, Kind: cache.KindSummary, Item: it.keys[0], InputChars: utf8.RuneCountInString(it.input),
-			Span: it.span, Redaction: j.Redactor.Describe(), Redacted: it.redacted, Text: res.Text}
-		call := cache.Call{Provider: j.Summarizer.Name(), Kind: cache.KindSummary, Params: j.Summarizer.Params(), BatchSize: 1, Call: res.Call}
-		if err := j.Options.Cache.Put(detached(ctx), call, []cache.Output{out}); err != nil {
-			return rep, err
-		}
-		for _, k := range it.keys {
-			pending = append(pending, store.SummaryRow{ChunkID: k, Summary: res.Text, Origin: orig})
-		}
-		if err := flush(); err != nil {
-			return rep, err
-		}
-		rep.Done += len(it.keys)
-		rep.Requests++
-		rep.Attempts += res.Call.Attempts
-		rep.Usage.InputTokens += res.Call.Usage.InputTokens
-		rep.Usage.OutputTokens += res.Call.Usage.OutputTokens
-		rep.Usage.TotalTokens += res.Call.Usage.TotalTokens
-		prog.add(len(it.keys))
+		queue = later
 	}
 	return rep, nil
+}
+
+// summarize sends one item this run holds the claim for and stores the
+// result; a call error is recorded as a failure unless FailFast.
+func (j Summaries) summarize(ctx context.Context, it *item, orig string, rep *Report, prog *progress, failures *streak) error {
+	res, err := j.Summarizer.Summarize(ctx, provider.SummaryRequest{ID: it.keys[0], Input: it.input})
+	if err != nil {
+		if ctx.Err() != nil {
+			rep.Interrupted = true
+			return ctx.Err()
+		}
+		if !isCallError(err) {
+			return err
+		}
+		for _, k := range it.keys {
+			rep.Failed = append(rep.Failed, Failure{Item: k, Reason: failureReason(err)})
+		}
+		prog.add(len(it.keys))
+		if j.FailFast {
+			return fmt.Errorf("stopped at the first failure (--fail-fast): %w", err)
+		}
+		return failures.fail(err)
+	}
+	failures.ok()
+	if res.Text == "" {
+		return errors.New("summarizer returned an empty summary without an error")
+	}
+	out := cache.Output{Key: it.key, Kind: cache.KindSummary, Item: it.keys[0], InputChars: utf8.RuneCountInString(it.input),
+		Span: it.span, Redaction: j.Redactor.Describe(), Redacted: it.redacted, Text: res.Text}
+	call := cache.Call{Provider: j.Summarizer.Name(), Kind: cache.KindSummary, Params: j.Summarizer.Params(), BatchSize: 1, Call: res.Call}
+	if err := j.Options.Cache.Put(detached(ctx), call, []cache.Output{out}); err != nil {
+		return err
+	}
+	rows := make([]store.SummaryRow, 0, len(it.keys))
+	for _, k := range it.keys {
+		rows = append(rows, store.SummaryRow{ChunkID: k, Summary: res.Text, Origin: orig})
+	}
+	if err := j.Store.PutSummaries(rows); err != nil {
+		return err
+	}
+	rep.Done += len(it.keys)
+	rep.Requests++
+	rep.Attempts += res.Call.Attempts
+	rep.Usage.InputTokens += res.Call.Usage.InputTokens
+	rep.Usage.OutputTokens += res.Call.Usage.OutputTokens
+	rep.Usage.TotalTokens += res.Call.Usage.TotalTokens
+	prog.add(len(it.keys))
+	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"runtime/debug"
@@ -113,7 +114,7 @@ func (c *client) call(ctx context.Context, tokens int, attempt func(ctx context.
 	if ctx.Err() != nil {
 		return n, latency, "", ctx.Err()
 	}
-	return n, latency, "", &provider.CallError{Attempts: n, Permanent: !classify(err).Retry, Err: sanitize(err)}
+	return n, latency, "", &provider.CallError{Attempts: n, Permanent: !classify(err).Retry, Unreachable: provider.Unreachable(err), Err: sanitize(err)}
 }
 
 // sdkOf reads the SDK version from the User-Agent the SDK sent
@@ -142,6 +143,9 @@ func classifyError(err error, res *http.Response) retry.Outcome {
 	}
 	if errors.Is(err, errTimeout) {
 		return retry.Outcome{Retry: true}
+	}
+	if provider.Unreachable(err) { // refused or unresolvable: another attempt fails the same way
+		return retry.Outcome{}
 	}
 	status := 0
 	var header http.Header
@@ -215,8 +219,24 @@ var (
 )
 
 // endpoint joins the base URL and a path for messages about where data goes.
+// A password in the URL's userinfo is masked (user:xxxxx@host), since these
+// messages are printed and logged.
 func (c *client) endpoint(path string) string {
-	return strings.TrimRight(c.baseURL, "/") + "/" + path
+	return strings.TrimRight(maskPassword(c.baseURL), "/") + "/" + path
+}
+
+// maskPassword returns rawURL with the password of its userinfo replaced by
+// "xxxxx" (url.URL.Redacted); a URL that does not parse keeps only what
+// follows its last "@".
+func maskPassword(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		if at := strings.LastIndex(rawURL, "@"); at >= 0 {
+			return "xxxxx@" + rawURL[at+1:]
+		}
+		return rawURL
+	}
+	return u.Redacted()
 }
 
 func registryConfig(opts provider.Options, model string, interval time.Duration) Config {

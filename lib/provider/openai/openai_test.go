@@ -385,3 +385,21 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("default instructions are not the spec's system prompt: %s", s.Params())
 	}
 }
+
+func TestEndpointMasksPassword(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", fakeKey)
+	for _, c := range []struct{ base, want string }{
+		{"http://user:s3cret@127.0.0.1:8080/v1", "http://user:xxxxx@127.0.0.1:8080/v1/embeddings"},
+		{"http://127.0.0.1:8080/v1/", "http://127.0.0.1:8080/v1/embeddings"},
+		{"http://user@host/v1", "http://user@host/v1/embeddings"},
+	} {
+		t.Setenv("OPENAI_BASE_URL", c.base)
+		e, err := openai.NewEmbedder(openai.EmbedderConfig{Config: openai.Config{Model: "m"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Endpoint(); got != c.want || strings.Contains(got, "s3cret") {
+			t.Errorf("OPENAI_BASE_URL=%s: Endpoint() = %s, want %s", c.base, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/linemem/linemem/lib/mcpserver"
+	"github.com/linemem/linemem/lib/memory"
+)
+
+func init() {
+	c := &command{
+		name:    "mcp",
+		summary: "serve the memory to assistants over the Model Context Protocol (stdio, or --http on loopback)",
+		usage: `[--http 127.0.0.1:PORT] [--sources A,B] [--redact KINDS] [--log FILE]
+
+Without --http the server speaks MCP on stdin/stdout, the way a client that
+starts it expects; --http serves the streamable HTTP transport at
+http://HOST:PORT/mcp, loopback addresses only. Tools: search_memory,
+get_messages, list_sources, memory_stats. The server cannot know where a
+client sends what it returns: --redact masks identifiers in every result,
+--sources confines it to some chats, --log records each call's tool and
+arguments (never returned text).`,
+	}
+	c.run = func(env *environment, args []string) error { return runMCP(env, c, args) }
+	register(c)
+}
+
+// mcpPath is where --http serves the protocol.
+const mcpPath = "/mcp"
+
+func runMCP(env *environment, c *command, args []string) error {
+	var db, httpAddr, sources, logPath string
+	var red remoteFlags
+	var opts memory.Options
+	fs := newFlagSet(env, c, &db)
+	fs.StringVar(&httpAddr, "http", "", "serve streamable HTTP on `ADDR` (127.0.0.1:PORT or [::1]:PORT; loopback only) instead of stdio")
+	fs.StringVar(&sources, "sources", "", "comma list of source `NAMES` the server may show (default: all)")
+	fs.StringVar(&logPath, "log", "", "append one JSON line per tool call (tool, arguments, outcome; no returned text) to `FILE`")
+	fs.StringVar(&red.redactKinds, "redact", "", "mask `KINDS` in everything returned: comma list of email, url, phone, name; all = email,url,phone (+ name with --redact-names)")
+	fs.StringVar(&red.redactNames, "redact-names", "", "`FILE` of names to mask, one per line (implies name redaction)")
+	fs.StringVar(&opts.Retriever, "retriever", "", "default retriever `NAME` (default: the everyday default for what the database holds)")
+	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default: the everyday default)")
+	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` of dense retrievers (default: the only one stored)")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
+	}
+	if httpAddr != "" {
+		if err := checkLoopback(httpAddr); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	redactor, err := red.redactor()
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	st, err := openReadOnlyStore(db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// Dense retrievers embed a free question with the stored local model, as
+	// search and serve do; calls may come concurrently over HTTP.
+	if model, err := soleEmbedModel(st); err == nil && opts.EmbedModel == "" {
+		opts.QueryVectors = &lockedQueryVectors{q: &queryEmbedding{Store: st, model: model}}
+	} else if opts.EmbedModel != "" {
+		opts.QueryVectors = &lockedQueryVectors{q: &queryEmbedding{Store: st, model: opts.EmbedModel}}
+	}
+	cfg := mcpserver.Config{Store: st, Options: opts, Redactor: redactor, Version: buildVersion()}
+	for _, s := range strings.Split(sources, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			cfg.Sources = append(cfg.Sources, s)
+		}
+	}
+	if logPath != "" {
+		f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		cfg.CallLog = f
+	}
+	server, err := mcpserver.New(cfg)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if httpAddr == "" {
+		fmt.Fprintf(env.stderr, "linemem mcp: serving %s on stdio (redaction: %s)\n", db, redactor.Describe())
+		err := server.Run(ctx, &mcp.StdioTransport{})
+		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+			return nil
+		}
+		return err
+	}
+	return serveMCPHTTP(ctx, env, server, httpAddr, db, redactor.Describe())
+}
+
+func serveMCPHTTP(ctx context.Context, env *environment, server *mcp.Server, addr, db, redaction string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle(mcpPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(env.stderr, "linemem mcp: serving %s at http://%s%s (redaction: %s); Ctrl-C stops\n", db, ln.Addr(), mcpPath, redaction)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(shutdown)
+	}
+}
+
+// checkLoopback accepts HOST:PORT whose host is a loopback address or
+// "localhost": the server has no authentication, so it must not listen on a
+// network others can reach.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--http %s: want HOST:PORT, e.g. 127.0.0.1:8765", addr)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("--http %s: the server has no authentication and listens on loopback only (127.0.0.1, ::1 or localhost)", addr)
+}
+
+// buildVersion is the module version the binary was built from, or "devel".
+func buildVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "devel"
+}

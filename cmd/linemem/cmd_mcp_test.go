@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/linemem/linemem/lib/mcpserver"
+)
+
+// mcpMainEnv makes the test binary run linemem's main instead of the tests,
+// so a test can start `linemem mcp` as a real subprocess.
+const mcpMainEnv = "LINEMEM_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(mcpMainEnv) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// TestMCPStdio starts `linemem mcp` as a subprocess and talks to it over
+// stdio with the SDK's client, as an assistant would.
+func TestMCPStdio(t *testing.T) {
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
+	logFile := filepath.Join(t.TempDir(), "calls.jsonl")
+	cmd := exec.Command(os.Args[0], "mcp", "--db", db, "--log", logFile, "--redact", "phone")
+	cmd.Env = append(os.Environ(), mcpMainEnv+"=1")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if got := cs.InitializeResult().ServerInfo.Name; got != mcpserver.Name {
+		t.Errorf("server name %q", got)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 4 {
+		t.Fatalf("tools/list: %v, %d tools", err, len(tools.Tools))
+	}
+	bad, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolSearch, Arguments: map[string]any{"question": "締切", "k": 0}})
+	if err != nil || !bad.IsError {
+		t.Fatalf("k=0: error %v, result %+v; want a tool error", err, bad)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolSearch, Arguments: map[string]any{"question": "ポスターの締切", "k": 2}})
+	if err != nil || res.IsError {
+		t.Fatalf("search_memory: %v %+v", err, res)
+	}
+	var found mcpserver.SearchOutput
+	decodeStructured(t, res, &found)
+	if len(found.Results) == 0 || found.Results[0].Source != "hanako.txt" {
+		t.Fatalf("search_memory = %+v", found)
+	}
+	id := found.Results[0].Messages[0].ID
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolMessages, Arguments: map[string]any{"message_id": id, "before": 0, "after": 3}})
+	if err != nil || res.IsError {
+		t.Fatalf("get_messages: %v %+v", err, res)
+	}
+	var msgs mcpserver.MessagesOutput
+	decodeStructured(t, res, &msgs)
+	if len(msgs.Messages) != 4 || msgs.Messages[0].ID != id {
+		t.Errorf("get_messages(%s, after 3) = %+v", id, msgs)
+	}
+	cs.Close()
+	log, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(log), "\n"); n != 3 || !strings.Contains(string(log), `"tool":"get_messages"`) {
+		t.Errorf("call log has %d lines:\n%s", n, log)
+	}
+}
+
+func decodeStructured(t *testing.T, res *mcp.CallToolResult, out any) {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMCPUsage(t *testing.T) {
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"http on a public address", []string{"mcp", "--db", db, "--http", "0.0.0.0:8765"}, 2, "loopback only"},
+		{"http without a port", []string{"mcp", "--db", db, "--http", "127.0.0.1"}, 2, "HOST:PORT"},
+		{"unknown source", []string{"mcp", "--db", db, "--sources", "nobody.txt"}, 1, `no source named "nobody.txt"`},
+		{"unknown redaction kind", []string{"mcp", "--db", db, "--redact", "faces"}, 2, "unknown kind"},
+		{"missing database", []string{"mcp", "--db", filepath.Join(t.TempDir(), "none.db")}, 1, "no such database"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := ingestSideRun(t, c.args...)
+			if code != c.code || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, c.code, c.want)
+			}
+		})
+	}
+}
+
+// TestMCPHTTP starts `linemem mcp --http 127.0.0.1:0` and calls a tool over
+// the streamable HTTP transport.
+func TestMCPHTTP(t *testing.T) {
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
+	cmd := exec.Command(os.Args[0], "mcp", "--db", db, "--http", "127.0.0.1:0", "--sources", "club.txt")
+	cmd.Env = append(os.Environ(), mcpMainEnv+"=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	}()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(line, "http://")
+	if start < 0 {
+		t.Fatalf("no URL in %q", line)
+	}
+	endpoint := strings.Fields(line[start:])[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolSources})
+	if err != nil || res.IsError {
+		t.Fatalf("list_sources: %v %+v", err, res)
+	}
+	var src mcpserver.SourcesOutput
+	decodeStructured(t, res, &src)
+	if len(src.Sources) != 1 || src.Sources[0].Label != "club.txt" {
+		t.Errorf("list_sources over HTTP with --sources club.txt = %+v", src)
+	}
+}

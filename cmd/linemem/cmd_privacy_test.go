@@ -1,0 +1,27 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBaseURLPasswordMasked: a password in OPENAI_BASE_URL's userinfo is not
+// printed by the refusal or the dry run of summarize and embed.
+func TestBaseURLPasswordMasked(t *testing.T) {
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
+	t.Setenv("OPENAI_API_KEY", providerSideKey)
+	t.Setenv("OPENAI_BASE_URL", "http://me:s3cret-pass@127.0.0.1:9/v1")
+	for _, args := range [][]string{
+		{"summarize", "--db", db, "--provider", "openai"},
+		{"summarize", "--db", db, "--provider", "openai", "--dry-run"},
+		{"embed", "--db", db, "--provider", "openai", "--rep", "raw_text"},
+		{"embed", "--db", db, "--provider", "openai", "--rep", "raw_text", "--dry-run"},
+	} {
+		_, stdout, stderr := ingestSideRun(t, args...)
+		if out := stdout + stderr; strings.Contains(out, "s3cret-pass") || !strings.Contains(out, "me:xxxxx@127.0.0.1:9") {
+			t.Errorf("%s printed:\n%s", strings.Join(args, " "), out)
+		}
+	}
+}

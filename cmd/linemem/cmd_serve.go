@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/memory"
+	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/web"
+)
+
+// defaultServeAddr is where `serve` listens without --addr (spec §13).
+const defaultServeAddr = "127.0.0.1:8080"
+
+func init() {
+	c := &command{
+		name:    "serve",
+		summary: "the local web app: Search, Judge (label pooled candidates) and Agreement",
+		usage: `[--addr HOST:PORT] [--public] [--retriever NAME]
+
+Serves three pages on a loopback address: Search (the everyday memory search,
+matched terms marked, surrounding messages on demand), Judge (one pooled
+question at a time, keyboard labels 0/1/2, notes, keep/drop, saved to the
+database at every keystroke) and Agreement (Cohen's κ of two annotators and
+their disagreements). The first line on stdout is the base URL; port 0 picks a
+free port. A host that is not a loopback address is refused unless --public
+is given: the pages show your messages to anyone who can reach them.
+Request logs (stderr) hold no message, question or query text.`,
+	}
+	c.run = func(env *environment, args []string) error { return runServe(env, c, args) }
+	register(c)
+}
+
+func runServe(env *environment, c *command, args []string) error {
+	var dbPath string
+	fs := newFlagSet(env, c, &dbPath)
+	addr := fs.String("addr", defaultServeAddr, "listen `HOST:PORT` (port 0: a free port)")
+	public := fs.Bool("public", false, "allow a non-loopback address (anyone who reaches it sees your messages)")
+	retriever := fs.String("retriever", "", "default retriever `NAME` of the Search page (default: as `search`)")
+	embedModel := fs.String("embed-model", "", "embedding `MODEL` for dense retrievers (default: the only one stored)")
+	quiet := fs.Bool("quiet", false, "no request log on stderr")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
+	}
+	loop, err := web.IsLoopback(*addr)
+	if err != nil {
+		return fmt.Errorf("%w: --addr: %v", errUsage, err)
+	}
+	if !loop && !*public {
+		return fmt.Errorf("%w: %s is not a loopback address; the app shows your messages to whoever reaches it. Pass --public to serve it anyway", errUsage, *addr)
+	}
+	st, err := openExistingStore(dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if *retriever != "" {
+		if _, err := retrieval.ParseName(*retriever); err != nil {
+			return fmt.Errorf("%w: --retriever: %v", errUsage, err)
+		}
+	}
+	opts := web.Options{
+		Store:      st,
+		Public:     *public,
+		OpenMemory: memoryOpener(st, *retriever, *embedModel),
+		Retrievers: experiment.PaperSingles,
+	}
+	if !*quiet {
+		opts.Log = log.New(env.stderr, "serve ", log.LstdFlags)
+	}
+	srv, err := web.New(opts)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	fmt.Fprintf(env.stdout, "http://%s/\n", ln.Addr().String())
+	if !loop {
+		fmt.Fprintf(env.stderr, "warning: serving on %s, not a loopback address: anyone who can reach it can read and judge your messages\n", ln.Addr())
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(shut)
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// memoryOpener opens the everyday search for a retriever name; "" is the
+// --retriever default. Dense retrievers embed free questions with the stored
+// local model (as `search` does), one question at a time.
+func memoryOpener(st *store.Store, defaultName, embedModel string) func(string) (*memory.Memory, error) {
+	return func(name string) (*memory.Memory, error) {
+		if name == "" {
+			name = defaultName
+		}
+		opts := memory.Options{Retriever: name, EmbedModel: embedModel}
+		if name != "" {
+			vec, err := needsVectors([]string{name})
+			if err != nil {
+				return nil, err
+			}
+			if vec {
+				model := embedModel
+				if model == "" {
+					if model, err = soleEmbedModel(st); err != nil {
+						return nil, err
+					}
+				}
+				opts.EmbedModel = model
+				opts.QueryVectors = &lockedQueryVectors{q: &queryEmbedding{Store: st, model: model}}
+			}
+		}
+		return memory.Open(st, opts)
+	}
+}
+
+// lockedQueryVectors serialises a queryEmbedding, which loads its model lazily.
+type lockedQueryVectors struct {
+	mu sync.Mutex
+	q  *queryEmbedding
+}
+
+func (l *lockedQueryVectors) ChunkVectors(rep, model string) ([]string, int, []float32, error) {
+	return l.q.ChunkVectors(rep, model)
+}
+
+func (l *lockedQueryVectors) QueryVector(model, question string) ([]float32, bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.q.QueryVector(model, question)
+}

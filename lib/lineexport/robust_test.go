@@ -1,0 +1,126 @@
+package lineexport_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/unicode"
+
+	"github.com/linemem/linemem/lib/lineexport"
+)
+
+func TestTypeOfNotices(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"You unsent a message", "unsend"},
+		{"You unsent a message.", "unsend"},
+		{"Ren unsent a message. ", "unsend"},
+		{"佐藤花子がメッセージの送信を取り消しました", "unsend"},
+		{"佐藤花子がメッセージの送信を取り消しました。", "unsend"},
+		{"メッセージの送信を取り消しました！", "unsend"},
+		{"☎ Missed call.", "call"},
+		{"Canceled the call.", "call"},
+		{"I unsent a message to him and then called", "text"},
+	} {
+		if got := lineexport.TypeOf(c.text); got != c.want {
+			t.Errorf("TypeOf(%q) = %s, want %s", c.text, got, c.want)
+		}
+	}
+}
+
+// messagesOf reads data as a .txt export and renders each message on one line.
+func messagesOf(t *testing.T, data []byte) ([]string, []lineexport.Warning) {
+	t.Helper()
+	res, err := lineexport.ReadText("t.txt", bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range res.Messages {
+		out = append(out, strings.Join([]string{m.Date, m.Time, m.Sender, m.Type, m.Text}, "|"))
+	}
+	return out, res.Warnings
+}
+
+// TestCRLFMatchesLF: a file whose every line ends in CRLF gives the messages
+// of its LF copy, quoted multi-line messages included.
+func TestCRLFMatchesLF(t *testing.T) {
+	for _, name := range []string{"lf_multiline.txt", "ja_1to1.txt", "en_group.txt"} {
+		t.Run(name, func(t *testing.T) {
+			lf, err := os.ReadFile(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			crlf := bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
+			a, _ := messagesOf(t, lf)
+			b, _ := messagesOf(t, crlf)
+			if strings.Join(a, "\x00") != strings.Join(b, "\x00") {
+				t.Errorf("LF:   %q\nCRLF: %q", a, b)
+			}
+		})
+	}
+}
+
+func TestOtherEncodings(t *testing.T) {
+	utf8Data, err := os.ReadFile(filepath.Join("testdata", "lf_multiline.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	utf8Data = bytes.TrimPrefix(utf8Data, []byte("\xEF\xBB\xBF"))
+	want, _ := messagesOf(t, utf8Data)
+	for _, c := range []struct {
+		name string
+		enc  func([]byte) ([]byte, error)
+	}{
+		{"Shift_JIS", japanese.ShiftJIS.NewEncoder().Bytes},
+		{"UTF-16LE", unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().Bytes},
+		{"UTF-16BE", unicode.UTF16(unicode.BigEndian, unicode.UseBOM).NewEncoder().Bytes},
+		{"UTF-16LE", unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewEncoder().Bytes},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data, err := c.enc(utf8Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, warnings := messagesOf(t, data)
+			if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+				t.Errorf("converted messages differ:\n got %q\nwant %q", got, want)
+			}
+			if len(warnings) == 0 || !strings.Contains(warnings[0].Message, c.name) {
+				t.Errorf("warnings %v, want a first one naming %s", warnings, c.name)
+			}
+		})
+	}
+	t.Run("unknown bytes get a hint", func(t *testing.T) {
+		_, err := lineexport.ReadText("t.txt", bytes.NewReader(append([]byte("[LINE] x\n\xff\xfe\xfd"), 0x80)))
+		var ie *lineexport.InputError
+		if !errors.As(err, &ie) || ie.Line != 2 || !strings.Contains(err.Error(), "iconv") {
+			t.Errorf("error %v, want an input error on line 2 with a conversion hint", err)
+		}
+	})
+}
+
+func TestCROnlyAndHeaderOnly(t *testing.T) {
+	lf, err := os.ReadFile(filepath.Join("testdata", "ja_1to1.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := messagesOf(t, lf)
+	got, warnings := messagesOf(t, bytes.ReplaceAll(lf, []byte("\n"), []byte("\r")))
+	if len(want) == 0 || strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+		t.Errorf("CR-only copy gave %d messages, want the LF file's %d", len(got), len(want))
+	}
+	if len(warnings) == 0 || !strings.Contains(warnings[0].Message, "CR alone") {
+		t.Errorf("CR-only warnings %v", warnings)
+	}
+	for _, body := range []string{"[LINE] 佐藤花子とのトーク履歴\n保存日時：2024/01/20 21:03\n\n", "[LINE] Chat history with Ren\n", "[LINE] x\n\n2024/01/14(日)\n"} {
+		got, warnings := messagesOf(t, []byte(body))
+		if len(got) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "no messages") {
+			t.Errorf("%q: %d messages, warnings %v; want none and a warning", body, len(got), warnings)
+		}
+	}
+}

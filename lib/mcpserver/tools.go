@@ -1,0 +1,397 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/memory"
+)
+
+// Tool names.
+const (
+	ToolSearch   = "search_memory"
+	ToolMessages = "get_messages"
+	ToolSources  = "list_sources"
+	ToolStats    = "memory_stats"
+)
+
+// SearchInput is search_memory's arguments.
+type SearchInput struct {
+	Question  string `json:"question" jsonschema:"what to look for, in the words the chats would use (Japanese or English); a short phrase works best, e.g. 文化祭 ポスター 締切"`
+	K         *int   `json:"k,omitempty" jsonschema:"number of conversation windows to return, 1 to 200; default 5"`
+	Retriever string `json:"retriever,omitempty" jsonschema:"retrieval method; omit for the default (see memory_stats). Examples: raw_text_bm25, embedding_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45"`
+	Since     string `json:"since,omitempty" jsonschema:"only windows that end on or after this date or time: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS], in the chat's local time"`
+	Until     string `json:"until,omitempty" jsonschema:"only windows that start on or before this date or time (a date alone means the end of that day): YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]"`
+	Source    string `json:"source,omitempty" jsonschema:"only this chat: a label exactly as list_sources gives it"`
+	Sender    string `json:"sender,omitempty" jsonschema:"only windows where this person wrote at least one message (the display name as it appears in results)"`
+}
+
+// Message is one message as the tools return it.
+type Message struct {
+	ID      string `json:"id" jsonschema:"message ID; pass it to get_messages as message_id to read around it"`
+	At      string `json:"at" jsonschema:"when it was sent, YYYY-MM-DDTHH:MM:SS in the chat's local time"`
+	Sender  string `json:"sender"`
+	Type    string `json:"type" jsonschema:"text, sticker, photo, call, unsent, … as the export marks it"`
+	Text    string `json:"text"`
+	Matched bool   `json:"matched,omitempty" jsonschema:"true when the message contains a word of the question"`
+}
+
+// Hit is one ranked conversation window.
+type Hit struct {
+	Rank     int       `json:"rank" jsonschema:"1 is the best match"`
+	ChunkID  string    `json:"chunk_id" jsonschema:"ID of the conversation window; pass it to get_messages to read all of it"`
+	Score    float64   `json:"score" jsonschema:"retrieval score; only the order is meaningful"`
+	Source   string    `json:"source" jsonschema:"label of the chat it comes from"`
+	Start    string    `json:"start" jsonschema:"time of the window's first message"`
+	End      string    `json:"end" jsonschema:"time of the window's last message"`
+	Total    int       `json:"message_count" jsonschema:"messages in the whole window"`
+	Messages []Message `json:"messages" jsonschema:"the matching messages with one message of context on each side, in order (at most 8); without matches, the window's first messages"`
+}
+
+// SearchOutput is search_memory's result.
+type SearchOutput struct {
+	Retriever string   `json:"retriever"`
+	Tokenizer string   `json:"tokenizer"`
+	Results   []Hit    `json:"results"`
+	Warnings  []string `json:"warnings,omitempty"`
+}
+
+// MessagesInput is get_messages' arguments: exactly one of ChunkID and MessageID.
+type MessagesInput struct {
+	ChunkID   string `json:"chunk_id,omitempty" jsonschema:"a chunk_id from search_memory: returns every message of that window"`
+	MessageID string `json:"message_id,omitempty" jsonschema:"a message id from search_memory or an earlier get_messages: returns it with the messages around it in the same chat"`
+	Before    *int   `json:"before,omitempty" jsonschema:"with message_id: messages before it, 0 to 100; default 5"`
+	After     *int   `json:"after,omitempty" jsonschema:"with message_id: messages after it, 0 to 100; default 5"`
+}
+
+// MessagesOutput is get_messages' result.
+type MessagesOutput struct {
+	Source   string    `json:"source"`
+	ChunkID  string    `json:"chunk_id,omitempty"`
+	Start    string    `json:"start"`
+	End      string    `json:"end"`
+	Messages []Message `json:"messages"`
+}
+
+// SourcesInput is list_sources' (empty) arguments.
+type SourcesInput struct{}
+
+// Source is one chat of the memory.
+type Source struct {
+	Label    string `json:"source" jsonschema:"the chat's label; use it as search_memory's source filter"`
+	First    string `json:"first" jsonschema:"time of its first chunked message"`
+	Last     string `json:"last" jsonschema:"time of its last chunked message"`
+	Messages int    `json:"messages"`
+	Chunks   int    `json:"chunks"`
+}
+
+// SourcesOutput is list_sources' result.
+type SourcesOutput struct {
+	Sources []Source `json:"sources"`
+}
+
+// StatsInput is memory_stats' (empty) arguments.
+type StatsInput struct{}
+
+// VectorSet is one stored set of chunk vectors.
+type VectorSet struct {
+	Rep   string `json:"rep" jsonschema:"representation embedded: raw_text, summary or embedding_text"`
+	Model string `json:"model"`
+	Dim   int    `json:"dim"`
+	Count int    `json:"count"`
+}
+
+// StatsOutput is memory_stats' result.
+type StatsOutput struct {
+	Sources          int         `json:"sources"`
+	Messages         int         `json:"messages"`
+	Chunks           int         `json:"chunks"`
+	Summaries        int         `json:"summaries" jsonschema:"chunks with a stored summary (whole memory)"`
+	First            string      `json:"first"`
+	Last             string      `json:"last"`
+	DefaultRetriever string      `json:"default_retriever"`
+	Tokenizer        string      `json:"tokenizer" jsonschema:"tokenizer of BM25 retrievers and of match marking"`
+	VectorSets       []VectorSet `json:"vector_sets" jsonschema:"embedding models with stored chunk vectors; dense and hybrid retrievers need one"`
+	Redaction        string      `json:"redaction" jsonschema:"identifiers masked in every result (none, or kinds such as email,url,phone,name)"`
+	Restricted       bool        `json:"restricted_sources" jsonschema:"true when this server shows only some of the memory's chats"`
+}
+
+func (s *Server) addTools(srv *mcp.Server) {
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        ToolSearch,
+		Title:       "Search LINE memory",
+		Annotations: readOnly,
+		Description: "Search the user's LINE chat history for conversations about a question. " +
+			"Returns ranked conversation windows (chunks), each with its chat label, date range, the messages that contain words of the question (matched: true) and a message of context around each. " +
+			"Use it for anything the user may have said, planned or been told in their chats. " +
+			"Narrow with since/until (dates), source (a chat label from list_sources) or sender. " +
+			"Pass a result's chunk_id, or a message id, to get_messages to read more.",
+	}, logged(s, ToolSearch, s.search))
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        ToolMessages,
+		Title:       "Read LINE messages",
+		Annotations: readOnly,
+		Description: "Read messages from the user's LINE history: give chunk_id (from search_memory) for a whole conversation window, " +
+			"or message_id with before/after counts for the messages around one message in the same chat. Give exactly one of chunk_id and message_id.",
+	}, logged(s, ToolMessages, s.messages))
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        ToolSources,
+		Title:       "List LINE chats",
+		Annotations: readOnly,
+		Description: "List the chats (sources) in the user's LINE memory with their date ranges and message counts. Use a label as search_memory's source filter.",
+	}, logged(s, ToolSources, s.sources))
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        ToolStats,
+		Title:       "LINE memory statistics",
+		Annotations: readOnly,
+		Description: "Say what the memory holds (chats, messages, conversation windows, summaries, date range) and how it searches (default retriever, tokenizer, embedding models, redaction).",
+	}, logged(s, ToolStats, s.stats))
+}
+
+// errBadArgument marks an argument the caller can correct.
+var errBadArgument = errors.New("bad argument")
+
+func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
+	q := memory.Query{Text: in.Question, K: DefaultK, Sender: in.Sender}
+	if in.K != nil {
+		q.K = *in.K
+	}
+	var err error
+	if q.Since, err = parseTime("since", in.Since, false); err != nil {
+		return nil, SearchOutput{}, err
+	}
+	if q.Until, err = parseTime("until", in.Until, true); err != nil {
+		return nil, SearchOutput{}, err
+	}
+	switch {
+	case in.Source != "" && !s.allows(in.Source):
+		return nil, SearchOutput{}, fmt.Errorf("%w: no source %q; list_sources gives the labels", errBadArgument, in.Source)
+	case in.Source != "":
+		q.Sources = []string{in.Source}
+	default:
+		q.Sources = s.allowedSources()
+	}
+	if err := q.Validate(); err != nil {
+		return nil, SearchOutput{}, err
+	}
+	m, err := s.memory(in.Retriever)
+	if err != nil {
+		return nil, SearchOutput{}, err
+	}
+	if in.Source != "" && !hasSource(m, in.Source) {
+		return nil, SearchOutput{}, fmt.Errorf("%w: no source %q; list_sources gives the labels", errBadArgument, in.Source)
+	}
+	resp, err := m.Search(ctx, q)
+	if err != nil {
+		return nil, SearchOutput{}, err
+	}
+	out := SearchOutput{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, Results: []Hit{}}
+	for _, w := range resp.Warnings {
+		out.Warnings = append(out.Warnings, s.red(w))
+	}
+	for _, r := range resp.Results {
+		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: len(r.Messages)}
+		for _, i := range excerpt(len(r.Messages), r.Matched) {
+			msg := s.message(r.Messages[i])
+			msg.Text = cut(msg.Text, MaxMessageRunes)
+			h.Messages = append(h.Messages, msg)
+		}
+		out.Results = append(out.Results, h)
+	}
+	return nil, out, nil
+}
+
+func hasSource(m *memory.Memory, name string) bool {
+	for _, si := range m.Sources() {
+		if si.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// excerpt picks the message indices a result shows: each matched index with
+// one neighbour on each side, in order, at most MaxExcerpt; with no match,
+// the first min(n, 3) messages.
+func excerpt(n int, matched []int) []int {
+	if len(matched) == 0 {
+		out := make([]int, 0, 3)
+		for i := 0; i < min(n, 3); i++ {
+			out = append(out, i)
+		}
+		return out
+	}
+	keep := make([]bool, n)
+	count := 0
+	for _, m := range matched {
+		for i := max(m-1, 0); i <= min(m+1, n-1); i++ {
+			if !keep[i] && count < MaxExcerpt {
+				keep[i] = true
+				count++
+			}
+		}
+	}
+	var out []int
+	for i, k := range keep {
+		if k {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (s *Server) messages(_ context.Context, _ *mcp.CallToolRequest, in MessagesInput) (*mcp.CallToolResult, MessagesOutput, error) {
+	m, err := s.memory("")
+	if err != nil {
+		return nil, MessagesOutput{}, err
+	}
+	switch {
+	case (in.ChunkID == "") == (in.MessageID == ""):
+		return nil, MessagesOutput{}, fmt.Errorf("%w: give exactly one of chunk_id and message_id", errBadArgument)
+	case in.ChunkID != "":
+		if in.Before != nil || in.After != nil {
+			return nil, MessagesOutput{}, fmt.Errorf("%w: before and after go with message_id; a chunk_id returns the whole window", errBadArgument)
+		}
+		r, err := m.Chunk(in.ChunkID)
+		if err != nil || !s.allows(r.Source) {
+			return nil, MessagesOutput{}, fmt.Errorf("%w: no chunk %q; chunk IDs come from search_memory results", errBadArgument, in.ChunkID)
+		}
+		out := MessagesOutput{Source: s.red(r.Source), ChunkID: r.ChunkID, Start: stamp(r.StartAt), End: stamp(r.EndAt), Messages: []Message{}}
+		for _, msg := range r.Messages {
+			out.Messages = append(out.Messages, s.message(msg))
+		}
+		return nil, out, nil
+	}
+	before, after := DefaultAround, DefaultAround
+	if in.Before != nil {
+		before = *in.Before
+	}
+	if in.After != nil {
+		after = *in.After
+	}
+	if before < 0 || before > MaxAround || after < 0 || after > MaxAround {
+		return nil, MessagesOutput{}, fmt.Errorf("%w: before and after must be between 0 and %d, got %d and %d", errBadArgument, MaxAround, before, after)
+	}
+	found, err := s.cfg.Store.MessagesByID([]string{in.MessageID})
+	if err != nil {
+		return nil, MessagesOutput{}, err
+	}
+	target, ok := found[in.MessageID]
+	if !ok || !s.allows(target.Source) {
+		return nil, MessagesOutput{}, fmt.Errorf("%w: no message %q; message IDs come from search_memory or get_messages results", errBadArgument, in.MessageID)
+	}
+	msgs, err := m.Around(in.MessageID, before, after)
+	if err != nil {
+		return nil, MessagesOutput{}, err
+	}
+	out := MessagesOutput{Source: s.red(target.Source), Messages: []Message{}}
+	for _, msg := range msgs {
+		out.Messages = append(out.Messages, s.message(msg))
+	}
+	if len(msgs) > 0 {
+		out.Start, out.End = stamp(msgs[0].At), stamp(msgs[len(msgs)-1].At)
+	}
+	return nil, out, nil
+}
+
+func (s *Server) sources(context.Context, *mcp.CallToolRequest, SourcesInput) (*mcp.CallToolResult, SourcesOutput, error) {
+	m, err := s.memory("")
+	if err != nil {
+		return nil, SourcesOutput{}, err
+	}
+	out := SourcesOutput{Sources: []Source{}}
+	for _, si := range m.Sources() {
+		if s.allows(si.Name) {
+			out.Sources = append(out.Sources, Source{Label: s.red(si.Name), First: stamp(si.First), Last: stamp(si.Last), Messages: si.Messages, Chunks: si.Chunks})
+		}
+	}
+	return nil, out, nil
+}
+
+func (s *Server) stats(context.Context, *mcp.CallToolRequest, StatsInput) (*mcp.CallToolResult, StatsOutput, error) {
+	m, err := s.memory("")
+	if err != nil {
+		return nil, StatsOutput{}, err
+	}
+	st, err := s.cfg.Store.Stats()
+	if err != nil {
+		return nil, StatsOutput{}, err
+	}
+	out := StatsOutput{
+		Summaries:        st.Summaries,
+		DefaultRetriever: m.Retriever(),
+		Tokenizer:        m.Tokenizer(),
+		VectorSets:       []VectorSet{},
+		Redaction:        s.cfg.Redactor.Describe(),
+		Restricted:       s.allowed != nil,
+	}
+	var first, last time.Time
+	for _, si := range m.Sources() {
+		if !s.allows(si.Name) {
+			continue
+		}
+		out.Sources++
+		out.Messages += si.Messages
+		out.Chunks += si.Chunks
+		if first.IsZero() || !si.First.IsZero() && si.First.Before(first) {
+			first = si.First
+		}
+		if si.Last.After(last) {
+			last = si.Last
+		}
+	}
+	out.First, out.Last = stamp(first), stamp(last)
+	for _, v := range st.VectorSets {
+		out.VectorSets = append(out.VectorSets, VectorSet(v))
+	}
+	return nil, out, nil
+}
+
+// message converts and redacts one message.
+func (s *Server) message(m memory.Message) Message {
+	return Message{ID: m.ID, At: stamp(m.At), Sender: s.red(m.Sender), Type: m.Type, Text: s.red(m.Text), Matched: len(m.Matches) > 0}
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(chat.TimestampLayout)
+}
+
+// cut shortens text to n code points, marking the cut with "…".
+func cut(text string, n int) string {
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	return string([]rune(text)[:n]) + "…"
+}
+
+// timeLayouts are the accepted since/until forms, in the chat's local time.
+var timeLayouts = []string{chat.DateLayout, "2006-01-02T15:04", chat.TimestampLayout, "2006-01-02 15:04", "2006-01-02 15:04:05"}
+
+// parseTime reads a since/until argument; "" is the zero time. A bare date
+// as an upper bound means the last second of that day.
+func parseTime(name, v string, upper bool) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range timeLayouts {
+		if t, err := time.Parse(layout, v); err == nil {
+			if upper && layout == chat.DateLayout {
+				t = t.Add(24*time.Hour - time.Second)
+			}
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%w: %s %q is not a date; use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]", errBadArgument, name, cut(v, 40))
+}

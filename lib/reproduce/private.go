@@ -1,0 +1,21 @@
+package reproduce
+
+import "fmt"
+
+// SourceLabel is the manifest path of the i-th source (from 0, in ingest
+// order, which is lexical): "sources/#001". Export files are named after chat
+// partners, so the public manifest identifies a source by this label, its
+// SHA-256 and its size; Options.SourceNames keeps the file names instead.
+func SourceLabel(i int) string { return fmt.Sprintf("%s/#%03d", SourcesDir, i+1) }
+
+// recordSource hashes the i-th source for the manifest under SourceLabel(i),
+// or under its path in the data folder with Options.SourceNames.
+func (s *Study) recordSource(i int, path string) error {
+	if err := s.record(path); err != nil {
+		return err
+	}
+	if !s.Opts.SourceNames {
+		s.Inputs[len(s.Inputs)-1].Path = SourceLabel(i)
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+// Package workbench builds gold for a person's own history (paper §4.2–4.3,
+// spec §13): it pools candidate chunks per question, records per-annotator
+// judgments and keep/drop decisions, measures agreement between two
+// annotators, and exports TREC qrels with the questions that keep gold.
+//
+// Pooling. For each question the pool is the union of
+//   - the chunks resolved from its evidence items by lib/gold (every chunk
+//     that holds a matched message), each remembering the item, how it
+//     matched (gold.MatchExact or gold.MatchExcerpt) and its match score, and
+//   - the top Depth chunks of each named retriever (TREC depth-K pooling), each
+//     remembering the retriever, its rank (from 1) and its score,
+//
+// so the gold is not only what the evidence pointed at. A chunk reached
+// several ways keeps every origin. Pooling a question again replaces its pool
+// rows and evidence and keeps its judgments.
+//
+// Match score of an evidence item = min(1, |N(text_prefix)| / |N(text)|) with
+// N = gold.Normalize and text the matched message: the share of the message
+// the quoted excerpt covers (1 for a full quote, 0 when unmatched).
+//
+// Blind judging. View orders a question's rows by chunk start time, then
+// chunk ID, whatever their origin; origins, ranks and match scores are filled
+// in only when asked for (View with reveal = true).
+//
+// Judgments. One row per (annotator, qid, chunk_id) with rel 0, 1, 2 or
+// none (a note without a label yet), a note and the time (RFC 3339). The
+// judgments JSONL (spec §13) is {"qid", "chunk_id", "rel", "annotator"} plus
+// optional "note" and "at"; an import is one transaction, a repeated
+// (annotator, qid, chunk_id) replaces the earlier row, and an unknown qid or
+// chunk_id or a rel outside 0…2 is an input error naming FILE:LINE.
+//
+// Agreement. Cohen's κ = (p_o − p_e)/(1 − p_e) over the rows both annotators
+// labelled, p_o the observed share of equal labels and p_e = Σ_c p_A(c)·p_B(c)
+// the agreement expected from the two marginal distributions. The weighted κ
+// uses linear weights on the ordinal 0/1/2 scale: w_ij = 1 − |i − j|/2, so a
+// 0-versus-2 disagreement costs twice a 1-versus-2 one:
+// κ_w = (Σ w_ij o_ij − Σ w_ij e_ij)/(1 − Σ w_ij e_ij) with o and e the observed
+// and expected cell shares. Both are undefined (NaN) when no row was labelled
+// by both or when the expected agreement is 1 (both annotators used one and
+// the same label throughout).
+//
+// Export. For one annotator: qrels of every labelled row (relevance 0
+// included) of the retained questions, and the retained questions themselves,
+// in pooling order. A question is retained when it has at least one chunk
+// labelled 2 and the annotator did not drop it; every other question is
+// reported with its reason (dropped by the annotator, no row labelled, no
+// relevance-2 chunk). Unlabelled pool rows are counted: the paper's
+// evaluation treats them as relevance 0.
+//
+// Evidence groups. Chunks that share a matched evidence message form one
+// group (overlapping windows hold the same message). Group recall@k is the
+// share of a question's relevance-2 groups with at least one member in the
+// top k, reported beside the paper's chunk-level recall, which counts every
+// overlapping window separately.
+//
+// Imports: lib/chat, lib/gold, lib/questions, lib/retrieval, lib/store,
+// lib/trec, lib/jsonl, lib/inputerr and the standard library.
+package workbench

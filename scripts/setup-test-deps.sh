@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install what `make test` needs beyond Go, on Debian/Ubuntu: Chromium for the
+# browser test of the web app (lib/web) and Noto CJK fonts, without which
+# Japanese text renders as empty boxes in its screenshots. Idempotent: apt runs
+# only when something is missing, `apt-get update` at most once, under
+# /tmp/apt.lock so parallel runs do not collide. Elsewhere (no apt-get, or not
+# root and no sudo) it says what to install and exits 0: the browser test then
+# skips with a message naming this script.
+set -euo pipefail
+
+missing=()
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
+if ! { command -v fc-list >/dev/null 2>&1 && [ "$(fc-list : family | grep -ci "Noto Sans CJK")" -gt 0 ]; }; then
+	missing+=(fonts-noto-cjk)
+fi
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "setup-test-deps: install ${missing[*]} with your package manager for the browser test" >&2
+	exit 0
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		sudo="sudo"
+	else
+		echo "setup-test-deps: not root: run 'sudo apt-get install -y ${missing[*]}' for the browser test" >&2
+		exit 0
+	fi
+fi
+echo "setup-test-deps: installing ${missing[*]}" >&2
+(
+	flock 9
+	export DEBIAN_FRONTEND=noninteractive
+	if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+		$sudo apt-get update -qq
+		$sudo apt-get install -y --no-install-recommends "${missing[@]}"
+	fi
+) 9>/tmp/apt.lock
