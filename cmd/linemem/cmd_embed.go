@@ -28,7 +28,8 @@ verbatim. Inputs longer than --cap characters keep their first and last
 cap/2 characters (spec §7); the cap is stored with each vector. The lsa model
 is fitted once, on the capped embedding_text of every chunk (raw_text when
 some chunk has no summary, or --fit-rep), and stored in the database so later
-runs and queries use the same model. Caching, resume, privacy and --dry-run
+runs, new chunks and queries use the same model; without --dimensions its
+dimension is min(256, chunks, vocabulary terms), so it works from one chunk. Caching, resume, privacy and --dry-run
 work as for summarize.`,
 	}
 	c.run = func(env *environment, args []string) error { return runEmbed(env, c, args) }
@@ -44,7 +45,7 @@ func runEmbed(env *environment, c *command, args []string) error {
 	pf.bind(fs)
 	rep := fs.String("rep", "", "representation `REP` to embed: raw_text, summary or embedding_text")
 	queriesFile := fs.String("queries", "", "questions JSONL `FILE` whose question texts to embed")
-	dims := fs.Int("dimensions", 0, "vector length (openai: sent as dimensions, 0 = model default; lsa: default 256)")
+	dims := fs.Int("dimensions", 0, "vector length (openai: sent as dimensions, 0 = model default; lsa: default min(256, chunks, vocabulary terms))")
 	inputCap := fs.Int("cap", represent.DefaultEmbeddingCap, "embedding input cap in characters (spec §7)")
 	batch := fs.Int("batch", job.DefaultMaxBatch, "inputs per request")
 	tokenizer := fs.String("tokenizer", "", "lsa: tokenizer (default char-bigram)")
@@ -101,14 +102,19 @@ func runEmbed(env *environment, c *command, args []string) error {
 	opts := rf.options()
 	opts.Dimensions = *dims
 	opts.Tokenizer, opts.VocabSize, opts.Seed = *tokenizer, *vocab, *seed
-	fresh := false
-	if rf.provider == lsa.Name {
-		if fresh, err = lsaState(ctx, env, st, cc, &opts, *fitRep, *inputCap, rf.model); err != nil {
+	if *rep == represent.Summary || *rep == represent.EmbeddingTextRep {
+		if err := needSummaries(st, *rep); err != nil {
 			return err
 		}
 	}
-	emb, err := provider.NewEmbedder(rf.provider, opts)
-	if err != nil {
+	var local lsa.Prepared
+	var emb provider.Embedder
+	if rf.provider == lsa.Name {
+		if local, err = prepareLSA(ctx, env, st, cc, opts, *fitRep, *inputCap, rf.model); err != nil {
+			return err
+		}
+		emb = local.Model
+	} else if emb, err = provider.NewEmbedder(rf.provider, opts); err != nil {
 		return err
 	}
 	var jobs []job.Embeddings
@@ -153,14 +159,8 @@ func runEmbed(env *environment, c *command, args []string) error {
 	if err := rf.checkRemote(emb, sent, toSend); err != nil {
 		return err
 	}
-	if fresh {
-		state, err := emb.(provider.Stateful).State()
-		if err != nil {
-			return err
-		}
-		if err := cc.PutState(ctx, emb.Name(), emb.Model(), state); err != nil {
-			return err
-		}
+	if err := local.Save(ctx, cc); err != nil {
+		return err
 	}
 	for _, j := range jobs {
 		r, runErr := j.Run(ctx)
@@ -179,42 +179,73 @@ func embedWhat(j job.Embeddings, e provider.Embedder) string {
 	return fmt.Sprintf("%s vectors with %s %s", j.Rep, e.Name(), e.Model())
 }
 
-// lsaState sets opts.State to the stored lsa model of the requested
-// parameters or, when none is stored, opts.Corpus to the texts to fit on and
-// reports fresh = true: the caller stores the fitted model once the run
-// proceeds (not on --dry-run).
-func lsaState(ctx context.Context, env *environment, st *store.Store, cc *cache.Cache, opts *provider.Options, fitRep string, inputCap int, model string) (fresh bool, err error) {
-	name := lsa.ModelName(lsa.Options{Tokenizer: opts.Tokenizer, Dimension: opts.Dimensions, VocabSize: opts.VocabSize, Seed: opts.Seed})
-	if model != "" && model != name {
-		return false, fmt.Errorf("%w: lsa model names encode their options; --model %s does not match %s (set --dimensions, --vocab, --seed, --tokenizer instead)", errUsage, model, name)
-	}
-	state, ok, err := cc.State(ctx, lsa.Name, name)
-	if err != nil || ok {
-		opts.State = state
-		return false, err
-	}
+// prepareLSA returns the local model of this corpus: the stored one, or one
+// fitted now on the capped fitRep of every chunk (lsa.FitTexts) that the
+// caller stores once the run proceeds (not on --dry-run). A model the
+// database already holds vectors of is reused (lsa.Reuse). Dimension and
+// minimum document frequency left unset are chosen from the data, and the
+// choice is said.
+func prepareLSA(ctx context.Context, env *environment, st *store.Store, cc *cache.Cache, opts provider.Options, fitRep string, inputCap int, model string) (lsa.Prepared, error) {
 	chunks, err := st.Chunks()
 	if err != nil {
-		return false, err
+		return lsa.Prepared{}, err
 	}
 	summaries, err := st.Summaries()
 	if err != nil {
-		return false, err
+		return lsa.Prepared{}, err
 	}
-	if fitRep == "" {
-		fitRep = represent.EmbeddingTextRep
-		if len(summaries) < len(chunks) {
-			fitRep = represent.RawText
+	texts, fitRep, err := lsa.FitTexts(chunks, summaries, fitRep, inputCap)
+	if err != nil {
+		return lsa.Prepared{}, err
+	}
+	lo := lsa.Options{Tokenizer: opts.Tokenizer, Dimension: opts.Dimensions, VocabSize: opts.VocabSize, Seed: opts.Seed}
+	if model == "" {
+		stats, err := st.Stats()
+		if err != nil {
+			return lsa.Prepared{}, err
+		}
+		var names []string
+		for _, set := range stats.VectorSets {
+			names = append(names, set.Model)
+		}
+		if m, found, err := lsa.Reuse(ctx, cc, names, lo); err != nil || found {
+			if found {
+				fmt.Fprintf(env.stderr, "using the stored local model %s (new chunks are folded in; --dimensions N fits a new one)\n", m.Model())
+			}
+			return lsa.Prepared{Model: m}, err
 		}
 	}
-	texts, err := represent.Texts(fitRep, chunks, summaries)
+	resolved, err := lsa.Resolve(texts, lo)
 	if err != nil {
-		return false, err
+		return lsa.Prepared{}, err
 	}
-	for i, t := range texts {
-		texts[i], _ = represent.CapInput(t, inputCap)
+	name := lsa.ModelName(resolved)
+	if model != "" && model != name {
+		return lsa.Prepared{}, fmt.Errorf("%w: lsa model names encode their options; --model %s does not match %s (set --dimensions, --vocab, --seed, --tokenizer instead)", errUsage, model, name)
 	}
-	fmt.Fprintf(env.stderr, "fitting %s on the %s of %d chunks …\n", name, fitRep, len(texts))
-	opts.Corpus = texts
-	return true, nil
+	p, err := lsa.Prepare(ctx, cc, texts, lo)
+	if err != nil {
+		return p, err
+	}
+	if p.Fresh {
+		how := ""
+		if opts.Dimensions == 0 && resolved.Dimension < lsa.DefaultDimension {
+			how = fmt.Sprintf(" (dimension %d chosen from the data: %d chunks, %d vocabulary terms)", resolved.Dimension, len(texts), len(p.Terms()))
+		}
+		fmt.Fprintf(env.stderr, "fitting %s on the %s of %d chunks%s …\n", name, fitRep, len(texts), how)
+	}
+	return p, nil
+}
+
+// needSummaries fails with the ways forward when some chunk has no summary,
+// so no summary or embedding_text to embed.
+func needSummaries(st *store.Store, rep string) error {
+	stats, err := st.Stats()
+	if err != nil {
+		return err
+	}
+	if missing := stats.Chunks - stats.Summaries; missing > 0 {
+		return fmt.Errorf("%d of %d chunks have no summary, so no %s to embed. Offline: embed --rep raw_text instead, or add summaries first with `linemem summarize --provider file --summaries FILE` (or `linemem summaries import FILE`); with a model: `linemem summarize --provider openai --allow-remote`", missing, stats.Chunks, rep)
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/trec"
 	"github.com/linemem/linemem/lib/workbench"
@@ -157,7 +158,7 @@ func runGoldPool(env *environment, c *command, args []string) error {
 	if *names != "" {
 		retrievers = strings.Split(*names, ",")
 	} else {
-		name, err := defaultRetriever(st)
+		name, err := memory.DefaultRetriever(st)
 		if err != nil {
 			return err
 		}
@@ -171,11 +172,11 @@ func runGoldPool(env *environment, c *command, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if vec && opts.embedModel == "" {
-		if opts.embedModel, err = soleEmbedModel(st); err != nil {
+		if opts.embedModel, err = memory.SoleEmbedModel(st); err != nil {
 			return err
 		}
 	}
-	builder, _, err := openBuilderWith(st, &queryEmbedding{Store: st, model: opts.embedModel}, opts, vec)
+	builder, _, err := openBuilderWith(st, memory.LocalQueryVectors(st), opts, vec)
 	if err != nil {
 		return err
 	}

@@ -75,13 +75,6 @@ func runMCP(env *environment, c *command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	// Dense retrievers embed a free question with the stored local model, as
-	// search and serve do; calls may come concurrently over HTTP.
-	if model, err := soleEmbedModel(st); err == nil && opts.EmbedModel == "" {
-		opts.QueryVectors = &lockedQueryVectors{q: &queryEmbedding{Store: st, model: model}}
-	} else if opts.EmbedModel != "" {
-		opts.QueryVectors = &lockedQueryVectors{q: &queryEmbedding{Store: st, model: opts.EmbedModel}}
-	}
 	cfg := mcpserver.Config{Store: st, Options: opts, Redactor: redactor, Version: buildVersion()}
 	for _, s := range strings.Split(sources, ",") {
 		if s = strings.TrimSpace(s); s != "" {

@@ -1,64 +1,97 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/mattn/go-isatty"
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/memory"
-	"github.com/linemem/linemem/lib/provider/cache"
-	"github.com/linemem/linemem/lib/provider/lsa"
-	"github.com/linemem/linemem/lib/retrieval"
-	"github.com/linemem/linemem/lib/store"
 )
 
 func init() {
 	register(&command{
 		name:    "search",
-		summary: "search your chat memory: ranked conversation windows for a question",
-		usage:   "--retriever NAME [--k N] QUESTION",
-		run:     runSearch,
+		summary: "search your chat memory: the conversations that answer a question, matching messages marked",
+		usage: `[--retriever NAME] [--k N] [--context N] [--source NAME] [--since DATE] [--until DATE] [--sender NAME] QUESTION
+
+Without --retriever and --tokenizer, search uses the everyday defaults
+(` + memory.DefaultsDoc + `).
+The paper's protocol (eval, sweep, reproduce) keeps the paper's defaults.
+Each result shows the messages that contain a question term, the terms
+marked (bold on a terminal, **like this** otherwise), with --context N
+messages around each. A dense or hybrid retriever embeds a new question with
+the stored local model; for vectors of a remote model it needs
+--allow-remote, and then keeps the question's vector in the database.`,
+		run: runSearch,
 	})
+}
+
+// searchMessageJSON is one shown message of a `search --json` result.
+type searchMessageJSON struct {
+	ID      string   `json:"message_id"`
+	At      string   `json:"at"`
+	Sender  string   `json:"sender"`
+	Text    string   `json:"text"`
+	Matches [][2]int `json:"matches"` // byte ranges [start, end) of Text that match a question term
 }
 
 // searchHitJSON is one result of `search --json`.
 type searchHitJSON struct {
-	Rank    int     `json:"rank"`
-	ChunkID string  `json:"chunk_id"`
-	Score   float64 `json:"score"`
-	Source  string  `json:"source"`
-	StartAt string  `json:"start_at"`
-	EndAt   string  `json:"end_at"`
-	RawText string  `json:"raw_text"`
-	Explain string  `json:"explain,omitempty"`
+	Rank     int                 `json:"rank"`
+	ChunkID  string              `json:"chunk_id"`
+	Score    float64             `json:"score"`
+	Source   string              `json:"source"`
+	StartAt  string              `json:"start_at"`
+	EndAt    string              `json:"end_at"`
+	RawText  string              `json:"raw_text"`
+	Messages []searchMessageJSON `json:"messages"` // matched messages with --context lines, or the first few
+	Explain  string              `json:"explain,omitempty"`
 }
 
 type searchJSON struct {
-	Retriever string          `json:"retriever"`
-	Query     string          `json:"query"`
-	Results   []searchHitJSON `json:"results"`
+	Retriever  string          `json:"retriever"`
+	Tokenizer  string          `json:"tokenizer"`
+	EmbedModel string          `json:"embed_model,omitempty"`
+	Query      string          `json:"query"`
+	Filters    searchFilters   `json:"filters"`
+	Warnings   []string        `json:"warnings,omitempty"`
+	Notes      []string        `json:"notes,omitempty"`
+	Results    []searchHitJSON `json:"results"`
 }
 
-// previewLines is how many transcript lines the human-readable output shows
-// per result.
-const previewLines = 3
+type searchFilters struct {
+	Sources []string `json:"sources,omitempty"`
+	Since   string   `json:"since,omitempty"`
+	Until   string   `json:"until,omitempty"`
+	Sender  string   `json:"sender,omitempty"`
+	Context int      `json:"context"`
+}
 
 func runSearch(env *environment, args []string) error {
 	c := commands["search"]
-	var db, name string
-	var k int
+	var db, since, until, baseURL string
+	var q memory.Query
+	var opts memory.Options
 	var asJSON, explain bool
-	var opts corpusOptions
+	var contextLines int
 	fs := newFlagSet(env, c, &db)
-	fs.StringVar(&name, "retriever", "", "retriever `NAME` (spec §9 grammar, e.g. raw_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45); default embedding_text_bm25 when every chunk has a summary, else raw_text_bm25")
-	fs.IntVar(&k, "k", 5, "number of results")
-	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
-	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
+	fs.StringVar(&opts.Retriever, "retriever", "", "retriever `NAME` (spec §9 grammar, e.g. raw_text_bm25, rrf:raw_text_bm25+raw_text_vector, hybrid:embedding_text_bm25+embedding_text_vector@0.45); default: the everyday one for what the database holds")
+	fs.IntVar(&q.K, "k", 5, fmt.Sprintf("number of results, 1…%d", memory.MaxK))
+	fs.IntVar(&contextLines, "context", 0, "show `N` messages before and after each matching message")
+	fs.StringSliceVar(&q.Sources, "source", nil, "only chats with this source `NAME` (repeat or comma-separate for several)")
+	fs.StringVar(&since, "since", "", "only conversations ending on or after `DATE` (YYYY-MM-DD or YYYY-MM-DDTHH:MM)")
+	fs.StringVar(&until, "until", "", "only conversations starting on or before `DATE` (a whole day when only the date is given)")
+	fs.StringVar(&q.Sender, "sender", "", "only conversations in which `NAME` wrote")
+	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
+	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default "+memory.DefaultTokenizer+")")
+	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow sending the question to the remote model of the stored vectors")
+	fs.StringVar(&baseURL, "base-url", "", "remote embedding service `URL` (default: OPENAI_BASE_URL, else https://api.openai.com/v1/)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	fs.BoolVar(&explain, "explain", false, "break each BM25 score into its terms")
+	fs.BoolVar(&explain, "explain", false, "break each BM25 or hybrid score into its parts")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -66,78 +99,91 @@ func runSearch(env *environment, args []string) error {
 	if len(rest) == 0 {
 		return fmt.Errorf("%w: a QUESTION is required", errUsage)
 	}
-	if k < 1 || k > memory.MaxK {
-		return fmt.Errorf("%w: --k must be between 1 and %d, got %d", errUsage, memory.MaxK, k)
+	q.Text = strings.Join(rest, " ")
+	if q.K < 1 || q.K > memory.MaxK {
+		return fmt.Errorf("%w: --k must be between 1 and %d, got %d", errUsage, memory.MaxK, q.K)
 	}
-	query := strings.Join(rest, " ")
+	if contextLines < 0 {
+		return fmt.Errorf("%w: --context must be ≥ 0, got %d", errUsage, contextLines)
+	}
+	if q.Since, err = parseDay(since, false); err != nil {
+		return fmt.Errorf("%w: --since: %v", errUsage, err)
+	}
+	if q.Until, err = parseDay(until, true); err != nil {
+		return fmt.Errorf("%w: --until: %v", errUsage, err)
+	}
+	if err := q.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	opts.Remote.BaseURL = baseURL
 	opened := time.Now()
 	st, err := openExistingStore(db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if name == "" {
-		if name, err = defaultRetriever(st); err != nil {
-			return err
-		}
-	}
-	vec, err := needsVectors([]string{name})
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	model := opts.embedModel
-	if model == "" && vec {
-		if model, err = soleEmbedModel(st); err != nil {
-			return err
-		}
-		opts.embedModel = model
-	}
-	builder, _, err := openBuilderWith(st, &queryEmbedding{Store: st, model: model}, opts, vec)
+	mem, err := memory.Open(st, opts)
 	if err != nil {
 		return err
-	}
-	r, err := builder.Build(name)
-	if err != nil {
-		return err
-	}
-	chunks, err := st.Chunks()
-	if err != nil {
-		return err
-	}
-	byID := make(map[string]chat.Chunk, len(chunks))
-	for _, ch := range chunks {
-		byID[ch.ID] = ch
 	}
 	start := time.Now()
 	loading := start.Sub(opened)
-	hits, err := r.Search(query, k)
+	ctx, stop := interruptible()
+	defer stop()
+	resp, err := mem.Search(ctx, q)
 	if err != nil {
 		return err
 	}
 	elapsed := time.Since(start)
-	doc := searchJSON{Retriever: r.Name(), Query: query, Results: []searchHitJSON{}}
-	for i, h := range hits {
-		ch := byID[h.ChunkID]
-		item := searchHitJSON{Rank: i + 1, ChunkID: h.ChunkID, Score: h.Score, Source: ch.Source, StartAt: ch.StartAt, EndAt: ch.EndAt, RawText: ch.RawText}
+	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Warnings: resp.Warnings, Notes: resp.Notes, Results: []searchHitJSON{},
+		Filters: searchFilters{Sources: q.Sources, Since: since, Until: until, Sender: q.Sender, Context: contextLines}}
+	for _, r := range resp.Results {
+		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}}
+		item.RawText = r.RawText
+		for _, i := range r.Shown(contextLines) {
+			msg := r.Messages[i]
+			mj := searchMessageJSON{ID: msg.ID, At: msg.At.Format(chat.TimestampLayout), Sender: msg.Sender, Text: msg.Text, Matches: [][2]int{}}
+			for _, s := range msg.Matches {
+				mj.Matches = append(mj.Matches, [2]int{s.Start, s.End})
+			}
+			item.Messages = append(item.Messages, mj)
+		}
 		if explain {
-			if item.Explain, err = explainHit(r, query, h.ChunkID); err != nil {
+			if item.Explain, err = mem.Explain(q.Text, r.ChunkID); err != nil {
 				return err
 			}
 		}
 		doc.Results = append(doc.Results, item)
 	}
+	for _, n := range resp.Notes {
+		fmt.Fprintf(env.stderr, "note: %s\n", n)
+	}
+	for _, w := range resp.Warnings {
+		fmt.Fprintf(env.stderr, "warning: %s\n", w)
+	}
 	if asJSON {
 		return writeJSON(env, doc)
 	}
-	if len(hits) == 0 {
-		fmt.Fprintf(env.stdout, "no results for %q with %s\n", query, r.Name())
+	if len(doc.Results) == 0 {
+		fmt.Fprintf(env.stdout, "no results for %q with %s (tokenizer %s)\n", q.Text, resp.Retriever, resp.Tokenizer)
 		return nil
 	}
-	fmt.Fprintf(env.stdout, "%s — %d results in %s (index and vectors loaded in %s)\n", r.Name(), len(hits), elapsed.Round(time.Microsecond), loading.Round(time.Millisecond))
-	for _, item := range doc.Results {
+	open, close := "**", "**"
+	if f, ok := env.stdout.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		open, close = "\x1b[1m", "\x1b[0m"
+	}
+	fmt.Fprintf(env.stdout, "%s, tokenizer %s — %s in %s (index and vectors loaded in %s)\n", resp.Retriever, resp.Tokenizer, plural(len(doc.Results), "result"), elapsed.Round(time.Microsecond), loading.Round(time.Millisecond))
+	for i, item := range doc.Results {
+		r := resp.Results[i]
 		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, item.Source, item.ChunkID)
-		for _, line := range firstLines(item.RawText, previewLines) {
-			fmt.Fprintf(env.stdout, "    %s\n", line)
+		prev := -1
+		for _, j := range r.Shown(contextLines) {
+			if prev >= 0 && j > prev+1 {
+				fmt.Fprintln(env.stdout, "    …")
+			}
+			prev = j
+			msg := r.Messages[j]
+			fmt.Fprintf(env.stdout, "    %s  %s: %s\n", msg.At.Format("2006-01-02 15:04"), msg.Sender, oneLine(memory.Highlight(msg.Text, msg.Matches, open, close)))
 		}
 		if item.Explain != "" {
 			for _, line := range strings.Split(strings.TrimRight(item.Explain, "\n"), "\n") {
@@ -148,77 +194,25 @@ func runSearch(env *environment, args []string) error {
 	return nil
 }
 
-// queryEmbedding serves stored query vectors and embeds any other question
-// with the local model the chunk vectors came from, when its fitted state is
-// stored (the lsa provider). A remote model is never called from search.
-type queryEmbedding struct {
-	*store.Store
-	model  string
-	loaded *lsa.Model
-}
-
-func (q *queryEmbedding) QueryVector(model, question string) ([]float32, bool, error) {
-	if v, found, err := q.Store.QueryVector(model, question); err != nil || found {
-		return v, found, err
+// parseDay reads a --since/--until value: YYYY-MM-DD, YYYY-MM-DDTHH:MM or
+// YYYY-MM-DDTHH:MM:SS in the export's local time. A bare date as an upper
+// bound means the end of that day. "" is the zero time (no bound).
+func parseDay(s string, endOfDay bool) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
 	}
-	if q.loaded == nil {
-		c, err := cache.Open(q.Store.DB())
+	for _, layout := range []string{chat.TimestampLayout, "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
+		t, err := time.Parse(layout, s)
 		if err != nil {
-			return nil, false, err
+			continue
 		}
-		state, found, err := c.State(context.Background(), lsa.Name, model)
-		if err != nil {
-			return nil, false, err
+		if layout == "2006-01-02" && endOfDay {
+			t = t.Add(24*time.Hour - time.Second)
 		}
-		if !found {
-			return nil, false, fmt.Errorf("no query vector for %q under model %s, and no local model to embed it with; embed it first (linemem embed --queries FILE) or search with a BM25 retriever", question, model)
-		}
-		if q.loaded, err = lsa.Unmarshal(state); err != nil {
-			return nil, false, err
-		}
+		return t, nil
 	}
-	return q.loaded.Vector(question), true, nil
+	return time.Time{}, fmt.Errorf("%q is not a date: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM", s)
 }
 
-// defaultRetriever is the paper's best single retriever, embedding_text_bm25,
-// when every chunk has a summary, and raw_text_bm25 otherwise.
-func defaultRetriever(st *store.Store) (string, error) {
-	stats, err := st.Stats()
-	if err != nil {
-		return "", err
-	}
-	if stats.Chunks > 0 && stats.Summaries == stats.Chunks {
-		return "embedding_text_bm25", nil
-	}
-	return "raw_text_bm25", nil
-}
-
-// explainHit breaks the score of chunkID into its parts: BM25 terms, or a
-// hybrid's weighted components; a dense score is a plain cosine.
-func explainHit(r retrieval.Retriever, query, chunkID string) (string, error) {
-	switch v := r.(type) {
-	case *retrieval.BM25:
-		return v.Explain(query, chunkID).String(), nil
-	case *retrieval.Hybrid:
-		e, err := v.Explain(query, chunkID)
-		if err != nil {
-			return "", err
-		}
-		return e.String(), nil
-	}
-	return "", nil
-}
-
-// firstLines returns up to n lines of text, each cut to 120 code points.
-func firstLines(text string, n int) []string {
-	lines := strings.SplitN(text, "\n", n+1)
-	if len(lines) > n {
-		lines = append(lines[:n], "…")
-	}
-	for i, l := range lines {
-		if utf8.RuneCountInString(l) > 120 {
-			lines[i] = string([]rune(l)[:120]) + "…"
-		}
-	}
-	return lines
-}
+// oneLine puts a multi-line message on one line, its line breaks shown as ⏎.
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ⏎ ") }

@@ -7,7 +7,6 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/linemem/linemem/lib/experiment"
@@ -109,45 +108,12 @@ func runServe(env *environment, c *command, args []string) error {
 
 // memoryOpener opens the everyday search for a retriever name; "" is the
 // --retriever default. Dense retrievers embed free questions with the stored
-// local model (as `search` does), one question at a time.
+// local model (lib/memory, as `search` does).
 func memoryOpener(st *store.Store, defaultName, embedModel string) func(string) (*memory.Memory, error) {
 	return func(name string) (*memory.Memory, error) {
 		if name == "" {
 			name = defaultName
 		}
-		opts := memory.Options{Retriever: name, EmbedModel: embedModel}
-		if name != "" {
-			vec, err := needsVectors([]string{name})
-			if err != nil {
-				return nil, err
-			}
-			if vec {
-				model := embedModel
-				if model == "" {
-					if model, err = soleEmbedModel(st); err != nil {
-						return nil, err
-					}
-				}
-				opts.EmbedModel = model
-				opts.QueryVectors = &lockedQueryVectors{q: &queryEmbedding{Store: st, model: model}}
-			}
-		}
-		return memory.Open(st, opts)
+		return memory.Open(st, memory.Options{Retriever: name, EmbedModel: embedModel})
 	}
-}
-
-// lockedQueryVectors serialises a queryEmbedding, which loads its model lazily.
-type lockedQueryVectors struct {
-	mu sync.Mutex
-	q  *queryEmbedding
-}
-
-func (l *lockedQueryVectors) ChunkVectors(rep, model string) ([]string, int, []float32, error) {
-	return l.q.ChunkVectors(rep, model)
-}
-
-func (l *lockedQueryVectors) QueryVector(model, question string) ([]float32, bool, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.q.QueryVector(model, question)
 }

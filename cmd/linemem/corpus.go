@@ -2,9 +2,8 @@ package main
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
@@ -37,36 +36,12 @@ func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOpti
 	}
 	model := opts.embedModel
 	if model == "" && needVectors {
-		if model, err = soleEmbedModel(st); err != nil {
+		if model, err = memory.SoleEmbedModel(st); err != nil {
 			return nil, "", err
 		}
 	}
 	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{Tokenizer: opts.tokenizer, EmbedModel: model})
 	return b, model, nil
-}
-
-// soleEmbedModel returns the one model that chunk vectors are stored for.
-func soleEmbedModel(st *store.Store) (string, error) {
-	stats, err := st.Stats()
-	if err != nil {
-		return "", err
-	}
-	seen := map[string]bool{}
-	for _, set := range stats.VectorSets {
-		seen[set.Model] = true
-	}
-	models := make([]string, 0, len(seen))
-	for m := range seen {
-		models = append(models, m)
-	}
-	sort.Strings(models)
-	switch len(models) {
-	case 0:
-		return "", fmt.Errorf("%s holds no chunk vectors: run `linemem vectors import` or `linemem embed` first", st.Path())
-	case 1:
-		return models[0], nil
-	}
-	return "", fmt.Errorf("%s holds vectors of several models (%s): pass --embed-model", st.Path(), strings.Join(models, ", "))
 }
 
 // needsVectors reports whether any named retriever searches vectors.

@@ -107,15 +107,16 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "\nRun `linemem COMMAND --help` for a command's flags.")
 }
 
-// version is the release this binary was built as; `go build -ldflags
-// "-X main.version=v1.2.3"` sets it.
-var version = "devel"
+// version and commit identify this binary; `go build -ldflags "-X
+// main.version=v1.2.3 -X main.commit=$(git rev-parse HEAD)"` sets them, and
+// the commit otherwise comes from the VCS stamp of the Go toolchain.
+var version, commit = "devel", ""
 
 // versionLine is what `linemem --version` prints: the version, and the VCS
 // commit (with "-dirty" for uncommitted changes) that the Go toolchain
 // stamped into the binary, or "unknown" when it stamped none (`go run`, tests).
 func versionLine() string {
-	commit, dirty := "unknown", false
+	rev, dirty := commit, false
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if version == "devel" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 			version = info.Main.Version
@@ -123,16 +124,20 @@ func versionLine() string {
 		for _, s := range info.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				commit = s.Value
+				if rev == "" {
+					rev = s.Value
+				}
 			case "vcs.modified":
 				dirty = s.Value == "true"
 			}
 		}
 	}
-	if dirty {
-		commit += "-dirty"
+	if rev == "" {
+		rev = "unknown"
+	} else if dirty {
+		rev += "-dirty"
 	}
-	return fmt.Sprintf("linemem %s (commit %s)", version, commit)
+	return fmt.Sprintf("linemem %s (commit %s)", version, rev)
 }
 
 // newFlagSet returns a flag set for c whose usage text names the command, with

@@ -7,8 +7,13 @@
 // The paper's protocol (`eval`, `sweep`, `reproduce`) does not go through
 // this package: its defaults are the paper's, fixed in lib/experiment.
 //
-// Imports: lib/chat, lib/store, lib/retrieval, lib/tokenize and the standard
-// library; never cmd/ or lib/reproduce.
+// A BM25 search that matches nothing falls back to the chunks that contain
+// the question's tokens as written (a single kanji such as 鍋 is a char-bigram
+// token of the question but never of a longer run in the text), and says so.
+//
+// Imports: lib/chat, lib/store, lib/retrieval, lib/tokenize, lib/trec, lib/provider
+// (the registry, its cache and the local lsa model, to embed a free question)
+// and the standard library; never cmd/ or lib/reproduce.
 package memory
 
 import (
@@ -21,9 +26,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/trec"
 )
 
 // MaxK is the largest number of results one search returns.
@@ -39,30 +46,23 @@ type Options struct {
 	Tokenizer  string // BM25 tokenizer; "" = DefaultTokenizer
 	EmbedModel string // model of the stored vectors; "" = the only one stored
 	// QueryVectors embeds free questions for dense retrievers; nil means the
-	// store's query vectors only.
+	// store's query vectors, then the stored local (lsa) model, then, with
+	// AllowRemote, the remote model of the stored vectors (see queryVectors).
 	QueryVectors retrieval.VectorSource
-}
-
-// DefaultTokenizer is the everyday BM25 tokenizer.
-const DefaultTokenizer = tokenize.Default
-
-// DefaultRetriever is the everyday retriever for a database: the paper's best
-// single retriever, embedding_text_bm25, when every chunk has a summary, and
-// raw_text_bm25 otherwise.
-func DefaultRetriever(st *store.Store) (string, error) {
-	stats, err := st.Stats()
-	if err != nil {
-		return "", err
-	}
-	if stats.Chunks > 0 && stats.Summaries == stats.Chunks {
-		return "embedding_text_bm25", nil
-	}
-	return "raw_text_bm25", nil
+	// AllowRemote lets a search send the question to the remote model that
+	// embedded the stored chunk vectors; the vector is kept in query_vectors.
+	AllowRemote bool
+	// Remote configures that remote embedder (base URL, timeout, …); its
+	// Model is the stored vectors' model.
+	Remote provider.Options
 }
 
 // Memory searches one database. It is safe for concurrent use once opened.
 type Memory struct {
 	st        *store.Store
+	qv        *queryVectors // nil when Options.QueryVectors replaces it
+	model     string        // embedding model of a dense retriever
+	dense     bool          // the retriever searches vectors
 	retriever retrieval.Retriever
 	tokenizer tokenize.Tokenizer
 	chunks    map[string]chat.Chunk
@@ -96,16 +96,26 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	var vs retrieval.VectorSource = st
-	if opts.QueryVectors != nil {
-		vs = opts.QueryVectors
-	}
-	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{Tokenizer: tokName, EmbedModel: opts.EmbedModel})
-	r, err := b.Build(name)
+	spec, err := retrieval.ParseName(name)
 	if err != nil {
 		return nil, err
 	}
-	m := &Memory{st: st, retriever: r, tokenizer: tok, chunks: make(map[string]chat.Chunk, len(chunks))}
+	m := &Memory{st: st, tokenizer: tok, chunks: make(map[string]chat.Chunk, len(chunks)), model: opts.EmbedModel}
+	m.dense = spec.Fusion != "" || spec.Single.Method == retrieval.MethodVector
+	if m.dense && m.model == "" {
+		if m.model, err = SoleEmbedModel(st); err != nil {
+			return nil, err
+		}
+	}
+	var vs retrieval.VectorSource = opts.QueryVectors
+	if vs == nil {
+		m.qv = &queryVectors{st: st, allow: opts.AllowRemote, remote: opts.Remote}
+		vs = m.qv
+	}
+	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{Tokenizer: tokName, EmbedModel: m.model})
+	if m.retriever, err = b.BuildSpec(spec); err != nil {
+		return nil, err
+	}
 	for _, c := range chunks {
 		m.chunks[c.ID] = c
 	}
@@ -120,6 +130,15 @@ func (m *Memory) Retriever() string { return m.retriever.Name() }
 
 // Tokenizer is the name of the tokenizer that marks matching terms.
 func (m *Memory) Tokenizer() string { return m.tokenizer.Name() }
+
+// EmbedModel is the model of the chunk vectors a dense or hybrid retriever
+// searches; "" for BM25.
+func (m *Memory) EmbedModel() string {
+	if !m.dense {
+		return ""
+	}
+	return m.model
+}
 
 // Query is one search.
 type Query struct {
@@ -175,14 +194,17 @@ type Result struct {
 	EndAt    time.Time
 	Messages []Message // the chunk's messages in window order
 	Matched  []int     // indices into Messages with at least one match
+	RawText  string    // the chunk's raw_text (spec §5)
 }
 
 // Response is the answer to one Query.
 type Response struct {
-	Retriever string
-	Tokenizer string
-	Results   []Result
-	Warnings  []string
+	Retriever  string
+	Tokenizer  string
+	EmbedModel string // "" for BM25
+	Results    []Result
+	Warnings   []string // something may be wrong with the ranking
+	Notes      []string // what the search did beyond the database (a question sent to a remote model)
 }
 
 // Search runs q. Filters apply to the whole ranking before the cut at K, so
@@ -191,12 +213,29 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	if err := q.Validate(); err != nil {
 		return Response{}, err
 	}
-	resp := Response{Retriever: m.retriever.Name(), Tokenizer: m.tokenizer.Name()}
+	resp := Response{Retriever: m.retriever.Name(), Tokenizer: m.tokenizer.Name(), EmbedModel: m.EmbedModel()}
+	if m.dense && m.qv != nil {
+		v, note, err := m.qv.resolve(ctx, m.model, q.Text)
+		if err != nil {
+			return resp, err
+		}
+		if note != "" {
+			resp.Notes = append(resp.Notes, note)
+		}
+		if allZero(v) {
+			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the question shares no term with the vocabulary of %s, so its vector is zero and every vector score is 0: the vector ranking is arbitrary; try other words or a BM25 retriever", m.model))
+		}
+	}
 	hits, err := m.retriever.Search(q.Text, 0)
 	if err != nil {
 		return resp, err
 	}
 	terms := m.terms(q.Text)
+	if len(hits) == 0 && !m.dense {
+		if hits = m.literal(terms); len(hits) > 0 {
+			resp.Notes = append(resp.Notes, fmt.Sprintf("no %s match; these conversations contain the question's words as written (a word of one character, or inside a longer word, is not a %s term)", m.retriever.Name(), m.tokenizer.Name()))
+		}
+	}
 	sources := map[string]bool{}
 	for _, s := range q.Sources {
 		sources[s] = true
@@ -217,7 +256,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		if !q.Since.IsZero() && end.Before(q.Since) || !q.Until.IsZero() && start.After(q.Until) {
 			continue
 		}
-		res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, StartAt: start, EndAt: end}
+		res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, StartAt: start, EndAt: end, RawText: c.RawText}
 		if res.Messages, err = m.messages(c.MessageIDs, terms); err != nil {
 			return resp, err
 		}
@@ -235,6 +274,35 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		}
 	}
 	return resp, nil
+}
+
+// literal ranks the chunks whose raw_text contains at least one of terms as
+// written, by the number of bytes the matches cover, then by start_at and
+// chunk_id descending (BM25's tie order). It is the fallback for a question
+// whose tokens index nothing, such as one kanji that the corpus only has
+// inside longer runs.
+func (m *Memory) literal(terms []string) []trec.Hit {
+	var hits []trec.Hit
+	for id, c := range m.chunks {
+		covered := 0
+		for _, s := range Matches(c.RawText, terms) {
+			covered += s.End - s.Start
+		}
+		if covered > 0 {
+			hits = append(hits, trec.Hit{ChunkID: id, Score: float64(covered)})
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if ca, cb := m.chunks[a.ChunkID].StartAt, m.chunks[b.ChunkID].StartAt; ca != cb {
+			return ca > cb
+		}
+		return a.ChunkID > b.ChunkID
+	})
+	return hits
 }
 
 func hasSender(msgs []Message, sender string) bool {
@@ -258,7 +326,7 @@ func (m *Memory) Chunk(id string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{ChunkID: c.ID, Source: c.Source, StartAt: start, EndAt: end, Messages: msgs}, nil
+	return Result{ChunkID: c.ID, Source: c.Source, StartAt: start, EndAt: end, Messages: msgs, RawText: c.RawText}, nil
 }
 
 // Around returns the message called id with up to before messages before it
@@ -306,7 +374,7 @@ func loadSources(st *store.Store, chunks []chat.Chunk) ([]SourceInfo, error) {
 	byName := map[string]*SourceInfo{}
 	out := make([]SourceInfo, len(infos))
 	for i, s := range infos {
-		out[i] = SourceInfo{Name: s.Name}
+		out[i] = SourceInfo{Name: s.Name, Messages: s.Messages}
 		byName[s.Name] = &out[i]
 	}
 	for _, c := range chunks {
@@ -323,13 +391,6 @@ func loadSources(st *store.Store, chunks []chat.Chunk) ([]SourceInfo, error) {
 		if end.After(si.Last) {
 			si.Last = end
 		}
-	}
-	for i := range out {
-		msgs, err := st.Messages(out[i].Name)
-		if err != nil {
-			return nil, err
-		}
-		out[i].Messages = len(msgs)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -365,33 +426,46 @@ func (m *Memory) terms(question string) []string {
 	return out
 }
 
-// Matches returns the non-overlapping spans of text where one of terms
-// occurs, case-insensitively for ASCII letters, scanning left to right and
-// preferring the longest term at each position.
+// Matches returns the spans of text covered by occurrences of terms,
+// case-insensitively for ASCII letters: every occurrence of every term is
+// found, and overlapping or touching occurrences merge into one span (the
+// overlapping 2-grams 保険 and 険証 mark 保険証 as a whole). Spans are
+// ordered and do not overlap.
 func Matches(text string, terms []string) []Span {
 	if len(terms) == 0 {
 		return nil
 	}
 	lower := asciiLower(text)
-	lowTerms := make([]string, len(terms))
-	for i, t := range terms {
-		lowTerms[i] = asciiLower(t)
-	}
-	var out []Span
-	for i := 0; i < len(lower); {
-		matched := 0
-		for _, t := range lowTerms {
-			if len(t) > matched && strings.HasPrefix(lower[i:], t) {
-				matched = len(t)
-			}
-		}
-		if matched > 0 {
-			out = append(out, Span{i, i + matched})
-			i += matched
+	covered := make([]bool, len(lower))
+	for _, t := range terms {
+		t = asciiLower(t)
+		if t == "" {
 			continue
 		}
-		_, size := utf8.DecodeRuneInString(lower[i:])
-		i += size
+		for from := 0; from < len(lower); {
+			i := strings.Index(lower[from:], t)
+			if i < 0 {
+				break
+			}
+			for j := from + i; j < from+i+len(t); j++ {
+				covered[j] = true
+			}
+			_, size := utf8.DecodeRuneInString(lower[from+i:])
+			from += i + size
+		}
+	}
+	var out []Span
+	for i := 0; i < len(covered); {
+		if !covered[i] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(covered) && covered[j] {
+			j++
+		}
+		out = append(out, Span{i, j})
+		i = j
 	}
 	return out
 }

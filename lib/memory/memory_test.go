@@ -18,6 +18,9 @@ func TestMatches(t *testing.T) {
 		{"ascii case-insensitive", "Deadline friday", []string{"deadline"}, []memory.Span{{0, 8}}},
 		{"longest first at a position", "文化祭ポスター", []string{"文化", "文化祭"}, []memory.Span{{0, len("文化祭")}}},
 		{"two occurrences", "aa bb aa", []string{"aa"}, []memory.Span{{0, 2}, {6, 8}}},
+		{"overlapping bigrams merge", "保険証です", []string{"保険", "険証"}, []memory.Span{{0, len("保険証")}}},
+		{"touching terms merge", "締切金曜", []string{"締切", "金曜"}, []memory.Span{{0, len("締切金曜")}}},
+		{"overlapping occurrences of one term", "aaa", []string{"aa"}, []memory.Span{{0, 3}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

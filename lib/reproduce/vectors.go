@@ -44,7 +44,19 @@ func (s *Study) provideVectors() error {
 
 func (s *Study) lsaOptions() lsa.Options { return lsa.Options{} }
 
-func (s *Study) lsaModelName() string { return lsa.ModelName(s.lsaOptions()) }
+// lsaModelName is the name of the local model fitted on this corpus, its
+// dimension chosen from the data (lsa.Resolve; the defaults at paper scale).
+func (s *Study) lsaModelName() string {
+	texts, _, err := lsa.FitTexts(s.Chunks, s.Summaries, represent.EmbeddingTextRep, represent.DefaultEmbeddingCap)
+	if err != nil {
+		return lsa.ModelName(s.lsaOptions())
+	}
+	o, err := lsa.Resolve(texts, s.lsaOptions())
+	if err != nil {
+		return lsa.ModelName(s.lsaOptions())
+	}
+	return lsa.ModelName(o)
+}
 
 func (s *Study) importShipped() error {
 	for _, f := range []struct{ rep, file string }{{represent.Summary, SummaryVectorsFile}, {represent.EmbeddingTextRep, EmbeddingVectorFile}, {"", QueryVectorsFile}} {
@@ -112,13 +124,19 @@ func (s *Study) embedLocally() error {
 		}
 		texts[rep] = capped
 	}
-	fmt.Fprintf(s.Opts.Log, "  fitting %s on %d chunks …\n", s.EmbedModel, len(s.Chunks))
-	model, err := lsa.Fit(texts[represent.EmbeddingTextRep], s.lsaOptions())
+	ctx := context.Background()
+	states, err := cache.Open(s.Store.DB())
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	if err := storeModelState(ctx, s.Store, model); err != nil {
+	model, err := lsa.Prepare(ctx, states, texts[represent.EmbeddingTextRep], s.lsaOptions())
+	if err != nil {
+		return err
+	}
+	if model.Fresh {
+		fmt.Fprintf(s.Opts.Log, "  fitting %s on %d chunks …\n", s.EmbedModel, len(s.Chunks))
+	}
+	if err := model.Save(ctx, states); err != nil {
 		return err
 	}
 	for _, rep := range VectorReps {
@@ -151,19 +169,4 @@ func (s *Study) embedLocally() error {
 		rows[i] = store.VectorRow{Key: q, Vector: res.Vectors[i]}
 	}
 	return s.Store.PutQueryVectors(s.EmbedModel, rows)
-}
-
-// storeModelState keeps the fitted model in the provider cache's state table,
-// so that questions asked later (linemem search) are embedded by exactly the
-// model the chunk vectors came from.
-func storeModelState(ctx context.Context, st *store.Store, model *lsa.Model) error {
-	state, err := model.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	c, err := cache.Open(st.DB())
-	if err != nil {
-		return err
-	}
-	return c.PutState(ctx, lsa.Name, model.Model(), state)
 }

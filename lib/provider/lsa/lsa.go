@@ -9,10 +9,20 @@
 // Fit, for n texts and the tokenizer's terms (default char-bigram):
 //
 //  1. Vocabulary: terms with document frequency df ≥ MinDF, the VocabSize most
-//     frequent kept (ties by term, byte order).
-//  2. Weights: w(t, d) = (1 + ln tf(t, d)) · idf(t), idf(t) = ln((1 + n)/(1 + df(t))) + 1,
+//     frequent kept (ties by term, byte order). MinDF left at 0 is chosen
+//     from the data: 1 when there are fewer documents than DefaultDimension
+//     (a personal history of a few chunks, where most words occur once and
+//     dropping them would leave many questions with no term at all), else
+//     DefaultMinDF = 2.
+//  2. Dimension: k left at 0 is chosen from the data, k = min(DefaultDimension,
+//     n, V) for n documents and V vocabulary terms (the rank of A cannot
+//     exceed min(n, V)), so the embedder works from one chunk up; an explicit
+//     k above min(n, V) is an error. The chosen k and MinDF are in the model
+//     name (…-d16-…-m1), so at paper scale (n, V ≥ 256) the name and every
+//     vector are those of the fixed defaults.
+//  3. Weights: w(t, d) = (1 + ln tf(t, d)) · idf(t), idf(t) = ln((1 + n)/(1 + df(t))) + 1,
 //     each document row L2-normalised; A is the n × V matrix of rows.
-//  3. Truncated SVD A ≈ U_k Σ_k V_kᵀ by the randomized range finder of Halko,
+//  4. Truncated SVD A ≈ U_k Σ_k V_kᵀ by the randomized range finder of Halko,
 //     Martinsson and Tropp (2011, Alg. 4.4 + 5.1): a seeded Gaussian sketch
 //     Ω (V × (k+p)), Y = AΩ, q power iterations Y ← A(Aᵀ Y) with
 //     re-orthonormalisation (Householder QR) in between, Q = orth(Y),
@@ -64,7 +74,9 @@ const (
 	DefaultMinDF      = 2
 )
 
-// Options configure Fit. Zero values mean the defaults above.
+// Options configure Fit. Zero values mean the defaults above; a zero
+// Dimension or MinDF is chosen from the texts (see the package doc and
+// Resolve).
 type Options struct {
 	Tokenizer  string // tokenize registry name
 	Dimension  int    // k, the vector length; must not exceed min(documents, vocabulary)
@@ -79,9 +91,6 @@ func (o Options) withDefaults() Options {
 	if o.Tokenizer == "" {
 		o.Tokenizer = DefaultTokenizer
 	}
-	if o.Dimension == 0 {
-		o.Dimension = DefaultDimension
-	}
 	if o.VocabSize == 0 {
 		o.VocabSize = DefaultVocabSize
 	}
@@ -94,17 +103,34 @@ func (o Options) withDefaults() Options {
 	if o.PowerIters == 0 {
 		o.PowerIters = DefaultPowerIters
 	}
-	if o.MinDF == 0 {
-		o.MinDF = DefaultMinDF
-	}
 	return o
+}
+
+// resolveMinDF is MinDF chosen for n documents when left at 0.
+func (o Options) resolveMinDF(n int) int {
+	if o.MinDF != 0 {
+		return o.MinDF
+	}
+	if n < DefaultDimension {
+		return 1
+	}
+	return DefaultMinDF
 }
 
 // ModelName encodes the options: lsa-{tokenizer}-d{k}-v{V}-s{seed}, with
 // -p{p}, -q{q}, -m{minDF} appended when they differ from the defaults, and
-// the tokenizer shortened (char-bigram → bigram, paper-regex → regex).
+// the tokenizer shortened (char-bigram → bigram, paper-regex → regex). A
+// Dimension or MinDF still 0 is named by its paper-scale value
+// (DefaultDimension, DefaultMinDF); Resolve gives the options a corpus
+// actually fits with, and Model.Model the name of a fitted model.
 func ModelName(o Options) string {
 	o = o.withDefaults()
+	if o.Dimension == 0 {
+		o.Dimension = DefaultDimension
+	}
+	if o.MinDF == 0 {
+		o.MinDF = DefaultMinDF
+	}
 	tok := strings.NewReplacer("char-bigram", "bigram", "paper-regex", "regex").Replace(o.Tokenizer)
 	name := fmt.Sprintf("lsa-%s-d%d-v%d-s%d", tok, o.Dimension, o.VocabSize, o.Seed)
 	if o.Oversample != DefaultOversample {
@@ -133,49 +159,19 @@ type Model struct {
 	params string         // "state_sha256=…", set once
 }
 
-// Fit fits a model on texts. It fails when the texts yield fewer
-// vocabulary terms or documents than the requested dimension.
+// Fit fits a model on texts, choosing a zero Dimension or MinDF from them.
+// It fails when there is no text or no vocabulary term, or when an explicit
+// Dimension exceeds the number of documents or vocabulary terms.
 func Fit(texts []string, opts Options) (*Model, error) {
-	opts = opts.withDefaults()
-	if opts.Dimension < 1 || opts.VocabSize < 1 || opts.Oversample < 0 || opts.PowerIters < 0 || opts.MinDF < 1 {
-		return nil, fmt.Errorf("lsa: invalid options %+v", opts)
+	opts, counts, df, terms, err := resolve(texts, opts)
+	if err != nil {
+		return nil, err
 	}
 	tok, err := tokenize.New(opts.Tokenizer)
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{opts: opts, tok: tok, docs: len(texts)}
-	counts := make([]map[string]int, len(texts))
-	df := map[string]int{}
-	for i, t := range texts {
-		c := map[string]int{}
-		for _, term := range tok.Tokens(t) {
-			c[term]++
-		}
-		for term := range c {
-			df[term]++
-		}
-		counts[i] = c
-	}
-	for term, f := range df {
-		if f >= opts.MinDF {
-			m.terms = append(m.terms, term)
-		}
-	}
-	sort.Slice(m.terms, func(i, j int) bool {
-		a, b := m.terms[i], m.terms[j]
-		if df[a] != df[b] {
-			return df[a] > df[b]
-		}
-		return a < b
-	})
-	if len(m.terms) > opts.VocabSize {
-		m.terms = m.terms[:opts.VocabSize]
-	}
-	if k := opts.Dimension; k > len(m.terms) || k > len(texts) {
-		return nil, fmt.Errorf("lsa: dimension %d needs at least %d documents and vocabulary terms (df ≥ %d); have %d documents, %d terms",
-			k, k, opts.MinDF, len(texts), len(m.terms))
-	}
+	m := &Model{opts: opts, tok: tok, docs: len(texts), terms: terms}
 	m.buildIndex()
 	n := float64(len(texts))
 	m.idf = make([]float64, len(m.terms))
@@ -191,6 +187,70 @@ func Fit(texts []string, opts Options) (*Model, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// Resolve returns opts with the defaults filled in and Dimension and MinDF
+// chosen for texts as Fit chooses them, so that ModelName(Resolve(…)) is the
+// name of the model Fit would return. Its errors are Fit's.
+func Resolve(texts []string, opts Options) (Options, error) {
+	o, _, _, _, err := resolve(texts, opts)
+	return o, err
+}
+
+// resolve tokenizes texts once and returns the resolved options, the term
+// counts of each text, the document frequencies and the vocabulary.
+func resolve(texts []string, opts Options) (Options, []map[string]int, map[string]int, []string, error) {
+	opts = opts.withDefaults()
+	if opts.Dimension < 0 || opts.VocabSize < 1 || opts.Oversample < 0 || opts.PowerIters < 0 || opts.MinDF < 0 {
+		return opts, nil, nil, nil, fmt.Errorf("lsa: invalid options %+v", opts)
+	}
+	if len(texts) == 0 {
+		return opts, nil, nil, nil, errors.New("lsa: no texts to fit on")
+	}
+	tok, err := tokenize.New(opts.Tokenizer)
+	if err != nil {
+		return opts, nil, nil, nil, err
+	}
+	opts.MinDF = opts.resolveMinDF(len(texts))
+	counts := make([]map[string]int, len(texts))
+	df := map[string]int{}
+	for i, t := range texts {
+		c := map[string]int{}
+		for _, term := range tok.Tokens(t) {
+			c[term]++
+		}
+		for term := range c {
+			df[term]++
+		}
+		counts[i] = c
+	}
+	var terms []string
+	for term, f := range df {
+		if f >= opts.MinDF {
+			terms = append(terms, term)
+		}
+	}
+	sort.Slice(terms, func(i, j int) bool {
+		a, b := terms[i], terms[j]
+		if df[a] != df[b] {
+			return df[a] > df[b]
+		}
+		return a < b
+	})
+	if len(terms) > opts.VocabSize {
+		terms = terms[:opts.VocabSize]
+	}
+	if len(terms) == 0 {
+		return opts, nil, nil, nil, fmt.Errorf("lsa: the %d texts hold no %s term occurring in at least %d of them; nothing to fit", len(texts), opts.Tokenizer, opts.MinDF)
+	}
+	if opts.Dimension == 0 {
+		opts.Dimension = min(DefaultDimension, len(texts), len(terms))
+	}
+	if k := opts.Dimension; k > len(terms) || k > len(texts) {
+		return opts, nil, nil, nil, fmt.Errorf("lsa: dimension %d needs at least %d documents and vocabulary terms (df ≥ %d); have %d documents, %d terms (leave the dimension unset to choose it from the data)",
+			k, k, opts.MinDF, len(texts), len(terms))
+	}
+	return opts, counts, df, terms, nil
 }
 
 func (m *Model) buildIndex() {
@@ -315,6 +375,12 @@ func init() {
 			m, err := Unmarshal(o.State)
 			if err != nil {
 				return nil, err
+			}
+			if opts.Dimension == 0 {
+				opts.Dimension = m.opts.Dimension
+			}
+			if opts.MinDF == 0 {
+				opts.MinDF = m.opts.MinDF
 			}
 			if got, want := m.Model(), ModelName(opts); got != want {
 				return nil, fmt.Errorf("lsa: stored model is %s, options ask for %s", got, want)

@@ -207,7 +207,7 @@ func TestDimensionAndVectors(t *testing.T) {
 	if fmt.Sprint(res.Vectors[1]) != "[0 0 0]" {
 		t.Errorf("text without vocabulary terms: %v, want zero vector", res.Vectors[1])
 	}
-	if m.Remote() || m.Name() != "lsa" || res.Call.ReturnedModel != "lsa-bigram-d3-v20000-s1" {
+	if m.Remote() || m.Name() != "lsa" || res.Call.ReturnedModel != "lsa-bigram-d3-v20000-s1-m1" { // m1: fewer documents than DefaultDimension
 		t.Errorf("name %s model %s remote %v", m.Name(), res.Call.ReturnedModel, m.Remote())
 	}
 }

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// readmeWalkThrough returns the argument lists of the `bin/linemem …` lines
+// of the first sh block in the README's "Your own history" section, with
+// me.db and testdata/history replaced by db and the fixture's path.
+func readmeWalkThrough(t *testing.T, db string) [][]string {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "## Your own history")
+	if !ok {
+		t.Fatal(`README.md has no "## Your own history" section`)
+	}
+	_, block, _ := strings.Cut(section, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	var out [][]string
+	for _, line := range strings.Split(block, "\n") {
+		line, _, _ = strings.Cut(line, " #")
+		words := shellWords(line)
+		if len(words) == 0 || words[0] != "bin/linemem" {
+			continue
+		}
+		for i, w := range words {
+			switch w {
+			case "me.db":
+				words[i] = db
+			case "testdata/history":
+				words[i] = historyDir
+			}
+		}
+		out = append(out, words[1:])
+	}
+	if len(out) == 0 {
+		t.Fatal("no bin/linemem lines in the README walk-through")
+	}
+	return out
+}
+
+// shellWords splits a command line at spaces outside double quotes.
+func shellWords(line string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, any := false, false
+	for _, r := range line {
+		switch {
+		case r == '"':
+			quoted, any = !quoted, true
+		case r == ' ' && !quoted:
+			if any {
+				out = append(out, cur.String())
+				cur.Reset()
+				any = false
+			}
+		default:
+			cur.WriteRune(r)
+			any = true
+		}
+	}
+	if any {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// TestREADMEWalkThrough runs the README's "Your own history" commands as
+// written, on the fixture history; each must succeed, and each search must
+// put the planted answer first.
+func TestREADMEWalkThrough(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "me.db")
+	for _, args := range readmeWalkThrough(t, db) {
+		out := run(t, args...)
+		if args[0] != "search" {
+			continue
+		}
+		answer := map[string]string{"保険証どこに入れたっけ": "保険証は玄関の棚", "土曜の鍋に何を買えばいい？": "白菜と豆腐"}[args[1]]
+		first, _, _ := strings.Cut(strings.ReplaceAll(out, "**", ""), "\n#2")
+		var doc searchJSON
+		if json.Unmarshal([]byte(out), &doc) == nil && len(doc.Results) > 0 {
+			first = doc.Results[0].RawText
+		}
+		if answer == "" || !strings.Contains(first, answer) {
+			t.Errorf("linemem %s: the first result does not hold %q:\n%s", strings.Join(args, " "), answer, out)
+		}
+	}
+}
+
+// historyDir holds three hand-written LINE .txt exports, 16 chunks in all,
+// with four planted facts among everyday chatter.
+var historyDir = filepath.Join("..", "..", "testdata", "history")
+
+// plantedFacts are questions about the history and a phrase of the one
+// message that answers each.
+var plantedFacts = []struct{ question, answer string }{
+	{"保険証どこに入れたっけ", "保険証は玄関の棚"},
+	{"沖縄の飛行機は何時発？", "7時10分発のANA463便"},
+	{"土曜の鍋に何を買えばいい？", "白菜と豆腐"},
+	{"シフト希望の締切はいつ", "締切は5月20日の正午"},
+}
+
+// TestWalkThroughYourOwnHistory runs the README's "Your own history" steps
+// on a 16-chunk history: ingest a folder, embed locally, then search with
+// BM25, the local vectors, the paper's hybrid, reciprocal rank fusion and
+// the everyday default; each planted fact must come first, its message shown
+// with the question's terms marked.
+func TestWalkThroughYourOwnHistory(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "me.db")
+	run(t, "ingest", historyDir, "--db", db)
+	var stats statsJSON
+	if err := json.Unmarshal([]byte(run(t, "stats", "--db", db, "--json")), &stats); err != nil {
+		t.Fatal(err)
+	}
+	if stats.Chunks != 16 {
+		t.Fatalf("%d chunks, want the fixture's 16", stats.Chunks)
+	}
+	if code, _, stderr := runCode("embed", "--db", db, "--provider", "lsa", "--rep", "embedding_text"); code == 0 || !strings.Contains(stderr, "--rep raw_text") || !strings.Contains(stderr, "summarize --provider file") {
+		t.Errorf("embed --rep embedding_text without summaries: exit %d, %q; want a failure naming --rep raw_text and summarize --provider file", code, stderr)
+	}
+	run(t, "embed", "--db", db, "--provider", "lsa", "--rep", "raw_text")
+	retrievers := []string{"raw_text_bm25", "raw_text_vector", "hybrid:raw_text_bm25+raw_text_vector@0.45", "rrf:raw_text_bm25+raw_text_vector", ""}
+	for _, name := range retrievers {
+		for _, f := range plantedFacts {
+			t.Run(name+"/"+f.question, func(t *testing.T) {
+				args := []string{"search", f.question, "--db", db, "--json"}
+				if name != "" {
+					args = append(args, "--retriever", name)
+				}
+				var got searchJSON
+				if err := json.Unmarshal([]byte(run(t, args...)), &got); err != nil {
+					t.Fatal(err)
+				}
+				if len(got.Results) == 0 || !strings.Contains(got.Results[0].RawText, f.answer) {
+					t.Fatalf("%s: first result does not hold %q: %+v", got.Retriever, f.answer, got.Results)
+				}
+				if strings.Contains(got.Retriever, "bm25") && !shownWithMatch(got.Results[0], f.answer) {
+					t.Errorf("%s: the answer %q is not shown with a marked term: %+v", got.Retriever, f.answer, got.Results[0].Messages)
+				}
+			})
+		}
+	}
+	out := run(t, "search", "--db", db, "保険証どこに入れたっけ", "--k", "1", "--context", "1")
+	if !strings.Contains(out, "**保険証**は玄関の棚") || strings.Count(out, "\n    20") != 3 {
+		t.Errorf("text output: want the answer with **保険証** marked and one message on each side:\n%s", out)
+	}
+	var filtered searchJSON
+	json.Unmarshal([]byte(run(t, "search", "--db", db, "保険証", "--json", "--sender", "ゆい")), &filtered)
+	for _, r := range filtered.Results {
+		if strings.Contains(r.RawText, "保険証は玄関") {
+			t.Errorf("--sender ゆい returned the family chat, where ゆい does not write")
+		}
+	}
+	filtered = searchJSON{}
+	json.Unmarshal([]byte(run(t, "search", "--db", db, "おはよー", "--json", "--source", "[LINE] ゆいとのトーク.txt,[LINE] カフェ バイトのトーク.txt")), &filtered)
+	if len(filtered.Results) == 0 {
+		t.Error("--source: no results for a greeting every chat has")
+	}
+	for _, r := range filtered.Results {
+		if r.Source == "[LINE] 家族のトーク.txt" {
+			t.Errorf("--source without the family chat returned %s", r.ChunkID)
+		}
+	}
+	filtered = searchJSON{}
+	json.Unmarshal([]byte(run(t, "search", "--db", db, "保険証", "--json", "--since", "2024-05-06")), &filtered)
+	for _, r := range filtered.Results {
+		if r.EndAt < "2024-05-06" {
+			t.Errorf("--since 2024-05-06 returned a chunk ending %s", r.EndAt)
+		}
+	}
+}
+
+// shownWithMatch reports whether r shows the message holding answer with at
+// least one marked span.
+func shownWithMatch(r searchHitJSON, answer string) bool {
+	for _, m := range r.Messages {
+		if strings.Contains(m.Text, answer) && len(m.Matches) > 0 {
+			return true
+		}
+	}
+	return false
+}
