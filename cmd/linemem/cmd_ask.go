@@ -80,26 +80,11 @@ func (f *askFlags) providerName() (string, error) {
 	return p, nil
 }
 
-// openMemory opens the everyday search over st with the flags' retriever.
+// openMemory opens the everyday search over st with the flags' retriever. A
+// dense retriever embeds the question with stored or local vectors only;
+// --allow-remote concerns the answer, not the question's embedding.
 func (f *askFlags) openMemory(st *store.Store) (*memory.Memory, error) {
-	opts := memory.Options{Retriever: f.retriever, Tokenizer: f.tokenizer, EmbedModel: f.embedModel}
-	if f.retriever != "" {
-		vec, err := needsVectors([]string{f.retriever})
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
-		}
-		if vec {
-			model := f.embedModel
-			if model == "" {
-				if model, err = soleEmbedModel(st); err != nil {
-					return nil, err
-				}
-			}
-			opts.EmbedModel = model
-			opts.QueryVectors = &queryEmbedding{Store: st, model: model}
-		}
-	}
-	return memory.Open(st, opts)
+	return memory.Open(st, memory.Options{Retriever: f.retriever, Tokenizer: f.tokenizer, EmbedModel: f.embedModel})
 }
 
 // answerer builds the answerer the flags name; a Remote for openai.
