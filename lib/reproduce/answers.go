@@ -55,6 +55,9 @@ func ScoreAnswers(label string, k int, items []answereval.Item, qrels map[string
 // paper's best single retriever and the everyday default, and the selected
 // hybrid — retrieved through lib/memory under the study's tokenizer and
 // vectors, and scores them (lib/answereval) with the study's B and seed.
+// lib/memory is the everyday search, not the protocol: its fallback for a
+// question whose BM25 terms match nothing can supply chunks the protocol's
+// run lacks.
 func (s *Study) Answers() ([]AnswerRun, error) {
 	_, cfg, err := s.Selected()
 	if err != nil {
@@ -160,6 +163,7 @@ func AnswersTable(runs []AnswerRun, b int, seed uint64) report.Table {
 		}
 		notes = append(notes, line+".")
 	}
+	notes = append(notes, "Chunks come from lib/memory, the everyday search, under the study's tokenizer and vectors; where a question's BM25 terms match nothing it falls back to chunks holding the question's words as written, so Gold in top k can exceed the protocol's Success@k.")
 	notes = append(notes,
 		"Gold in top k: a primary-gold chunk is among the chunks supplied. Citation precision: cited chunks with rel ≥ 1 over cited chunks, on answers that cite. Citation recall: primary gold cited over primary gold. "+
 			"Token F1 on "+runs0(runs).F1Tokenizer+" tokens of the answer (citations removed) against the reference answer; exact match after NFKC, lowercasing and removing spaces, punctuation and symbols; an abstention scores 0 on both. "+
