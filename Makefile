@@ -4,7 +4,8 @@
 #   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, gonb kernel
 #   make notebooks        setup-notebooks, then execute notebooks/NN_*.ipynb headless
 #   make reproduce        regenerate results/ from the synthetic export
-#   make check-results    fail if results/ drift from what reproduce regenerates
+#   make robustness       regenerate results/robustness_seeds* (the paper protocol on SEEDS)
+#   make check-results    fail if results/ drift from what reproduce and robustness regenerate
 #   make check-latex      compile every results/*.tex with pdflatex; fail on errors,
 #                         overfull boxes over 1 pt, or a stale results/tables.pdf
 #   make tables-pdf       rewrite results/tables.pdf from results/*.tex
@@ -13,11 +14,13 @@
 #                         check-latex (the main job)
 
 DATA ?= data/synthetic
+# Synthetic seeds of the committed results/robustness_seeds* files.
+SEEDS ?= 1-20
 
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test setup-notebooks notebooks reproduce check-results check-latex tables-pdf bench
+.PHONY: all test setup-notebooks notebooks reproduce robustness check-results check-latex tables-pdf bench
 
 all: setup-notebooks notebooks tables-pdf check-results check-latex
 
@@ -38,8 +41,12 @@ notebooks: setup-notebooks
 reproduce:
 	go run ./cmd/linemem reproduce --db build/synthetic.db --data $(DATA) --out results
 
+# Each seed's data and database are kept in build/robustness/seed-N and reused.
+robustness:
+	go run ./cmd/linemem robustness --seeds $(SEEDS) --work build/robustness --out results
+
 check-results:
-	DATA=$(DATA) scripts/check-results.sh
+	DATA=$(DATA) SEEDS=$(SEEDS) scripts/check-results.sh
 
 check-latex:
 	scripts/check-latex.sh

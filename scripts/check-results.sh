@@ -4,7 +4,9 @@
 #   1. `linemem reproduce` writes a fresh copy of results/ into a temporary
 #      folder; every file must match the committed one byte for byte (figures
 #      included, for now) and neither side may have a file the other lacks.
-#   2. In a git checkout, results/ must also be unchanged against HEAD, so files
+#   2. `linemem robustness` (the paper protocol on SEEDS, in temporary
+#      folders) writes the robustness_seeds* files likewise; they must match.
+#   3. In a git checkout, results/ must also be unchanged against HEAD, so files
 #      the notebooks rewrote (run `make notebooks` first) are held to the same rule.
 #
 # manifest.json records the commit it was generated from; that one line is left
@@ -12,14 +14,19 @@
 #
 # Environment:
 #   DATA   synthetic export to reproduce from (default data/synthetic).
+#   SEEDS  seeds of the committed robustness_seeds* files (default 1-20).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 data="${DATA:-data/synthetic}"
+seeds="${SEEDS:-1-20}"
+robust_files='robustness_seeds*'
 
 fresh="$(mktemp -d "${TMPDIR:-/tmp}/linemem-results.XXXXXX")"
-trap 'rm -rf "$fresh" "$fresh".db*' EXIT
+robust="$(mktemp -d "${TMPDIR:-/tmp}/linemem-robustness.XXXXXX")"
+committed="$(mktemp -d "${TMPDIR:-/tmp}/linemem-committed.XXXXXX")"
+trap 'rm -rf "$fresh" "$fresh".db* "$robust" "$committed"' EXIT
 
 # without_commit prints a manifest without its "commit" line.
 without_commit() { grep -v '^  "commit": ' "$@"; }
@@ -32,9 +39,21 @@ echo "==> reproduce took $(($(date +%s) - start))s"
 # README.md and dotfiles (.gitkeep) describe results/, and tables.pdf is compiled
 # from the .tex tables by scripts/check-latex.sh; reproduce writes none of them.
 echo "==> diff -r results/ against the fresh copy"
-if ! diff -r -x '.*' -x README.md -x tables.pdf -x manifest.json results "$fresh" ||
+if ! diff -r -x '.*' -x README.md -x tables.pdf -x manifest.json -x "$robust_files" results "$fresh" ||
 	! diff <(without_commit results/manifest.json) <(without_commit "$fresh/manifest.json"); then
 	echo "check-results: results/ differ from what \`linemem reproduce\` writes (above); rerun \`make reproduce\` and commit, or fix the change that moved them" >&2
+	exit 1
+fi
+
+echo "==> go run ./cmd/linemem robustness --seeds $seeds --out $robust"
+start=$(date +%s)
+go run ./cmd/linemem robustness --quiet --seeds "$seeds" --out "$robust"
+echo "==> robustness took $(($(date +%s) - start))s"
+echo "==> diff results/$robust_files against the fresh copy"
+# shellcheck disable=SC2086 # the glob is meant to expand
+cp results/$robust_files "$committed"/ 2>/dev/null || true
+if ! diff -r "$committed" "$robust"; then
+	echo "check-results: results/$robust_files differ from what \`linemem robustness --seeds $seeds\` writes (above); rerun \`make robustness\` and commit, or fix the change that moved them" >&2
 	exit 1
 fi
 

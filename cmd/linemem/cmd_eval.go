@@ -10,8 +10,11 @@ import (
 
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -75,18 +78,17 @@ func runEval(env *environment, args []string) error {
 	var db, questionsPath, qrelsPath, names, runDir string
 	var opts corpusOptions
 	var asJSON bool
-	var b int
-	var seed uint64
+	proto := experiment.PaperProtocol()
 	fs := newFlagSet(env, c, &db)
 	fs.StringVar(&questionsPath, "questions", "", "questions `FILE` (JSONL: qid, question, type)")
 	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
 	fs.StringVar(&names, "retriever", "", "retriever `NAME`s, comma-separated (e.g. raw_text_bm25,hybrid:embedding_text_bm25+embedding_text_vector@0.45)")
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` of chunk and query vectors (default: the only one stored)")
-	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER`: paper-regex (default), kagome, char-bigram")
-	fs.StringVar(&runDir, "run-dir", "", "write one TREC run file per retriever (top 200) into `DIR`")
+	fs.StringVar(&proto.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
+	fs.StringVar(&runDir, "run-dir", "", fmt.Sprintf("write one TREC run file per retriever (top %d) into `DIR`", proto.RunDepth))
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	fs.IntVar(&b, "bootstrap", bootstrap.DefaultB, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
-	fs.Uint64Var(&seed, "seed", 12345, "bootstrap `SEED`")
+	fs.IntVar(&proto.B, "bootstrap", proto.B, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
+	fs.Uint64Var(&proto.Seed, "seed", proto.Seed, "bootstrap `SEED`")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -97,7 +99,7 @@ func runEval(env *environment, args []string) error {
 	if questionsPath == "" || qrelsPath == "" || names == "" {
 		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)
 	}
-	if err := experiment.CheckBootstrap(b); err != nil {
+	if err := experiment.CheckBootstrap(proto.B); err != nil {
 		return fmt.Errorf("%w: --bootstrap: %v", errUsage, err)
 	}
 	retrievers := strings.Split(names, ",")
@@ -108,10 +110,14 @@ func runEval(env *environment, args []string) error {
 	if err := experiment.CheckEvaluable(qs, qrels, questionsPath, qrelsPath); err != nil {
 		return err
 	}
-	vec, err := needsVectors(retrievers)
+	specs, err := retrieval.ParseNames(retrievers)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	if err := proto.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	opts.tokenizer = proto.Tokenizer
 	st, err := openReadOnlyStore(db)
 	if err != nil {
 		return err
@@ -120,13 +126,12 @@ func runEval(env *environment, args []string) error {
 	if err := checkGoldInCorpus(st, qrelsPath, qrels); err != nil {
 		return err
 	}
-	builder, model, err := openBuilder(st, opts, vec)
+	builder, model, err := openBuilder(st, opts, specsNeedVectors(specs))
 	if err != nil {
 		return err
 	}
-	setup := experiment.NewSetup(qs, qrels, builder)
-	setup.B, setup.Seed = b, seed
-	evals, err := setup.EvaluateAll(retrievers)
+	setup := &experiment.Setup{Questions: qs, Qrels: qrels, Builder: builder, Protocol: proto}
+	evals, err := setup.EvaluateSpecs(specs)
 	if err != nil {
 		return err
 	}
@@ -137,13 +142,13 @@ func runEval(env *environment, args []string) error {
 	}
 	warnings := []string{}
 	if asJSON {
-		doc := evalJSON{Tokenizer: tokenizerName(opts.tokenizer), EmbedModel: model, Bootstrap: bootstrapJSON{setup.B, setup.Seed, bootstrapGenerator}, Warnings: warnings}
+		doc := evalJSON{Tokenizer: proto.Tokenizer, EmbedModel: model, Bootstrap: bootstrapJSON{proto.B, proto.Seed, bootstrap.Generator}, Warnings: warnings}
 		for _, ev := range evals {
 			doc.Retrievers = append(doc.Retrievers, retrieverDoc(ev))
 		}
 		for i := range evals {
 			for j := i + 1; j < len(evals); j++ {
-				for _, m := range experiment.PaperMetrics {
+				for _, m := range proto.Metrics {
 					d, err := setup.PairedDifference(evals[i], evals[j], m)
 					if err != nil {
 						return err
@@ -161,14 +166,11 @@ func runEval(env *environment, args []string) error {
 	return nil
 }
 
-// bootstrapGenerator names the resampling generator, for provenance.
-const bootstrapGenerator = "math/rand/v2 PCG(seed, seed), IntN(n) row by row"
-
 func retrieverDoc(ev *experiment.Evaluation) retrieverJSON {
 	res := ev.Result
 	r := retrieverJSON{
 		Name: ev.Name, Questions: len(res.QIDs), Excluded: len(res.Excluded), ExcludedQIDs: nonNil(res.Excluded),
-		Recall5: res.Mean["recall@5"], MRR5: res.Mean["mrr@5"], NDCG5: res.Mean["ndcg@5"], Success5: res.Mean["success@5"],
+		Recall5: res.Mean[metrics.Recall5], MRR5: res.Mean[metrics.MRR5], NDCG5: res.Mean[metrics.NDCG5], Success5: res.Mean[metrics.Success5],
 		CI: map[string][2]float64{}, ByType: map[string]typeJSON{},
 	}
 	for m, iv := range ev.CI {
@@ -176,7 +178,7 @@ func retrieverDoc(ev *experiment.Evaluation) retrieverJSON {
 	}
 	for _, t := range res.TypeOrder {
 		tm := res.ByType[t]
-		r.ByType[t] = typeJSON{tm.Questions, tm.Mean["recall@5"], tm.Mean["mrr@5"], tm.Mean["ndcg@5"], tm.Mean["success@5"]}
+		r.ByType[t] = typeJSON{tm.Questions, tm.Mean[metrics.Recall5], tm.Mean[metrics.MRR5], tm.Mean[metrics.NDCG5], tm.Mean[metrics.Success5]}
 	}
 	return r
 }
@@ -202,8 +204,8 @@ func checkGoldInCorpus(st *store.Store, qrelsPath string, qrels ranking.Qrels) e
 	return experiment.CheckGoldInCorpus(qrelsPath, qrels, corpus)
 }
 
-// writeRuns writes {name}.run per evaluation, top experiment.RunDepth per
-// question in question order; ":", "+" and "@" stay in the file name.
+// writeRuns writes {name}.run per evaluation, each run as evaluated (top
+// Protocol.RunDepth) per question in question order; ":", "+" and "@" stay in the file name.
 func writeRuns(dir string, qids []string, evals []*experiment.Evaluation) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -234,7 +236,7 @@ func printEvalTable(env *environment, evals []*experiment.Evaluation) {
 			iv := ev.CI[m]
 			return fmt.Sprintf("%.3f [%.3f, %.3f]", res.Mean[m], iv.Lo, iv.Hi)
 		}
-		fmt.Fprintf(tw, "%s\t%d (+%d excluded)\t%s\t%s\t%s\t%.3f\n", ev.Name, len(res.QIDs), len(res.Excluded), cell("recall@5"), cell("mrr@5"), cell("ndcg@5"), res.Mean["success@5"])
+		fmt.Fprintf(tw, "%s\t%d (+%d excluded)\t%s\t%s\t%s\t%.3f\n", ev.Name, len(res.QIDs), len(res.Excluded), cell(metrics.Recall5), cell(metrics.MRR5), cell(metrics.NDCG5), res.Mean[metrics.Success5])
 	}
 	tw.Flush()
 }

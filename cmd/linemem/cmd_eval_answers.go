@@ -176,7 +176,7 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	}
 	if f.asJSON {
 		doc := evalAnswersJSON{Retriever: mem.Retriever(), Provider: ans.Name(), Model: ans.Model(), PromptVersion: run.PromptVersion, K: f.k,
-			F1Tokenizer: f1tok.Name(), Questions: len(run.Scores.QIDs), Excluded: append([]string{}, run.Scores.Excluded...), Bootstrap: bootstrapJSON{b, seed, bootstrapGenerator}}
+			F1Tokenizer: f1tok.Name(), Questions: len(run.Scores.QIDs), Excluded: append([]string{}, run.Scores.Excluded...), Bootstrap: bootstrapJSON{b, seed, bootstrap.Generator}}
 		for _, g := range run.Groups {
 			gj := groupJSON{Name: g.Name, Questions: g.Questions, Metrics: map[string]metricJSON{}}
 			for m, iv := range g.Metrics {

@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"os"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/linemem/linemem/lib/store"
 )

@@ -3,11 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
-	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/reproduce"
+	"github.com/linemem/linemem/lib/tokenize"
 )
 
 func init() {
@@ -30,15 +31,16 @@ func runReproduce(env *environment, args []string) error {
 	var opts reproduce.Options
 	var out string
 	var quiet bool
+	proto := experiment.PaperProtocol()
 	fs := newFlagSet(env, c, &opts.DBPath)
 	fs.StringVar(&opts.DataDir, "data", "data/synthetic", "data folder `DIR`")
 	fs.StringVar(&out, "out", "results", "output folder `DIR` for tables, figures and manifest.json")
-	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
+	fs.StringVar(&opts.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: vectors shipped with the data, else the local LSA embedder)")
-	fs.IntVar(&opts.B, "bootstrap", bootstrap.DefaultB, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
+	fs.IntVar(&opts.B, "bootstrap", proto.B, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
 	fs.BoolVar(&opts.SourceNames, "manifest-source-names", false, "name source files in manifest.json (private: export names carry chat partners' names); default sources/#NNN with hash and size")
 	fs.BoolVar(&opts.AllowMissingGold, "allow-missing-gold", false, "warn, rather than stop, when a qrels chunk ID is not in the corpus (it still counts in the denominators)")
-	fs.Uint64Var(&opts.Seed, "seed", 12345, "bootstrap `SEED`")
+	fs.Uint64Var(&opts.Seed, "seed", proto.Seed, "bootstrap `SEED`")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/provider/cache"

@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/metrics"
+	"github.com/linemem/linemem/lib/tokenize"
 )
 
 func init() {
@@ -41,11 +44,12 @@ func runSweep(env *environment, args []string) error {
 	var db, questionsPath, qrelsPath string
 	var opts corpusOptions
 	var asJSON bool
+	proto := experiment.PaperProtocol()
 	fs := newFlagSet(env, c, &db)
 	fs.StringVar(&questionsPath, "questions", "", "questions `FILE`")
 	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
-	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
+	fs.StringVar(&proto.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -57,6 +61,10 @@ func runSweep(env *environment, args []string) error {
 	if questionsPath == "" || qrelsPath == "" {
 		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)
 	}
+	if err := proto.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	opts.tokenizer = proto.Tokenizer
 	qs, qrels, err := experiment.LoadQuestionSet(questionsPath, qrelsPath)
 	if err != nil {
 		return err
@@ -76,15 +84,15 @@ func runSweep(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	setup := experiment.NewSetup(qs, qrels, builder)
-	sw, err := setup.Sweep(experiment.PaperPairings(), nil)
+	setup := &experiment.Setup{Questions: qs, Qrels: qrels, Builder: builder, Protocol: proto}
+	sw, err := setup.Sweep(nil, nil)
 	if err != nil {
 		return err
 	}
-	doc := sweepJSON{Tokenizer: tokenizerName(opts.tokenizer), EmbedModel: model, SelectedIndex: sw.Selected}
+	doc := sweepJSON{Tokenizer: proto.Tokenizer, EmbedModel: model, SelectedIndex: sw.Selected}
 	for _, cfg := range sw.Configs {
 		m := cfg.Result.Mean
-		doc.Configurations = append(doc.Configurations, sweepConfigJSON{cfg.Name, cfg.Pairing, cfg.Beta, m["recall@5"], m["mrr@5"], m["ndcg@5"], m["success@5"]})
+		doc.Configurations = append(doc.Configurations, sweepConfigJSON{cfg.Name, cfg.Pairing, cfg.Beta, m[metrics.Recall5], m[metrics.MRR5], m[metrics.NDCG5], m[metrics.Success5]})
 	}
 	doc.Selected = doc.Configurations[sw.Selected]
 	first := sw.Configs[0].Result
@@ -94,13 +102,13 @@ func runSweep(env *environment, args []string) error {
 	}
 	tw := tabwriter.NewWriter(env.stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "pairing\tbest β\trecall@5\tmrr@5\tndcg@5")
-	for _, p := range experiment.PaperPairings() {
-		best, _ := sw.BestOf(p.Label, experiment.SelectionMetric)
+	for _, p := range proto.Pairings {
+		best, _ := sw.BestOf(p.Label, proto.SelectionMetric)
 		m := best.Result.Mean
-		fmt.Fprintf(tw, "%s\t%.2f\t%.3f\t%.3f\t%.3f\n", p.Label, best.Beta, m["recall@5"], m["mrr@5"], m["ndcg@5"])
+		fmt.Fprintf(tw, "%s\t%.2f\t%.3f\t%.3f\t%.3f\n", p.Label, best.Beta, m[metrics.Recall5], m[metrics.MRR5], m[metrics.NDCG5])
 	}
 	tw.Flush()
 	s := doc.Selected
-	fmt.Fprintf(env.stdout, "\nselected (first to attain the maximum recall@5 of %d configurations): %s  recall@5 %.3f  mrr@5 %.3f  ndcg@5 %.3f\n", len(doc.Configurations), s.Name, s.Recall5, s.MRR5, s.NDCG5)
+	fmt.Fprintf(env.stdout, "\nselected (first to attain the maximum %s of %d configurations): %s  recall@5 %.3f  mrr@5 %.3f  ndcg@5 %.3f\n", proto.SelectionMetric, len(doc.Configurations), s.Name, s.Recall5, s.MRR5, s.NDCG5)
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
-	"github.com/linemem/linemem/lib/tokenize"
 )
 
 // corpusOptions are the flags shared by commands that build retrievers.
@@ -44,24 +43,22 @@ func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOpti
 	return b, model, nil
 }
 
-// needsVectors reports whether any named retriever searches vectors.
-func needsVectors(names []string) (bool, error) {
-	for _, n := range names {
-		s, err := retrieval.ParseName(n)
-		if err != nil {
-			return false, err
-		}
-		if s.Fusion != "" || s.Single.Method == retrieval.MethodVector {
-			return true, nil
+// specsNeedVectors reports whether any retriever searches vectors.
+func specsNeedVectors(specs []retrieval.Spec) bool {
+	for _, s := range specs {
+		if s.NeedsVectors() {
+			return true
 		}
 	}
-	return false, nil
+	return false
 }
 
-// tokenizerName is the BM25 tokenizer a flag value selects, for the record.
-func tokenizerName(flag string) string {
-	if flag == "" {
-		return tokenize.Default
+// needsVectors reports whether any named retriever searches vectors; for
+// callers that hold names only.
+func needsVectors(names []string) (bool, error) {
+	specs, err := retrieval.ParseNames(names)
+	if err != nil {
+		return false, err
 	}
-	return flag
+	return specsNeedVectors(specs), nil
 }

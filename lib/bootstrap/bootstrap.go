@@ -31,6 +31,9 @@ const (
 	DefaultLevel = 0.95  // two-sided confidence level
 )
 
+// Generator describes how NewIndices draws, for provenance records.
+const Generator = "math/rand/v2 PCG(seed, seed), IntN(n) row by row"
+
 // Indices is a B × n matrix of question indices drawn uniformly with
 // replacement.
 type Indices struct {

@@ -1,11 +1,15 @@
-// Package experiment runs the paper's evaluation protocol over one corpus:
-// every retriever's top-RunDepth run for every question, metrics per question
-// and macro, percentile-bootstrap intervals from one shared index matrix, and
-// the 6 pairings × 21 β hybrid sweep with the spec §10 selection rule.
+// Package experiment runs the evaluation protocol over one corpus: every
+// retriever's top-RunDepth run for every question, metrics per question and
+// macro, percentile-bootstrap intervals from one shared index matrix, and the
+// weight sweep of a fusion rule over pairings with the spec §10 selection
+// rule. Protocol holds every choice that decides a number; PaperProtocol is
+// the paper's (6 pairings × 21 β of the linear hybrid, B = 5,000, …).
 //
-// It glues lib/retrieval (rankings), lib/metrics (scores), lib/bootstrap
-// (intervals) and lib/analysis (selection) together, so the CLI, `reproduce`
-// and the notebooks all evaluate the same way.
+// It glues lib/retrieval (rankings), lib/fusion (one fuse-and-cut routine),
+// lib/metrics (scores), lib/bootstrap (intervals) and lib/analysis (the
+// selection rule) together, so the CLI, `reproduce` and the notebooks all
+// evaluate the same way. It imports those, lib/questions, lib/ranking and the
+// packages that hold the paper's defaults (lib/represent, lib/tokenize).
 package experiment
 
 import (
@@ -21,65 +25,62 @@ import (
 	"github.com/linemem/linemem/lib/retrieval"
 )
 
-// RunDepth is how many ranked chunks a run keeps per question: the hybrid's
-// candidate depth and the depth of the Recall@200 ceiling (spec §9, §10).
+// RunDepth is the paper's run depth.
+//
+// Deprecated: use Protocol.RunDepth (PaperProtocol().RunDepth).
 const RunDepth = fusion.Depth
 
-// PaperMetrics are the metrics reported for every retriever, in table order.
-var PaperMetrics = []string{"recall@5", "mrr@5", "ndcg@5", "success@5"}
+// SelectionMetric is the paper's selection metric.
+//
+// Deprecated: use Protocol.SelectionMetric.
+const SelectionMetric = metrics.Recall5
 
-// SelectionMetric is the metric whose maximum selects the best hybrid.
-const SelectionMetric = "recall@5"
+// PaperMetrics are the paper's metrics.
+//
+// Deprecated: use Protocol.Metrics.
+var PaperMetrics = PaperProtocol().Metrics
+
+// PaperSingles are the single retrievers of the paper's Table 3.
+//
+// Deprecated: use Protocol.Singles.
+var PaperSingles = PaperProtocol().Singles
+
+// PaperPairings returns the paper's six pairings.
+//
+// Deprecated: use Protocol.Pairings.
+func PaperPairings() []retrieval.Pairing { return PaperProtocol().Pairings }
 
 // Setup is one evaluation: a question set with its qrels over a corpus whose
-// retrievers Builder makes. Bootstrap intervals use one B × n matrix of
-// question indices (n = evaluated questions), drawn once from Seed and reused
-// for every metric and method so paired differences share resamples.
+// retrievers Builder makes, under Protocol. Bootstrap intervals use one
+// Protocol.B × n matrix of question indices (n = evaluated questions), drawn
+// once from Protocol.Seed and reused for every metric and method so paired
+// differences share resamples. Set Protocol before the first evaluation.
 type Setup struct {
 	Questions []questions.Question
 	Qrels     ranking.Qrels
 	Builder   *retrieval.Builder
-	B         int     // bootstrap resamples; bootstrap.DefaultB when 0
-	Seed      uint64  // bootstrap seed; used as given (bootstrap.DefaultSeed is 12,345)
-	Level     float64 // interval level; bootstrap.DefaultLevel when 0
-	Metrics   []string
+	Protocol  Protocol
 	// Progress, when set, is called after each retriever or sweep pairing.
 	Progress func(done, total int, what string)
 
 	once    sync.Once
 	indices *bootstrap.Indices
+
+	mu         sync.Mutex
+	components map[string][2]ranking.Run // by pairing label
 }
 
-// NewSetup returns a Setup with the paper's defaults: B = 5,000, seed 12,345,
-// 95% intervals and PaperMetrics.
+// NewSetup returns a Setup under PaperProtocol.
 func NewSetup(qs []questions.Question, qrels ranking.Qrels, b *retrieval.Builder) *Setup {
-	return &Setup{Questions: qs, Qrels: qrels, Builder: b, B: bootstrap.DefaultB, Seed: bootstrap.DefaultSeed, Level: bootstrap.DefaultLevel, Metrics: PaperMetrics}
-}
-
-func (s *Setup) level() float64 {
-	if s.Level == 0 {
-		return bootstrap.DefaultLevel
-	}
-	return s.Level
-}
-
-func (s *Setup) metricNames() []string {
-	if len(s.Metrics) == 0 {
-		return PaperMetrics
-	}
-	return s.Metrics
+	return &Setup{Questions: qs, Qrels: qrels, Builder: b, Protocol: PaperProtocol()}
 }
 
 // Indices returns the shared bootstrap matrix for n evaluated questions,
 // drawing it on first use. Every evaluation of one Setup has the same n,
-// since exclusion depends on the qrels only.
+// since exclusion depends on the qrels only. Protocol.B must be ≥ 1.
 func (s *Setup) Indices(n int) *bootstrap.Indices {
 	s.once.Do(func() {
-		b := s.B
-		if b == 0 {
-			b = bootstrap.DefaultB
-		}
-		s.indices = bootstrap.NewIndices(b, max(n, 1), s.Seed)
+		s.indices = bootstrap.NewIndices(s.Protocol.B, max(n, 1), s.Protocol.Seed)
 	})
 	return s.indices
 }
@@ -95,18 +96,27 @@ func (s *Setup) QueryTexts() []string {
 }
 
 // Run ranks every question with the named retriever and keeps the top depth
-// per question (depth ≤ 0: RunDepth).
+// per question (depth ≤ 0: Protocol.RunDepth).
 func (s *Setup) Run(name string, depth int) (ranking.Run, error) {
-	if depth <= 0 {
-		depth = RunDepth
+	spec, err := retrieval.ParseName(name)
+	if err != nil {
+		return nil, err
 	}
-	r, err := s.Builder.Build(name)
+	return s.RunSpec(spec, depth)
+}
+
+// RunSpec is Run for a parsed retriever name.
+func (s *Setup) RunSpec(spec retrieval.Spec, depth int) (ranking.Run, error) {
+	if depth <= 0 {
+		depth = s.Protocol.RunDepth
+	}
+	r, err := s.Builder.BuildSpec(spec)
 	if err != nil {
 		return nil, err
 	}
 	lists, err := retrieval.SearchAll(r, s.QueryTexts(), depth)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", spec, err)
 	}
 	return s.runOf(lists), nil
 }
@@ -144,7 +154,10 @@ type Evaluation struct {
 
 // Score evaluates a run that is already ranked, under name.
 func (s *Setup) Score(name string, run ranking.Run) (*Evaluation, error) {
-	res, err := metrics.Evaluate(s.Questions, s.Qrels, run, s.metricNames())
+	if s.Protocol.B < 1 {
+		return nil, fmt.Errorf("%s: protocol has B = %d bootstrap resamples, want at least 1", name, s.Protocol.B)
+	}
+	res, err := metrics.Evaluate(s.Questions, s.Qrels, run, s.Protocol.Metrics)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -155,35 +168,49 @@ func (s *Setup) Score(name string, run ranking.Run) (*Evaluation, error) {
 			ev.CI[m] = Interval{}
 			continue
 		}
-		mean, lo, hi := ix.MeanCI(res.Scores(m), s.level())
+		mean, lo, hi := ix.MeanCI(res.Scores(m), s.Protocol.Level)
 		ev.CI[m] = Interval{mean, lo, hi}
 	}
 	return ev, nil
 }
 
-// Evaluate runs the named retriever (top RunDepth) and scores it.
+// Evaluate runs the named retriever (top Protocol.RunDepth) and scores it.
 func (s *Setup) Evaluate(name string) (*Evaluation, error) {
-	run, err := s.Run(name, RunDepth)
+	run, err := s.Run(name, 0)
 	if err != nil {
 		return nil, err
 	}
 	return s.Score(name, run)
 }
 
-// EvaluateAll evaluates each name in order.
-func (s *Setup) EvaluateAll(names []string) ([]*Evaluation, error) {
-	out := make([]*Evaluation, 0, len(names))
-	for i, n := range names {
-		ev, err := s.Evaluate(n)
+// EvaluateSpecs evaluates each parsed retriever name in order.
+func (s *Setup) EvaluateSpecs(specs []retrieval.Spec) ([]*Evaluation, error) {
+	out := make([]*Evaluation, 0, len(specs))
+	for i, spec := range specs {
+		run, err := s.RunSpec(spec, 0)
+		if err != nil {
+			return nil, err
+		}
+		ev, err := s.Score(spec.String(), run)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ev)
 		if s.Progress != nil {
-			s.Progress(i+1, len(names), n)
+			s.Progress(i+1, len(specs), ev.Name)
 		}
 	}
 	return out, nil
+}
+
+// EvaluateAll parses the names, then evaluates them in order
+// (EvaluateSpecs).
+func (s *Setup) EvaluateAll(names []string) ([]*Evaluation, error) {
+	specs, err := retrieval.ParseNames(names)
+	if err != nil {
+		return nil, err
+	}
+	return s.EvaluateSpecs(specs)
 }
 
 // Difference is a paired bootstrap difference a − b of one metric.
@@ -205,35 +232,48 @@ func (s *Setup) PairedDifference(a, b *Evaluation, metric string) (Difference, e
 	if len(xa) == 0 {
 		return Difference{A: a.Name, B: b.Name, Metric: metric}, nil
 	}
-	d, lo, hi := s.Indices(len(xa)).PairedDiffCI(xa, xb, s.level())
+	d, lo, hi := s.Indices(len(xa)).PairedDiffCI(xa, xb, s.Protocol.Level)
 	return Difference{a.Name, b.Name, metric, Interval{d, lo, hi}}, nil
 }
 
-// SweepConfig is one linear hybrid configuration of the sweep.
-type SweepConfig struct {
-	Name    string  // "hybrid:{bm25}+{vector}@{β}"
-	Pairing string  // "S-BM25+S-Vec", …
-	Beta    float64 // i/20
+// Config is one fused configuration of a sweep: a pairing fused by one rule
+// at one weight, with its scores. It is the one shape of a configuration:
+// the sweep, the selection rule, the fusion comparison and held-out
+// selection all use it.
+type Config struct {
+	Name    string         // Spec.String(), e.g. "hybrid:summary_bm25+summary_vector@0.45"
+	Pairing string         // the pairing's label, e.g. "S-BM25+S-Vec"
+	Beta    float64        // Spec.Beta, the BM25 weight (0 for RRF)
+	Spec    retrieval.Spec // the fused retriever
 	Result  *metrics.Result
 }
 
+// SweepConfig is Config.
+//
+// Deprecated: use Config.
+type SweepConfig = Config
+
 // Sweep holds every configuration in pairing order then β ascending, and the
-// index of the selected one.
+// index of the one selected by the first maximum of the protocol's
+// selection metric.
 type Sweep struct {
-	Configs  []SweepConfig
+	Configs  []Config
 	Selected int
-	// Components holds each pairing's component runs (top RunDepth), keyed
-	// by pairing label, so a configuration's run can be rebuilt by fusing.
+	// Components holds each pairing's component runs (BM25, vector; top
+	// fusion.Depth), keyed by pairing label, so a configuration's run, or
+	// another fusion rule's, is rebuilt by fusing without searching again.
 	Components map[string][2]ranking.Run
+
+	depth int // the protocol's run depth, where fused runs are cut
 }
 
 // SelectedConfig returns the configuration chosen by the selection rule.
-func (w *Sweep) SelectedConfig() SweepConfig { return w.Configs[w.Selected] }
+func (w *Sweep) SelectedConfig() Config { return w.Configs[w.Selected] }
 
 // BestOf returns the first configuration of pairing attaining its maximum of
 // metric (the same tie rule as the overall selection).
-func (w *Sweep) BestOf(pairing, metric string) (SweepConfig, bool) {
-	best, found := SweepConfig{}, false
+func (w *Sweep) BestOf(pairing, metric string) (Config, bool) {
+	best, found := Config{}, false
 	for _, c := range w.Configs {
 		if c.Pairing != pairing {
 			continue
@@ -246,87 +286,108 @@ func (w *Sweep) BestOf(pairing, metric string) (SweepConfig, bool) {
 }
 
 // Config returns the configuration called name.
-func (w *Sweep) Config(name string) (SweepConfig, bool) {
+func (w *Sweep) Config(name string) (Config, bool) {
 	for _, c := range w.Configs {
 		if c.Name == name {
 			return c, true
 		}
 	}
-	return SweepConfig{}, false
+	return Config{}, false
 }
 
-// FusedRun rebuilds the top-RunDepth run of a sweep configuration from the
-// stored component runs, without searching again.
-func (w *Sweep) FusedRun(c SweepConfig) ranking.Run {
+// FusedRun rebuilds the run of a configuration (top run depth) from the
+// stored component runs, without searching again. c may be any fused spec
+// over one of the swept pairings, not only a swept configuration.
+func (w *Sweep) FusedRun(c Config) ranking.Run {
 	comp := w.Components[c.Pairing]
-	return fuseRuns(fusion.LinearMinMax{Beta: c.Beta}, comp[0], comp[1])
+	return fusion.FuseRuns(c.Spec.Fuser(), comp[0], comp[1], w.depth)
 }
 
-func fuseRuns(f fusion.Fuser, sparse, vec ranking.Run) ranking.Run {
-	out := make(ranking.Run, len(sparse))
-	for qid := range sparse {
-		fused := f.Fuse(sparse[qid], vec[qid])
-		if len(fused) > RunDepth {
-			fused = fused[:RunDepth]
-		}
-		out[qid] = fused
-	}
-	return out
-}
-
-// Sweep evaluates every pairing at every β of betas (nil: fusion.BetaGrid),
-// searching each pairing's two components once and fusing per β, then
-// selects the first configuration, in pairing order then β ascending, that
-// attains the maximum SelectionMetric (spec §10).
+// Sweep is the paper's sweep: SweepFusion with the linear min–max hybrid
+// (retrieval.FusionLinear) over pairings and betas (nil: Protocol's).
 func (s *Setup) Sweep(pairings []retrieval.Pairing, betas []float64) (*Sweep, error) {
+	return s.SweepFusion(retrieval.FusionLinear, pairings, betas)
+}
+
+// SweepFusion evaluates the fusion rule kind (retrieval.FusionLinear,
+// FusionZScore or FusionRRF) for every pairing at every β of betas, in
+// pairing order then β ascending (pairings and betas nil: the Protocol's;
+// RRF has no weight, so it gives one configuration per pairing). Each
+// pairing's two components are searched once (retrieval.Hybrid's
+// ComponentRuns) and fused per β with fusion.FuseRuns, the routine a hybrid
+// retriever's search uses, cut to Protocol.RunDepth. The selected
+// configuration is the first attaining the maximum Protocol.SelectionMetric
+// (spec §10, analysis.FirstMax).
+func (s *Setup) SweepFusion(kind string, pairings []retrieval.Pairing, betas []float64) (*Sweep, error) {
+	if pairings == nil {
+		pairings = s.Protocol.Pairings
+	}
 	if betas == nil {
-		betas = fusion.BetaGrid()
+		betas = s.Protocol.Betas
+	}
+	if kind == retrieval.FusionRRF {
+		betas = []float64{0}
 	}
 	if len(pairings) == 0 || len(betas) == 0 {
 		return nil, fmt.Errorf("sweep: no configurations (%d pairings × %d weights)", len(pairings), len(betas))
 	}
-	w := &Sweep{Components: map[string][2]ranking.Run{}}
-	configs := make([]analysis.Config, 0, len(pairings)*len(betas))
+	w := &Sweep{Components: map[string][2]ranking.Run{}, depth: s.Protocol.RunDepth}
+	scores := make([]float64, 0, len(pairings)*len(betas))
 	for i, p := range pairings {
-		sparse, err := s.Run(p.BM25.Name(), RunDepth)
-		if err != nil {
-			return nil, err
-		}
-		vec, err := s.Run(p.Vector.Name(), RunDepth)
+		sparse, vec, err := s.componentRuns(p)
 		if err != nil {
 			return nil, err
 		}
 		w.Components[p.Label] = [2]ranking.Run{sparse, vec}
 		for _, beta := range betas {
-			name := p.Name(beta)
-			run := fuseRuns(fusion.LinearMinMax{Beta: beta}, sparse, vec)
-			res, err := metrics.Evaluate(s.Questions, s.Qrels, run, s.metricNames())
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
+			spec := p.Spec(beta)
+			spec.Fusion = kind
+			c := Config{Name: spec.String(), Pairing: p.Label, Beta: beta, Spec: spec}
+			if c.Spec.Fuser() == nil {
+				return nil, fmt.Errorf("sweep: unknown fusion %q", kind)
 			}
-			w.Configs = append(w.Configs, SweepConfig{Name: name, Pairing: p.Label, Beta: beta, Result: res})
-			configs = append(configs, analysis.Config{Name: name, Pairing: p.Label, Beta: beta, Scores: res.Mean})
+			res, err := metrics.Evaluate(s.Questions, s.Qrels, w.FusedRun(c), s.Protocol.Metrics)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", c.Name, err)
+			}
+			c.Result = res
+			w.Configs = append(w.Configs, c)
+			scores = append(scores, res.Mean[s.Protocol.SelectionMetric])
 		}
 		if s.Progress != nil {
 			s.Progress(i+1, len(pairings), p.Label)
 		}
 	}
-	sel, err := analysis.Select(configs, SelectionMetric)
+	sel, err := analysis.FirstMax(scores)
 	if err != nil {
 		return nil, err
 	}
-	for i, c := range w.Configs {
-		if c.Name == sel.Name {
-			w.Selected = i
-			break
-		}
-	}
+	w.Selected = sel
 	return w, nil
 }
 
-// PaperPairings returns the paper's six pairings as a slice, in order.
-func PaperPairings() []retrieval.Pairing { return retrieval.PaperPairings[:] }
-
-// PaperSingles are the five single retrievers of the paper's Table 3, in its
-// row order.
-var PaperSingles = []string{"raw_text_bm25", "summary_bm25", "summary_vector", "embedding_text_vector", "embedding_text_bm25"}
+// componentRuns searches a pairing's BM25 and vector retrievers for every
+// question, top fusion.Depth each: what every fusion of the pairing reads.
+// They are searched once per Setup and pairing label; later sweeps of other
+// fusion rules reuse them.
+func (s *Setup) componentRuns(p retrieval.Pairing) (sparse, vec ranking.Run, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.components[p.Label]; ok {
+		return c[0], c[1], nil
+	}
+	r, err := s.Builder.BuildSpec(p.Spec(0))
+	if err != nil {
+		return nil, nil, err
+	}
+	ls, lv, err := r.(*retrieval.Hybrid).ComponentRuns(s.QueryTexts())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", p.Label, err)
+	}
+	if s.components == nil {
+		s.components = map[string][2]ranking.Run{}
+	}
+	sparse, vec = s.runOf(ls), s.runOf(lv)
+	s.components[p.Label] = [2]ranking.Run{sparse, vec}
+	return sparse, vec, nil
+}

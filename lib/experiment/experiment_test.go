@@ -61,7 +61,7 @@ func fixture() *experiment.Setup {
 	qrels := ranking.Qrels{"q1": {"c1": 2}, "q2": {"c2": 2, "c1": 1}, "q3": {"c0": 1}}
 	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{EmbedModel: "m"})
 	s := experiment.NewSetup(qs, qrels, b)
-	s.B = 200
+	s.Protocol.B = 200
 	return s
 }
 

@@ -149,3 +149,18 @@ func TestMean(t *testing.T) {
 		}
 	})
 }
+
+func TestNamesParse(t *testing.T) {
+	for _, c := range []struct {
+		name, family string
+		k            int
+	}{
+		{metrics.Recall5, "recall", 5}, {metrics.Recall10, "recall", 10}, {metrics.Recall20, "recall", 20},
+		{metrics.MRR5, "mrr", 5}, {metrics.NDCG5, "ndcg", 5}, {metrics.Success5, "success", 5},
+	} {
+		m, err := metrics.Parse(c.name)
+		if err != nil || m.Family != c.family || m.K != c.k {
+			t.Errorf("Parse(%q) = %+v, %v; want family %s, k %d", c.name, m, err, c.family, c.k)
+		}
+	}
+}

@@ -168,7 +168,31 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "**Table %d", t.Number)
 	}
 	b.WriteString("**\n\n")
-	markdownRow(&b, t.Columns)
+	t.markdownBody(&b)
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// WriteMarkdownBody writes the table as WriteMarkdown does, without the
+// caption line: the grid and the notes. It checks only that every row has
+// one cell per column, so a table shown once needs no number or slug.
+func (t Table) WriteMarkdownBody(w io.Writer) error {
+	if len(t.Columns) == 0 {
+		return fmt.Errorf("report: table has no columns: %w", ErrNoData)
+	}
+	for i, row := range t.Rows {
+		if len(row) != len(t.Columns) {
+			return fmt.Errorf("report: row %d has %d cells, want %d: %w", i+1, len(row), len(t.Columns), ErrInvalid)
+		}
+	}
+	var b bytes.Buffer
+	t.markdownBody(&b)
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func (t Table) markdownBody(b *bytes.Buffer) {
+	markdownRow(b, t.Columns)
 	b.WriteString("|")
 	for i := range t.Columns {
 		switch t.alignment(i) {
@@ -182,13 +206,11 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	for _, row := range t.Rows {
-		markdownRow(&b, row)
+		markdownRow(b, row)
 	}
 	for _, n := range t.Notes {
 		b.WriteString("\n" + oneLine(n) + "\n")
 	}
-	_, err := w.Write(b.Bytes())
-	return err
 }
 
 func markdownRow(b *bytes.Buffer, cells []string) {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
+	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/reproduce"
-	"github.com/linemem/linemem/lib/retrieval"
 )
 
 func conformanceStudy(t *testing.T) *reproduce.Study {
@@ -18,21 +18,6 @@ func conformanceStudy(t *testing.T) *reproduce.Study {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
-}
-
-func TestRemedyNames(t *testing.T) {
-	base := "hybrid:embedding_text_bm25+embedding_text_vector@0.45"
-	want := []string{base, "mmr:" + base + "@0.90", "period:" + base + "@0.15"}
-	got := reproduce.RemedyNames(base)
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Fatalf("RemedyNames = %q, want %q", got, want)
-	}
-	for _, n := range got {
-		s, err := retrieval.ParseName(n)
-		if err != nil || s.String() != n {
-			t.Errorf("%s: ParseName → %q, %v", n, s.String(), err)
-		}
-	}
 }
 
 func TestAggregateRemedies(t *testing.T) {
@@ -86,7 +71,7 @@ func TestCompareRemedies(t *testing.T) {
 	if overall.Type != "overall" || overall.Questions != len(best.Result.QIDs) || overall.Diffs != nil {
 		t.Errorf("first row %+v, want the base overall without differences", overall)
 	}
-	for _, m := range reproduce.AggregateMetrics {
+	for _, m := range beyond.AggregateMetrics {
 		if want, ok := best.Result.Mean[m]; ok && overall.Scores[m].Mean != want {
 			t.Errorf("overall %s = %v, want the selected hybrid's %v", m, overall.Scores[m].Mean, want)
 		}

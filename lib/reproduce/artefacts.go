@@ -24,7 +24,7 @@ type Figure struct {
 func (f Figure) BaseName() string { return report.FigureBaseName(f.Number, f.Slug) }
 
 // shortLabel abbreviates a hybrid name for figures: the pairing label and β.
-func shortLabel(cfg experiment.SweepConfig) string {
+func shortLabel(cfg experiment.Config) string {
 	return fmt.Sprintf("%s @%.2f", cfg.Pairing, cfg.Beta)
 }
 
@@ -69,7 +69,7 @@ func (s *Study) Table1() report.Table {
 		[]string{"Primary-gold (rel 2) / secondary-gold (rel 1) chunks", fmt.Sprintf("%d / %d", rel2, rel1)},
 		[]string{"Main evaluation unit", "chunk"},
 		[]string{"Embedding model", s.EmbedModel},
-		[]string{"BM25 tokenizer", s.Opts.Tokenizer},
+		[]string{"BM25 tokenizer", s.Protocol.Tokenizer},
 	)
 	notes := []string{"Gold: " + s.GoldReport + "."}
 	if missing := s.MissingGold(); len(missing) > 0 {
@@ -102,14 +102,14 @@ func (s *Study) Table3() (report.Table, error) {
 		Columns: append([]string{"Method"}, ciColumns...),
 		Notes:   []string{s.bootstrapNote()}}
 	for _, ev := range evs {
-		t.Rows = append(t.Rows, []string{ev.Name, metricCell(ev, "recall@5"), metricCell(ev, "mrr@5"), metricCell(ev, "ndcg@5")})
+		t.Rows = append(t.Rows, []string{ev.Name, metricCell(ev, metrics.Recall5), metricCell(ev, metrics.MRR5), metricCell(ev, metrics.NDCG5)})
 	}
 	return t, nil
 }
 
 func (s *Study) bootstrapNote() string {
 	return fmt.Sprintf("95%% CIs: percentile bootstrap over evaluated questions (B = %d, seed = %d, type-7 percentiles); %d questions evaluated.",
-		s.Opts.B, s.Opts.Seed, s.evaluated())
+		s.Protocol.B, s.Protocol.Seed, s.evaluated())
 }
 
 func (s *Study) evaluated() int {
@@ -127,7 +127,7 @@ func (s *Study) Figure1() (Figure, error) {
 	}
 	items := make([]report.LabeledCI, len(evs))
 	for i, ev := range evs {
-		iv := ev.CI["recall@5"]
+		iv := ev.CI[metrics.Recall5]
 		items[i] = report.LabeledCI{Label: ev.Name, Value: iv.Mean, Lo: iv.Lo, Hi: iv.Hi}
 	}
 	p, err := report.PointsWithCI("Single-retriever Recall@5 (95% bootstrap CI)", "Recall@5", items)
@@ -142,11 +142,11 @@ func (s *Study) Table4() (report.Table, error) {
 		return report.Table{}, err
 	}
 	type row struct {
-		cfg experiment.SweepConfig
+		cfg experiment.Config
 		ev  *experiment.Evaluation
 	}
 	var rows []row
-	for _, p := range experiment.PaperPairings() {
+	for _, p := range s.Protocol.Pairings {
 		ev, cfg, err := s.BestOfPairing(p.Label)
 		if err != nil {
 			return report.Table{}, err
@@ -155,7 +155,7 @@ func (s *Study) Table4() (report.Table, error) {
 	}
 	// Stable insertion sort by Recall@5 descending keeps pairing order on ties.
 	for i := 1; i < len(rows); i++ {
-		for j := i; j > 0 && rows[j].ev.Result.Mean["recall@5"] > rows[j-1].ev.Result.Mean["recall@5"]; j-- {
+		for j := i; j > 0 && rows[j].ev.Result.Mean[metrics.Recall5] > rows[j-1].ev.Result.Mean[metrics.Recall5]; j-- {
 			rows[j], rows[j-1] = rows[j-1], rows[j]
 		}
 	}
@@ -166,7 +166,7 @@ func (s *Study) Table4() (report.Table, error) {
 			fmt.Sprintf("Selected over all %d configurations: %s.", len(sw.Configs), sw.SelectedConfig().Name),
 		}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{r.cfg.Pairing, fmt.Sprintf("%.2f", r.cfg.Beta), metricCell(r.ev, "recall@5"), metricCell(r.ev, "mrr@5"), metricCell(r.ev, "ndcg@5")})
+		t.Rows = append(t.Rows, []string{r.cfg.Pairing, fmt.Sprintf("%.2f", r.cfg.Beta), metricCell(r.ev, metrics.Recall5), metricCell(r.ev, metrics.MRR5), metricCell(r.ev, metrics.NDCG5)})
 	}
 	return t, nil
 }
@@ -179,7 +179,7 @@ func (s *Study) betaFigure(number int, slug, metric, title string) (Figure, erro
 		return Figure{}, err
 	}
 	var series []report.Series
-	for _, p := range experiment.PaperPairings() {
+	for _, p := range s.Protocol.Pairings {
 		ser := report.Series{Label: p.Label}
 		for _, c := range sw.Configs {
 			if c.Pairing == p.Label {
@@ -197,11 +197,11 @@ func (s *Study) betaFigure(number int, slug, metric, title string) (Figure, erro
 
 func metricLabel(metric string) string {
 	switch metric {
-	case "recall@5":
+	case metrics.Recall5:
 		return "Recall@5"
-	case "ndcg@5":
+	case metrics.NDCG5:
 		return "nDCG@5"
-	case "mrr@5":
+	case metrics.MRR5:
 		return "MRR@5"
 	}
 	return metric
@@ -209,12 +209,12 @@ func metricLabel(metric string) string {
 
 // Figure2 plots hybrid Recall@5 versus β by pairing.
 func (s *Study) Figure2() (Figure, error) {
-	return s.betaFigure(2, "hybrid_recall5_vs_beta", "recall@5", "Linear hybrid Recall@5 vs β by pairing (exploratory)")
+	return s.betaFigure(2, "hybrid_recall5_vs_beta", metrics.Recall5, "Linear hybrid Recall@5 vs β by pairing (exploratory)")
 }
 
 // Figure3 plots hybrid nDCG@5 versus β by pairing.
 func (s *Study) Figure3() (Figure, error) {
-	return s.betaFigure(3, "hybrid_ndcg5_vs_beta", "ndcg@5", "Linear hybrid nDCG@5 vs β by pairing (exploratory)")
+	return s.betaFigure(3, "hybrid_ndcg5_vs_beta", metrics.NDCG5, "Linear hybrid nDCG@5 vs β by pairing (exploratory)")
 }
 
 // Differences returns the paired Recall@5 differences of paper Table 5: the
@@ -231,7 +231,7 @@ func (s *Study) Differences() ([]experiment.Difference, []string, error) {
 	}
 	top := singles[0]
 	for _, ev := range singles[1:] {
-		if ev.Result.Mean["recall@5"] > top.Result.Mean["recall@5"] {
+		if ev.Result.Mean[metrics.Recall5] > top.Result.Mean[metrics.Recall5] {
 			top = ev
 		}
 	}
@@ -239,11 +239,11 @@ func (s *Study) Differences() ([]experiment.Difference, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	d1, err := s.Setup.PairedDifference(best, top, "recall@5")
+	d1, err := s.Setup.PairedDifference(best, top, metrics.Recall5)
 	if err != nil {
 		return nil, nil, err
 	}
-	d2, err := s.Setup.PairedDifference(best, sh, "recall@5")
+	d2, err := s.Setup.PairedDifference(best, sh, metrics.Recall5)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -302,11 +302,11 @@ func (s *Study) ByType() ([]bootstrap.TypeInterval, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := bootstrap.ByType(best.Result, "recall@5", s.Opts.B, s.Opts.Seed, bootstrap.DefaultLevel)
+	rows, err := bootstrap.ByType(best.Result, s.Protocol.SelectionMetric, s.Protocol.B, s.Protocol.Seed, s.Protocol.Level)
 	if err != nil {
 		return nil, err
 	}
-	iv := best.CI["recall@5"]
+	iv := best.CI[metrics.Recall5]
 	overall := bootstrap.TypeInterval{Type: "overall", Questions: len(best.Result.QIDs), Mean: iv.Mean, Lo: iv.Lo, Hi: iv.Hi}
 	return append([]bootstrap.TypeInterval{overall}, rows...), nil
 }
@@ -317,7 +317,10 @@ func (s *Study) Table6() (report.Table, error) {
 	if err != nil {
 		return report.Table{}, err
 	}
-	_, cfg, _ := s.Selected()
+	_, cfg, err := s.Selected()
+	if err != nil {
+		return report.Table{}, err
+	}
 	t := report.Table{Number: 6, Slug: "by_question_type", Caption: "Selection-conditioned best-hybrid performance by question type",
 		Columns: []string{"Question type", "Questions", "Recall@5", "95% CI"},
 		Notes:   []string{"Selected configuration: " + cfg.Name + ". Per-type intervals resample within each type."}}
@@ -414,7 +417,10 @@ func (s *Study) Figure6() (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	_, cfg, _ := s.SummaryHybrid()
+	_, cfg, err := s.SummaryHybrid()
+	if err != nil {
+		return Figure{}, err
+	}
 	var series []report.Series
 	index := map[string]int{}
 	for _, r := range rows {
@@ -475,7 +481,7 @@ func (s *Study) CeilingTable() (report.Table, error) {
 		if err != nil {
 			return report.Table{}, err
 		}
-		rows, err := analysis.CandidateCeiling(s.Questions, s.Qrels, sparse.Run, vec.Run, experiment.RunDepth)
+		rows, err := analysis.CandidateCeiling(s.Questions, s.Qrels, sparse.Run, vec.Run, s.Protocol.RunDepth)
 		if err != nil {
 			return report.Table{}, err
 		}

@@ -186,8 +186,11 @@ func TestFusionTableLinearRowIsTheSelectedConfiguration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := c.Table()
-	if len(tab.Rows) != 4 {
+	tab, err := s.FusionTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != 4 || len(c.Rows) != 4 {
 		t.Fatalf("%d rows, want 4", len(tab.Rows))
 	}
 	t4, err := s.Table4()
@@ -267,7 +270,11 @@ func TestHeldOutSelectionIsDeterministicForASeed(t *testing.T) {
 			t.Errorf("split %d: optimism %v, want %v", i, sp.Optimism(), got)
 		}
 	}
-	if got := len(first.Table().Rows); got != 8 {
+	tab, err := s.HeldOutTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(tab.Rows); got != 8 {
 		t.Errorf("table has %d rows, want 8", got)
 	}
 }

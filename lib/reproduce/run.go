@@ -1,9 +1,7 @@
 package reproduce
 
 import (
-	"crypto/sha256"
 	"encoding/csv"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,6 +17,8 @@ import (
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/fusion"
+	"github.com/linemem/linemem/lib/ingest"
+	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
@@ -91,7 +91,7 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 			return err
 		}
 		for _, t := range append(tables, ceiling) {
-			paths, err := writeTable(t, outDir)
+			paths, err := WriteTable(t, outDir)
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.BaseName(), err)
 			}
@@ -150,7 +150,7 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	held, err := s.HeldOutSelection(HeldOutSplits, s.Opts.Seed)
+	held, err := s.HeldOutSelection(HeldOutSplits, s.Protocol.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -159,8 +159,8 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 		return nil, err
 	}
 	var written []string
-	for _, t := range []report.Table{tok.Table(), fus.Table(), held.Table(), agg} {
-		paths, err := writeTable(t, outDir)
+	for _, t := range []report.Table{s.tokenizerTable(tok), fusionTable(fus), heldOutTable(held), agg} {
+		paths, err := WriteTable(t, outDir)
 		written = append(written, paths...)
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
@@ -169,7 +169,7 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 	for _, f := range []struct {
 		slug string
 		plot func() (*plot.Plot, error)
-	}{{TokenizersFigureSlug, tok.Figure}, {FusionFigureSlug, fus.Figure}} {
+	}{{TokenizersFigureSlug, func() (*plot.Plot, error) { return tokenizerFigure(tok) }}, {FusionFigureSlug, func() (*plot.Plot, error) { return fusionFigure(fus) }}} {
 		p, err := f.plot()
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", f.slug, err)
@@ -215,13 +215,13 @@ func (s *Study) writePerQuestion(path string) error {
 		return err
 	}
 	w := csv.NewWriter(f)
-	header := append([]string{"qid", "type", "retriever"}, experiment.PaperMetrics...)
+	header := append([]string{"qid", "type", "retriever"}, s.Protocol.Metrics...)
 	w.Write(header)
 	for _, ev := range evs {
 		res := ev.Result
 		for i, qid := range res.QIDs {
 			row := []string{qid, res.Types[i], ev.Name}
-			for _, m := range experiment.PaperMetrics {
+			for _, m := range s.Protocol.Metrics {
 				row = append(row, strconv.FormatFloat(res.Scores(m)[i], 'g', -1, 64))
 			}
 			w.Write(row)
@@ -253,23 +253,27 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 	if err != nil {
 		return err
 	}
-	sw, _ := s.Sweep()
+	sw, err := s.Sweep()
+	if err != nil {
+		return err
+	}
+	p := s.Protocol
 	m := Manifest{
 		Generator: "linemem reproduce",
 		Commit:    gitCommit(s.Opts.DataDir),
 		Data:      s.Inputs,
 		Parameters: map[string]any{
 			"chunking":        s.Opts.Chunking,
-			"tokenizer":       s.Opts.Tokenizer,
+			"tokenizer":       p.Tokenizer,
 			"embed_model":     s.EmbedModel,
 			"embed_input_cap": embedCap(s),
-			"bootstrap":       map[string]any{"B": s.Opts.B, "seed": s.Opts.Seed, "level": bootstrap.DefaultLevel, "generator": "math/rand/v2 PCG(seed, seed), IntN(n) row by row", "percentile": "type 7"},
-			"run_depth":       experiment.RunDepth,
-			"hybrid":          "linear min–max over each component's top 200; s = (1 − β)·vec' + β·bm25'",
-			"beta_grid":       fusion.BetaGrid(),
-			"pairings":        pairingLabels(),
-			"selection":       "first configuration, in pairing order then β ascending, attaining the maximum recall@5",
-			"metrics":         experiment.PaperMetrics,
+			"bootstrap":       map[string]any{"B": p.B, "seed": p.Seed, "level": p.Level, "generator": bootstrap.Generator, "percentile": "type 7"},
+			"run_depth":       p.RunDepth,
+			"hybrid":          fmt.Sprintf("linear min–max over each component's top %d; s = (1 − β)·vec' + β·bm25'", fusion.Depth),
+			"beta_grid":       p.Betas,
+			"pairings":        p.PairingLabels(),
+			"selection":       "first configuration, in pairing order then β ascending, attaining the maximum " + p.SelectionMetric,
+			"metrics":         p.Metrics,
 			"questions":       len(s.Questions),
 			"evaluated":       s.evaluated(),
 			"gold":            s.GoldReport,
@@ -280,20 +284,20 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 				"tokenizers":     tokenize.Names(),
 				"fusion":         []string{"linear min–max at the selected β", "rrf K = 60", "z-score at every β"},
 				"heldout_splits": HeldOutSplits,
-				"heldout_seed":   s.Opts.Seed,
+				"heldout_seed":   p.Seed,
 				"heldout_split":  "math/rand/v2 PCG(seed, seed), split r = r-th Perm(n), first ⌊n/2⌋ select, rest held out",
 				"answers":        answersParameters(),
 			},
 		},
 		Versions: versions(),
-		Selected: map[string]any{"name": cfg.Name, "recall@5": cfg.Result.Mean["recall@5"], "mrr@5": cfg.Result.Mean["mrr@5"], "ndcg@5": cfg.Result.Mean["ndcg@5"]},
+		Selected: map[string]any{"name": cfg.Name, metrics.Recall5: cfg.Result.Mean[metrics.Recall5], metrics.MRR5: cfg.Result.Mean[metrics.MRR5], metrics.NDCG5: cfg.Result.Mean[metrics.NDCG5]},
 	}
-	for _, p := range outputs {
-		sum, n, err := hashFile(p)
+	for _, path := range outputs {
+		sum, n, err := ingest.HashFile(path)
 		if err != nil {
 			return err
 		}
-		m.Outputs = append(m.Outputs, InputFile{filepath.Base(p), sum, n})
+		m.Outputs = append(m.Outputs, InputFile{filepath.Base(path), sum, n})
 	}
 	return report.WriteJSON(path, m)
 }
@@ -302,24 +306,7 @@ func embedCap(s *Study) any {
 	if s.EmbedModel == ImportedModel {
 		return "as shipped"
 	}
-	return 2000
-}
-
-func pairingLabels() []string {
-	var out []string
-	for _, p := range experiment.PaperPairings() {
-		out = append(out, p.Label)
-	}
-	return out
-}
-
-func hashFile(path string) (string, int64, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", 0, err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), int64(len(b)), nil
+	return s.Protocol.EmbeddingCap
 }
 
 // gitCommit returns HEAD of the repository holding dir, with "-dirty" when
@@ -358,10 +345,11 @@ func versions() map[string]string {
 	return v
 }
 
-// writeTable writes t into outDir as CSV, Markdown and LaTeX, the LaTeX with
+// WriteTable writes t into outDir as CSV, Markdown and LaTeX, the LaTeX with
 // the single retrievers' short labels (S-BM25, E-Vec, …) and their legend, so
-// that every table fits a one-column page.
-func writeTable(t report.Table, outDir string) ([]string, error) {
+// that every table fits a one-column page. Notebooks write tables through it
+// too, so their files are the bytes `linemem reproduce` writes.
+func WriteTable(t report.Table, outDir string) ([]string, error) {
 	for _, s := range retrieval.Singles() {
 		t.Abbreviations = append(t.Abbreviations, report.Abbreviation{Full: s.Name(), Short: s.Short()})
 	}

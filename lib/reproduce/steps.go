@@ -5,7 +5,6 @@ import (
 
 	"github.com/linemem/linemem/lib/analysis"
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/retrieval"
 )
 
 // SummaryPairing is the pairing of the paper's auxiliary failure analysis
@@ -21,7 +20,7 @@ func (s *Study) Singles() ([]*experiment.Evaluation, error) {
 		return s.singles, nil
 	}
 	err := s.timed("single retrievers", func() error {
-		evs, err := s.Setup.EvaluateAll(experiment.PaperSingles)
+		evs, err := s.Setup.EvaluateAll(s.Protocol.Singles)
 		s.singles = evs
 		return err
 	})
@@ -34,7 +33,7 @@ func (s *Study) Sweep() (*experiment.Sweep, error) {
 		return s.sweep, nil
 	}
 	err := s.timed("hybrid sweep (6 pairings × 21 β)", func() error {
-		sw, err := s.Setup.Sweep(experiment.PaperPairings(), nil)
+		sw, err := s.Setup.Sweep(s.Protocol.Pairings, nil)
 		s.sweep = sw
 		return err
 	})
@@ -43,12 +42,12 @@ func (s *Study) Sweep() (*experiment.Sweep, error) {
 
 // BestOfPairing evaluates a pairing at its best β (by Recall@5, first on
 // ties), with intervals.
-func (s *Study) BestOfPairing(label string) (*experiment.Evaluation, experiment.SweepConfig, error) {
+func (s *Study) BestOfPairing(label string) (*experiment.Evaluation, experiment.Config, error) {
 	sw, err := s.Sweep()
 	if err != nil {
-		return nil, experiment.SweepConfig{}, err
+		return nil, experiment.Config{}, err
 	}
-	cfg, ok := sw.BestOf(label, experiment.SelectionMetric)
+	cfg, ok := sw.BestOf(label, s.Protocol.SelectionMetric)
 	if !ok {
 		return nil, cfg, fmt.Errorf("no sweep configuration of pairing %s", label)
 	}
@@ -57,10 +56,10 @@ func (s *Study) BestOfPairing(label string) (*experiment.Evaluation, experiment.
 }
 
 // Selected evaluates the configuration the sweep selected, with intervals.
-func (s *Study) Selected() (*experiment.Evaluation, experiment.SweepConfig, error) {
+func (s *Study) Selected() (*experiment.Evaluation, experiment.Config, error) {
 	sw, err := s.Sweep()
 	if err != nil {
-		return nil, experiment.SweepConfig{}, err
+		return nil, experiment.Config{}, err
 	}
 	cfg := sw.SelectedConfig()
 	ev, err := s.scoreConfig(sw, cfg)
@@ -69,7 +68,7 @@ func (s *Study) Selected() (*experiment.Evaluation, experiment.SweepConfig, erro
 
 // scoreConfig evaluates a sweep configuration's fused run with intervals,
 // once per configuration: tables, figures and the per-question file share it.
-func (s *Study) scoreConfig(sw *experiment.Sweep, cfg experiment.SweepConfig) (*experiment.Evaluation, error) {
+func (s *Study) scoreConfig(sw *experiment.Sweep, cfg experiment.Config) (*experiment.Evaluation, error) {
 	if ev, ok := s.scored[cfg.Name]; ok {
 		return ev, nil
 	}
@@ -86,18 +85,8 @@ func (s *Study) scoreConfig(sw *experiment.Sweep, cfg experiment.SweepConfig) (*
 
 // SummaryHybrid evaluates summary_bm25 + summary_vector at its best β: the
 // run of the paper's auxiliary failure analysis.
-func (s *Study) SummaryHybrid() (*experiment.Evaluation, experiment.SweepConfig, error) {
+func (s *Study) SummaryHybrid() (*experiment.Evaluation, experiment.Config, error) {
 	return s.BestOfPairing(SummaryPairing)
-}
-
-// pairingOf returns the paper pairing labelled label.
-func pairingOf(label string) (retrieval.Pairing, error) {
-	for _, p := range retrieval.PaperPairings {
-		if p.Label == label {
-			return p, nil
-		}
-	}
-	return retrieval.Pairing{}, fmt.Errorf("unknown pairing %q", label)
 }
 
 // components returns the component runs of a sweep pairing: BM25, vector.
@@ -106,7 +95,7 @@ func (s *Study) components(label string) (*experiment.Evaluation, *experiment.Ev
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := pairingOf(label)
+	p, err := s.Protocol.Pairing(label)
 	if err != nil {
 		return nil, nil, err
 	}

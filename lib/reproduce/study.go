@@ -30,7 +30,6 @@ import (
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
-	"github.com/linemem/linemem/lib/tokenize"
 )
 
 // Names of the files in a data folder.
@@ -50,15 +49,17 @@ const (
 const ImportedModel = "data-vectors"
 
 // Options configure a reproduction. The zero value of each field means the
-// paper's setting.
+// paper's setting; Tokenizer, B and Seed override those of
+// experiment.PaperProtocol (a zero B or Seed, or an empty Tokenizer, keeps
+// the paper's).
 type Options struct {
 	DataDir    string
 	DBPath     string           // the database; reused by reruns
-	Tokenizer  string           // BM25 tokenizer; tokenize.Default when ""
+	Tokenizer  string           // BM25 tokenizer; the protocol's when ""
 	EmbedModel string           // vectors to use; "" → shipped vectors, else the local embedder
 	Chunking   chunking.Options // zero value → chunking.DefaultOptions()
-	B          int              // bootstrap resamples; 5,000 when 0
-	Seed       uint64           // bootstrap seed; 12,345 when 0
+	B          int              // bootstrap resamples; the protocol's when 0
+	Seed       uint64           // bootstrap seed; the protocol's when 0
 	Log        io.Writer        // progress; nil discards
 	// AllowMissingGold turns a qrels chunk ID absent from the corpus from
 	// an input error into a warning (it still counts in the denominators).
@@ -69,18 +70,27 @@ type Options struct {
 	SourceNames bool
 }
 
-func (o *Options) defaults() {
-	if o.Tokenizer == "" {
-		o.Tokenizer = tokenize.Default
+// Protocol returns experiment.PaperProtocol with the options' overrides.
+func (o Options) Protocol() experiment.Protocol {
+	p := experiment.PaperProtocol()
+	if o.Tokenizer != "" {
+		p.Tokenizer = o.Tokenizer
 	}
+	if o.B != 0 {
+		p.B = o.B
+	}
+	if o.Seed != 0 {
+		p.Seed = o.Seed
+	}
+	return p
+}
+
+// defaults fills every zero field with the paper's setting.
+func (o *Options) defaults() {
+	p := o.Protocol()
+	o.Tokenizer, o.B, o.Seed = p.Tokenizer, p.B, p.Seed
 	if o.Chunking == (chunking.Options{}) {
 		o.Chunking = chunking.DefaultOptions()
-	}
-	if o.B == 0 {
-		o.B = 5000
-	}
-	if o.Seed == 0 {
-		o.Seed = 12345
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
@@ -98,6 +108,7 @@ type InputFile struct {
 // evaluates. Results of the steps are cached on it.
 type Study struct {
 	Opts       Options
+	Protocol   experiment.Protocol // Opts.Protocol(); Setup evaluates under it
 	Store      *store.Store
 	Chunks     []chat.Chunk
 	Summaries  map[string]string
@@ -150,7 +161,11 @@ func Prepare(opts Options) (*Study, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Study{Opts: opts, Store: st}
+	s := &Study{Opts: opts, Protocol: opts.Protocol(), Store: st}
+	if err := s.Protocol.Validate(); err != nil {
+		st.Close()
+		return nil, err
+	}
 	steps := []struct {
 		name string
 		f    func() error
@@ -174,9 +189,8 @@ func Prepare(opts Options) (*Study, error) {
 		st.Close()
 		return nil, err
 	}
-	s.Builder = retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, st, retrieval.Options{Tokenizer: opts.Tokenizer, EmbedModel: s.EmbedModel})
-	s.Setup = experiment.NewSetup(s.Questions, s.Qrels, s.Builder)
-	s.Setup.B, s.Setup.Seed = opts.B, opts.Seed
+	s.Builder = retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, st, retrieval.Options{Tokenizer: s.Protocol.Tokenizer, EmbedModel: s.EmbedModel})
+	s.Setup = &experiment.Setup{Questions: s.Questions, Qrels: s.Qrels, Builder: s.Builder, Protocol: s.Protocol}
 	return s, nil
 }
 

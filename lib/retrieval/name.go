@@ -137,6 +137,20 @@ func ParseName(name string) (Spec, error) {
 	return parseBase(name, kind, rest, fused)
 }
 
+// ParseNames parses each name with ParseName, in order; the first error is
+// returned.
+func ParseNames(names []string) ([]Spec, error) {
+	specs := make([]Spec, len(names))
+	for i, n := range names {
+		s, err := ParseName(n)
+		if err != nil {
+			return nil, err
+		}
+		specs[i] = s
+	}
+	return specs, nil
+}
+
 func parseRemedy(name, kind, rest string) (Spec, error) {
 	i := strings.LastIndex(rest, "@")
 	if i < 0 {
@@ -242,4 +256,10 @@ var PaperPairings = [6]Pairing{
 	{"R-BM25+E-Vec", Single{represent.RawText, MethodBM25}, Single{represent.EmbeddingTextRep, MethodVector}},
 	{"E-BM25+S-Vec", Single{represent.EmbeddingTextRep, MethodBM25}, Single{represent.Summary, MethodVector}},
 	{"E-BM25+E-Vec", Single{represent.EmbeddingTextRep, MethodBM25}, Single{represent.EmbeddingTextRep, MethodVector}},
+}
+
+// NeedsVectors reports whether the retriever searches stored vectors: a
+// vector retriever, any fusion, or a remedy over either.
+func (s Spec) NeedsVectors() bool {
+	return s.Fusion != "" || s.Single.Method == MethodVector
 }

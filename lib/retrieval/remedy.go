@@ -100,3 +100,11 @@ func (b *Builder) periods() (*hierarchy.Index, error) {
 	}
 	return b.units, nil
 }
+
+// cut keeps the top k of a reordered list (all of it when k ≤ 0).
+func cut(hits []ranking.Hit, k int) []ranking.Hit {
+	if k > 0 && len(hits) > k {
+		return hits[:k]
+	}
+	return hits
+}

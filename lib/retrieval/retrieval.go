@@ -327,8 +327,8 @@ type Hybrid struct {
 // "hybrid:embedding_text_bm25+embedding_text_vector@0.45".
 func (h *Hybrid) Name() string { return h.name }
 
-// Search implements Retriever: both components' top fusion.Depth, fused, cut
-// to k (all fused candidates when k ≤ 0).
+// Search implements Retriever: both components' top fusion.Depth, fused and
+// cut to k by fusion.FuseTop (all fused candidates when k ≤ 0).
 func (h *Hybrid) Search(query string, k int) ([]ranking.Hit, error) {
 	sparse, err := h.Sparse.Search(query, fusion.Depth)
 	if err != nil {
@@ -338,7 +338,7 @@ func (h *Hybrid) Search(query string, k int) ([]ranking.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cut(h.FuseFrom(sparse, vec), k), nil
+	return fusion.FuseTop(h.Fuser, sparse, vec, k), nil
 }
 
 // SearchBatch is Search for many queries, with the vector component batched.
@@ -349,14 +349,14 @@ func (h *Hybrid) SearchBatch(queries []string, k int) ([][]ranking.Hit, error) {
 	}
 	out := make([][]ranking.Hit, len(queries))
 	for i := range queries {
-		out[i] = cut(h.FuseFrom(sparse[i], vec[i]), k)
+		out[i] = fusion.FuseTop(h.Fuser, sparse[i], vec[i], k)
 	}
 	return out, nil
 }
 
-// ComponentRuns returns each component's top fusion.Depth for every query:
-// what FuseFrom needs, so a weight sweep fuses many βs without searching
-// again.
+// ComponentRuns returns each component's top fusion.Depth for every query,
+// what fusion.FuseTop reads: a weight sweep searches them once per pairing
+// and fuses them at every weight.
 func (h *Hybrid) ComponentRuns(queries []string) (sparse, vec [][]ranking.Hit, err error) {
 	if sparse, err = h.Sparse.SearchBatch(queries, fusion.Depth); err != nil {
 		return nil, nil, err
@@ -365,17 +365,4 @@ func (h *Hybrid) ComponentRuns(queries []string) (sparse, vec [][]ranking.Hit, e
 		return nil, nil, err
 	}
 	return sparse, vec, nil
-}
-
-// FuseFrom fuses component rankings produced earlier (each best first; only
-// their top fusion.Depth count) with this hybrid's fuser.
-func (h *Hybrid) FuseFrom(sparse, vec []ranking.Hit) []ranking.Hit {
-	return h.Fuser.Fuse(sparse, vec)
-}
-
-func cut(hits []ranking.Hit, k int) []ranking.Hit {
-	if k > 0 && len(hits) > k {
-		return hits[:k]
-	}
-	return hits
 }

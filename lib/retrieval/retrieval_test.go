@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/retrieval"
 )
 
@@ -195,7 +196,7 @@ func TestEmptyCorpus(t *testing.T) {
 	}
 }
 
-func TestHybridSearchEqualsFuseFrom(t *testing.T) {
+func TestHybridSearchEqualsFuseTop(t *testing.T) {
 	vs := &memVectors{ids: []string{"c1", "c2"}, dim: 2, data: []float32{1, 0, 0.6, 0.8}, queries: map[string][]float32{"数学のテスト": {1, 1}}}
 	b := retrieval.NewBuilder(smallCorpus(), vs, retrieval.Options{EmbedModel: "m"})
 	r, err := b.Build("hybrid:raw_text_bm25+summary_vector@0.30")
@@ -209,8 +210,8 @@ func TestHybridSearchEqualsFuseFrom(t *testing.T) {
 	}
 	sparse, _ := h.Sparse.Search("数学のテスト", 0)
 	vec, _ := h.Dense.Search("数学のテスト", 0)
-	if want := h.FuseFrom(sparse, vec); !slices.Equal(got, want) {
-		t.Errorf("Search = %v, FuseFrom(full components) = %v", got, want)
+	if want := fusion.FuseTop(h.Fuser, sparse, vec, 0); !slices.Equal(got, want) {
+		t.Errorf("Search = %v, FuseTop(full components) = %v", got, want)
 	}
 	// c2: vec' = 1 (cosine 1.4/√2 is the max), no BM25 match → 0.7·1;
 	// c1: vec' = 0 (the min), bm25' = 0 (sole match, max = min) → 0.

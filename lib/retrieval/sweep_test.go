@@ -9,7 +9,7 @@ import (
 )
 
 // TestConformanceSweep fuses the 126 paper configurations from one pair of
-// component runs per pairing (Hybrid.ComponentRuns, Hybrid.FuseFrom) and
+// component runs per pairing (Hybrid.ComponentRuns, fusion.FuseTop) and
 // checks names, order and Recall@5 / MRR@5 against expected_sweep.json.
 // The two metrics are computed inline from their spec §10 definitions.
 func TestConformanceSweep(t *testing.T) {
@@ -60,7 +60,7 @@ func TestConformanceSweep(t *testing.T) {
 					continue
 				}
 				evaluated++
-				fused := h.(*retrieval.Hybrid).FuseFrom(sparse[j], vec[j])
+				fused := fusion.FuseTop(h.(*retrieval.Hybrid).Fuser, sparse[j], vec[j], 0)
 				found := 0
 				for rank, hit := range fused[:min(5, len(fused))] {
 					if gold[hit.ChunkID] {

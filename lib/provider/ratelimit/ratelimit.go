@@ -3,16 +3,23 @@
 // minute, and at least Interval between the starts of two requests (the
 // paper's 0.2 s pause between summary calls).
 //
-// Each per-minute limit is a token bucket of capacity L refilled at L/60 s⁻¹
-// and starting full, so a burst of up to L is allowed and the long-run rate
-// is L per minute. A request that needs more than L tokens waits for a full
-// bucket and then drives it negative, so the next request waits longer.
+// Each limit is a golang.org/x/time/rate token bucket: a per-minute limit L
+// has capacity L, is refilled at L/60 s⁻¹ and starts full, so a burst of up
+// to L is allowed and the long-run rate is L per minute; the interval is a
+// bucket of capacity 1 refilled once per Interval. A request waits until
+// every bucket holds what it needs, then takes it from all of them at once.
+// A request that needs more than L tokens waits for a full bucket and then
+// drives it negative by the excess (a reservation), so the next request
+// waits longer and the long-run rate stays L.
 package ratelimit
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/linemem/linemem/lib/provider/retry"
 )
@@ -39,15 +46,10 @@ func (realClock) Sleep(ctx context.Context, d time.Duration) error {
 
 // Limiter is safe for concurrent use; waiters are served one at a time.
 type Limiter struct {
-	cfg   Config
 	clock Clock
 
-	mu       sync.Mutex
-	started  bool
-	last     time.Time // previous grant
-	reqLevel float64   // requests available
-	tokLevel float64   // tokens available
-	lastFill time.Time
+	mu                         sync.Mutex
+	requests, tokens, interval *rate.Limiter // nil when disabled
 }
 
 // New returns a limiter on the wall clock.
@@ -55,7 +57,18 @@ func New(cfg Config) *Limiter { return NewWithClock(cfg, realClock{}) }
 
 // NewWithClock returns a limiter on clock.
 func NewWithClock(cfg Config, clock Clock) *Limiter {
-	return &Limiter{cfg: cfg, clock: clock, reqLevel: float64(cfg.RequestsPerMinute), tokLevel: float64(cfg.TokensPerMinute)}
+	l := &Limiter{clock: clock}
+	perMinute := func(n int) *rate.Limiter {
+		if n <= 0 {
+			return nil
+		}
+		return rate.NewLimiter(rate.Limit(float64(n)/60), n)
+	}
+	l.requests, l.tokens = perMinute(cfg.RequestsPerMinute), perMinute(cfg.TokensPerMinute)
+	if cfg.Interval > 0 {
+		l.interval = rate.NewLimiter(rate.Every(cfg.Interval), 1)
+	}
+	return l
 }
 
 // Wait blocks until a request of the given estimated tokens may start, then
@@ -66,18 +79,23 @@ func (l *Limiter) Wait(ctx context.Context, tokens int) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	need := []struct {
+		lim *rate.Limiter
+		n   int
+	}{{l.requests, 1}, {l.interval, 1}, {l.tokens, tokens}}
 	for {
 		now := l.clock.Now()
-		l.refill(now)
-		wait := l.waitFor(now, tokens)
-		if wait <= 0 {
-			l.started = true
-			l.last = now
-			if l.cfg.RequestsPerMinute > 0 {
-				l.reqLevel--
+		var wait time.Duration
+		for _, x := range need {
+			if x.lim != nil {
+				wait = max(wait, untilAvailable(x.lim, now, min(x.n, x.lim.Burst())))
 			}
-			if l.cfg.TokensPerMinute > 0 {
-				l.tokLevel -= float64(tokens)
+		}
+		if wait <= 0 {
+			for _, x := range need {
+				if x.lim != nil {
+					charge(x.lim, now, x.n)
+				}
 			}
 			return nil
 		}
@@ -87,41 +105,23 @@ func (l *Limiter) Wait(ctx context.Context, tokens int) error {
 	}
 }
 
-func (l *Limiter) refill(now time.Time) {
-	if !l.lastFill.IsZero() {
-		dt := now.Sub(l.lastFill).Minutes()
-		if r := float64(l.cfg.RequestsPerMinute); r > 0 {
-			l.reqLevel = min(r, l.reqLevel+dt*r)
-		}
-		if t := float64(l.cfg.TokensPerMinute); t > 0 {
-			l.tokLevel = min(t, l.tokLevel+dt*t)
-		}
+// untilAvailable is the time until lim holds n tokens (≤ 0: now), rounded up
+// to the nanosecond so that a wait of that length is enough.
+func untilAvailable(lim *rate.Limiter, now time.Time, n int) time.Duration {
+	missing := float64(n) - lim.TokensAt(now)
+	if missing <= 0 {
+		return 0
 	}
-	l.lastFill = now
+	return time.Duration(math.Ceil(missing / float64(lim.Limit()) * float64(time.Second)))
 }
 
-// waitFor is the time until every limit admits the request (≤ 0: now).
-func (l *Limiter) waitFor(now time.Time, tokens int) time.Duration {
-	var wait time.Duration
-	if l.started && l.cfg.Interval > 0 {
-		wait = max(wait, l.last.Add(l.cfg.Interval).Sub(now))
+// charge takes n tokens from lim at now: all it holds when n exceeds its
+// capacity, and the excess as reservations that drive the bucket negative.
+func charge(lim *rate.Limiter, now time.Time, n int) {
+	burst := lim.Burst()
+	first := min(n, burst)
+	lim.AllowN(now, first)
+	for rest := n - first; rest > 0; rest -= burst {
+		lim.ReserveN(now, min(rest, burst))
 	}
-	if r := float64(l.cfg.RequestsPerMinute); r > 0 && l.reqLevel < 1 {
-		wait = max(wait, minutes((1-l.reqLevel)/r))
-	}
-	if t := float64(l.cfg.TokensPerMinute); t > 0 {
-		need := min(float64(tokens), t)
-		if l.tokLevel < need {
-			wait = max(wait, minutes((need-l.tokLevel)/t))
-		}
-	}
-	return wait
-}
-
-func minutes(m float64) time.Duration {
-	d := time.Duration(m * float64(time.Minute))
-	if d <= 0 {
-		d = time.Nanosecond
-	}
-	return d
 }

@@ -1,0 +1,22 @@
+// Package beyond computes the analyses beyond the paper: limits that the
+// paper names in §7–§9 and leaves unmeasured, measured with its protocol
+// (experiment.Protocol: top-RunDepth runs, per-question metrics,
+// percentile-bootstrap intervals from one seeded B × n matrix, paired
+// differences on shared resamples). Each analysis takes an experiment.Setup
+// and what it needs beyond it (a sweep, evaluations to reuse, a corpus) and
+// returns a plain result struct; laying results out as tables and figures is
+// lib/reproduce's job, and the CLI and notebooks can use the structs as they
+// are.
+//
+//   - CompareTokenizers (tokenizers.go): BM25 on every representation under
+//     every tokenizer, paired against the paper's.
+//   - CompareFusion (fusion.go): the selected pairing fused by the linear,
+//     z-score and RRF rules, through the same sweep.
+//   - HeldOutSelection (heldout.go): the paper's selection rule applied on
+//     random half splits and scored on the other half.
+//   - CompareRemedies (remedies.go): remedies for aggregate questions, by
+//     question type.
+//
+// It imports the evaluation floors (experiment, retrieval, fusion, analysis,
+// metrics, bootstrap, represent, tokenize), never lib/reproduce or lib/report.
+package beyond
