@@ -10,6 +10,8 @@
 #                         overfull boxes over 1 pt, or a stale results/tables.pdf
 #   make tables-pdf       rewrite results/tables.pdf from results/*.tex
 #   make bench            benchmarks of every package
+#   make mutants          mutation testing of the core packages (Gremlins; not in CI)
+#   make bench-e2e        the command-line path at paper scale, step by step (scripts/bench-e2e.sh)
 #   make all              setup-notebooks, notebooks, tables-pdf, check-results,
 #                         check-latex (the main job)
 
@@ -20,7 +22,7 @@ SEEDS ?= 1-20
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test setup-notebooks notebooks reproduce robustness check-results check-latex tables-pdf bench
+.PHONY: all test mutants setup-notebooks notebooks reproduce robustness check-results check-latex tables-pdf bench bench-e2e
 
 all: setup-notebooks notebooks tables-pdf check-results check-latex
 
@@ -54,5 +56,11 @@ check-latex:
 tables-pdf:
 	scripts/check-latex.sh --update
 
+mutants:
+	scripts/mutants.sh
+
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+bench-e2e:
+	scripts/bench-e2e.sh --out build/bench-e2e.md

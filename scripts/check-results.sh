@@ -26,7 +26,7 @@ robust_files='robustness_seeds*'
 fresh="$(mktemp -d "${TMPDIR:-/tmp}/linemem-results.XXXXXX")"
 robust="$(mktemp -d "${TMPDIR:-/tmp}/linemem-robustness.XXXXXX")"
 committed="$(mktemp -d "${TMPDIR:-/tmp}/linemem-committed.XXXXXX")"
-trap 'rm -rf "$fresh" "$fresh".db* "$robust" "$committed"' EXIT
+trap 'rm -rf "$fresh" "$fresh".db* "$(dirname "$fresh")/.$(basename "$fresh").db.derived" "$robust" "$committed"' EXIT
 
 # without_commit prints a manifest without its "commit" line.
 without_commit() { grep -v '^  "commit": ' "$@"; }

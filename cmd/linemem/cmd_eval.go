@@ -193,13 +193,13 @@ func nonNil(s []string) []string {
 // checkGoldInCorpus refuses qrels whose gold chunk IDs are not all in the
 // corpus of st (spec §11), naming the first such line of qrelsPath.
 func checkGoldInCorpus(st *store.Store, qrelsPath string, qrels ranking.Qrels) error {
-	chunks, err := st.Chunks()
+	ids, err := st.ChunkIDs()
 	if err != nil {
 		return err
 	}
-	corpus := make(map[string]bool, len(chunks))
-	for _, c := range chunks {
-		corpus[c.ID] = true
+	corpus := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		corpus[id] = true
 	}
 	return experiment.CheckGoldInCorpus(qrelsPath, qrels, corpus)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -143,6 +144,9 @@ func runGoldPool(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(qs) == 0 {
+		return fmt.Errorf("%s: no questions: expected JSON lines {\"qid\", \"question\", \"type\"} (a candidates file from `questions draft` will do)", *questionsPath)
+	}
 	var evidence []gold.Evidence
 	if *evidencePath != "" {
 		if evidence, err = gold.ReadEvidenceFile(*evidencePath); err != nil {
@@ -230,6 +234,15 @@ func runGoldJudgments(env *environment, c *command, args []string) error {
 		fmt.Fprintf(env.stdout, "imported %d judgments from %s\n", n, rest[1])
 		return nil
 	}
+	if *annotator != "" {
+		all, err := b.Annotators()
+		if err != nil {
+			return err
+		}
+		if err := checkAnnotators(all, *annotator); err != nil {
+			return err
+		}
+	}
 	rows, err := b.Judgments(*annotator)
 	if err != nil {
 		return err
@@ -299,14 +312,16 @@ func runGoldExport(env *environment, c *command, args []string) error {
 	return ex.WriteReport(env.stderr)
 }
 
-// soleAnnotator returns name, or the only annotator when name is empty.
+// soleAnnotator returns name, or the only annotator when name is empty; a
+// name that has neither judged nor decided anything is a usage error (a typo
+// would otherwise export empty gold).
 func soleAnnotator(b *workbench.Bench, name string) (string, error) {
-	if name != "" {
-		return name, nil
-	}
 	all, err := b.Annotators()
 	if err != nil {
 		return "", err
+	}
+	if name != "" {
+		return name, checkAnnotators(all, name)
 	}
 	switch len(all) {
 	case 0:
@@ -315,6 +330,21 @@ func soleAnnotator(b *workbench.Bench, name string) (string, error) {
 		return all[0], nil
 	}
 	return "", fmt.Errorf("%w: several annotators (%s): pass --annotator", errUsage, strings.Join(all, ", "))
+}
+
+// checkAnnotators reports, as a usage error, the first of names that is not in
+// all (the annotators with a judgment or a decision).
+func checkAnnotators(all []string, names ...string) error {
+	for _, n := range names {
+		if !slices.Contains(all, n) {
+			known := "nobody has judged yet"
+			if len(all) > 0 {
+				known = "annotators: " + strings.Join(all, ", ")
+			}
+			return fmt.Errorf("%w: no judgments by annotator %q (%s)", errUsage, n, known)
+		}
+	}
+	return nil
 }
 
 func init() {
@@ -351,7 +381,15 @@ func runGoldAgreement(env *environment, c *command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	ag, err := workbench.Open(st).Agreement(names[0], names[1])
+	b := workbench.Open(st)
+	all, err := b.Annotators()
+	if err != nil {
+		return err
+	}
+	if err := checkAnnotators(all, names...); err != nil {
+		return err
+	}
+	ag, err := b.Agreement(names[0], names[1])
 	if err != nil {
 		return err
 	}

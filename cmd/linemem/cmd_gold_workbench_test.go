@@ -85,3 +85,51 @@ func TestServeRefusesANonLoopbackAddressWithoutPublic(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldUnknownAnnotatorIsAUsageError: a mistyped --annotator stops export,
+// judgments export and agreement before any file is written, naming who has
+// judged.
+func TestGoldUnknownAnnotatorIsAUsageError(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	run(t, "gold", "pool", "--db", db, "--questions", workbenchFile("questions.jsonl"),
+		"--evidence", workbenchFile("evidence.jsonl"), "--depth", "0")
+	run(t, "gold", "judgments", "import", "--db", db, workbenchFile("judgments_a.jsonl"))
+	qrels := filepath.Join(dir, "qrels.txt")
+	out := filepath.Join(dir, "a.jsonl")
+	for _, args := range [][]string{
+		{"gold", "export", "--db", db, "--qrels", qrels, "--annotator", "a"},
+		{"gold", "judgments", "export", "--db", db, "--out", out, "--annotator", "a"},
+		{"gold", "agreement", "--db", db, "--annotators", "A,b", "--json"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := runMain(&environment{stdout: &stdout, stderr: &stderr}, args)
+		if code != 2 || !strings.Contains(stderr.String(), "no judgments by annotator") || !strings.Contains(stderr.String(), "annotators: A") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and the known annotators", args, code, stderr.String())
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("%v: printed %q", args, stdout.String())
+		}
+	}
+	for _, p := range []string{qrels, out} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s was written (stat: %v)", p, err)
+		}
+	}
+}
+
+// TestGoldPoolOfAnEmptyQuestionsFile: an empty questions file is an error
+// naming the file, not a pool of nothing reported as success.
+func TestGoldPoolOfAnEmptyQuestionsFile(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	var stdout, stderr bytes.Buffer
+	code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "pool", "--db", db, "--questions", empty, "--evidence", empty})
+	if code != 1 || !strings.Contains(stderr.String(), empty+": no questions") {
+		t.Errorf("empty questions: exit %d, stderr %q", code, stderr.String())
+	}
+}

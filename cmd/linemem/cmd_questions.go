@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/linemem/linemem/lib/chat"
@@ -35,7 +36,8 @@ provider refuses to run without --allow-remote; --dry-run prints the windows,
 characters and estimated cost and sends nothing; --redact masks identifiers
 in what is sent (candidates quote the stored messages).
 file: --from FILE is an evidence file a person or another tool wrote; it is
-checked and written out as candidates.
+checked (its shape, and that --db stores every source it quotes) and written
+out as candidates.
 Candidates are evidence lines (spec §11) with provenance fields: pass the file
 to ` + "`gold pool --questions FILE --evidence FILE`" + `.`,
 	}
@@ -72,6 +74,9 @@ func runQuestionsDraft(env *environment, c *command, args []string) error {
 		}
 		ev, err := gold.ReadEvidenceFile(*from)
 		if err != nil {
+			return err
+		}
+		if err := checkEvidenceSources(dbPath, *from, ev); err != nil {
 			return err
 		}
 		cands := draft.FromEvidence(ev)
@@ -184,6 +189,35 @@ func runQuestionsDraft(env *environment, c *command, args []string) error {
 	}
 	if len(rep.Failed) > 0 {
 		return fmt.Errorf("%d window(s) failed; rerun to retry them (answered windows come from the cache)", len(rep.Failed))
+	}
+	return nil
+}
+
+// checkEvidenceSources opens the database at dbPath (which must exist) and
+// reports the first evidence item of file whose source is not stored there.
+func checkEvidenceSources(dbPath, file string, ev []gold.Evidence) error {
+	st, err := openExistingStore(dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	srcs, err := st.Sources()
+	if err != nil {
+		return err
+	}
+	stored := map[string]bool{}
+	names := make([]string, 0, len(srcs))
+	for _, s := range srcs {
+		stored[s.Name] = true
+		names = append(names, strconv.Quote(s.Name))
+	}
+	for _, e := range ev {
+		for _, it := range e.Items {
+			if !stored[it.Source] {
+				return fmt.Errorf("%s: question %q: evidence source %q is not stored in %s (its sources: %s)",
+					file, e.QID, it.Source, dbPath, strings.Join(names, ", "))
+			}
+		}
 	}
 	return nil
 }

@@ -125,4 +125,15 @@ func TestQuestionsDraftFileProvider(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, bad+":1:") {
 		t.Errorf("bad file: exit %d, %s", code, stderr)
 	}
+	// Evidence quoting a chat the database does not hold is named, and nothing is written.
+	unknown := filepath.Join(dir, "unknown.jsonl")
+	os.WriteFile(unknown, []byte(`{"qid":"x","question":"q","type":"t","evidence":[{"source":"nope.txt","date":"2024-06-01","text_prefix":"a"}]}`+"\n"), 0o644)
+	out2 := filepath.Join(dir, "c2.jsonl")
+	code, _, stderr = providerSideRun(t, "questions", "draft", "--db", db, "--provider", "file", "--from", unknown, "--out", out2)
+	if code != 1 || !strings.Contains(stderr, `evidence source "nope.txt" is not stored`) {
+		t.Errorf("unknown source: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(out2); !os.IsNotExist(err) {
+		t.Errorf("unknown source: %s was written", out2)
+	}
 }

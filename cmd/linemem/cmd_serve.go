@@ -7,6 +7,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/linemem/linemem/lib/experiment"
@@ -89,7 +90,7 @@ func runServe(env *environment, c *command, args []string) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	fmt.Fprintf(env.stdout, "http://%s/\n", ln.Addr().String())
+	fmt.Fprintln(env.stdout, baseURL(ln.Addr()))
 	if !loop {
 		fmt.Fprintf(env.stderr, "warning: serving on %s, not a loopback address: anyone who can reach it can read and judge your messages\n", ln.Addr())
 	}
@@ -104,6 +105,16 @@ func runServe(env *environment, c *command, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// baseURL is the URL a browser on this machine opens for a listener at a:
+// http://HOST:PORT/, with 127.0.0.1 for a wildcard host (0.0.0.0 or ::, which
+// a browser cannot open and which answers on loopback too).
+func baseURL(a net.Addr) string {
+	if t, ok := a.(*net.TCPAddr); ok && t.IP.IsUnspecified() {
+		return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(t.Port)) + "/"
+	}
+	return "http://" + a.String() + "/"
 }
 
 // memoryOpener opens the everyday search for a retriever name; "" is the

@@ -81,6 +81,7 @@ func TestEveryCommandLeavesAMissingDatabaseAlone(t *testing.T) {
 		"summaries import": {conformance.Path("summaries.jsonl")},
 		"vectors import":   {"--rep", "summary", "--model", "m", conformance.Path("vectors_summary.jsonl")},
 		"gold resolve":     {"--evidence", filepath.Join("..", "..", "data", "synthetic", "evidence.jsonl"), "--out", filepath.Join(dir, "out.qrels")},
+		"questions draft":  {"--provider", "file", "--from", workbenchFile("evidence.jsonl"), "--out", filepath.Join(dir, "c.jsonl")},
 	}
 	for _, name := range commandNames() {
 		if createsDatabase[name] || usesNoDatabase[name] {
@@ -148,5 +149,37 @@ func TestIngestOfOnlyBadInputsCreatesNoDatabase(t *testing.T) {
 	}
 	if entries, _ := filepath.Glob(db + "*"); len(entries) > 0 {
 		t.Errorf("ingest where every input failed left %v", entries)
+	}
+}
+
+// TestCommandGroupsListTheirSubcommands: `linemem gold`, `linemem gold
+// --help` and a mistyped `linemem gold exprot` name the gold commands.
+func TestCommandGroupsListTheirSubcommands(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		toStdout bool
+	}{
+		{[]string{"gold"}, 2, false},
+		{[]string{"gold", "--help"}, 0, true},
+		{[]string{"gold", "exprot"}, 2, false},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runCode(tt.args...)
+		listing := stderr
+		if tt.toStdout {
+			listing = stdout
+		}
+		if code != tt.code {
+			t.Errorf("%v: exit %d, want %d", tt.args, code, tt.code)
+		}
+		for _, sub := range []string{"gold agreement", "gold export", "gold judgments", "gold pool", "gold resolve"} {
+			if !strings.Contains(listing, sub) {
+				t.Errorf("%v: %q missing from %q", tt.args, sub, listing)
+			}
+		}
+	}
+	if code, _, stderr := runCode("nosuch"); code != 2 || !strings.Contains(stderr, `unknown command "nosuch"`) {
+		t.Errorf("nosuch: exit %d, %q", code, stderr)
 	}
 }

@@ -22,7 +22,7 @@ func openBuilder(st *store.Store, opts corpusOptions, needVectors bool) (*retrie
 
 // openBuilderWith is openBuilder with vectors from vs.
 func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOptions, needVectors bool) (*retrieval.Builder, string, error) {
-	chunks, err := st.Chunks()
+	chunks, err := st.ChunksWithoutMembers()
 	if err != nil {
 		return nil, "", err
 	}

@@ -48,7 +48,7 @@ var errUsage = errors.New("usage")
 
 func main() {
 	env := &environment{stdout: os.Stdout, stderr: os.Stderr}
-	os.Exit(runMain(env, os.Args[1:]))
+	os.Exit(profiled(env.stderr, func() int { return runMain(env, os.Args[1:]) }))
 }
 
 // runMain dispatches args and returns the process exit code: 0 ok, 1 failure,
@@ -64,6 +64,19 @@ func runMain(env *environment, args []string) int {
 	}
 	cmd, rest := lookup(args)
 	if cmd == nil {
+		if group := subcommands(args[0]); len(group) > 0 {
+			if len(args) == 2 && (args[1] == "-h" || args[1] == "--help") {
+				printCommands(env.stdout, group)
+				return 0
+			}
+			if len(args) == 1 {
+				fmt.Fprintf(env.stderr, "linemem %s: a subcommand is needed:\n", args[0])
+			} else {
+				fmt.Fprintf(env.stderr, "linemem: unknown command %q; `%s` has:\n", args[0]+" "+args[1], args[0])
+			}
+			printCommands(env.stderr, group)
+			return 2
+		}
 		fmt.Fprintf(env.stderr, "linemem: unknown command %q; run `linemem help`\n", strings.Join(args[:min(2, len(args))], " "))
 		return 2
 	}
@@ -92,6 +105,24 @@ func lookup(args []string) (*command, []string) {
 	return nil, nil
 }
 
+// subcommands lists, sorted, the commands named "group …".
+func subcommands(group string) []string {
+	var out []string
+	for n := range commands {
+		if strings.HasPrefix(n, group+" ") {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func printCommands(w io.Writer, names []string) {
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-18s %s\n", n, commands[n].summary)
+	}
+}
+
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "linemem — personal memory retrieval over LINE chat exports")
 	fmt.Fprintln(w, "\nUsage: linemem COMMAND [flags] [args]   (every command takes --db FILE)")
@@ -101,9 +132,7 @@ func printHelp(w io.Writer) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-18s %s\n", n, commands[n].summary)
-	}
+	printCommands(w, names)
 	fmt.Fprintln(w, "\nRun `linemem COMMAND --help` for a command's flags.")
 }
 

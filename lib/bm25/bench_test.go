@@ -1,6 +1,7 @@
 package bm25_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -95,6 +96,27 @@ func BenchmarkSearch(b *testing.B) {
 			slices.Sort(lat)
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+}
+
+// BenchmarkRead loads an index of n documents from WriteTo's bytes, what a
+// process pays instead of BenchmarkBuild when the index is kept on disk.
+func BenchmarkRead(b *testing.B) {
+	for _, n := range []int{1000, 5000, 22000} {
+		docs, _ := syntheticCorpus(n, 600, 0)
+		tok, _ := tokenize.New(tokenize.Default)
+		var buf bytes.Buffer
+		if _, err := bm25.New(docs, tok).WriteTo(&buf); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(buf.Len()))
+			for b.Loop() {
+				if _, err := bm25.Read(bytes.NewReader(buf.Bytes()), tok); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -89,6 +89,12 @@ func New(docs []Doc, tok tokenize.Tokenizer) *Index {
 	if len(docs) > 0 {
 		ix.avgdl = float64(total) / float64(len(docs))
 	}
+	ix.setLenNorm()
+	return ix
+}
+
+// setLenNorm fills lenNorm from lengths and avgdl.
+func (ix *Index) setLenNorm() {
 	for d, n := range ix.lengths {
 		ratio := 0.0
 		if ix.avgdl > 0 {
@@ -96,7 +102,6 @@ func New(docs []Doc, tok tokenize.Tokenizer) *Index {
 		}
 		ix.lenNorm[d] = K1 * (1 - B + B*ratio)
 	}
-	return ix
 }
 
 type termCount struct {

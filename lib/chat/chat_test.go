@@ -17,6 +17,12 @@ func TestIDs(t *testing.T) {
 	if got, want := chat.ChunkID("chat_sakura.json", 1, []string{"3f1127f0ddc6b65d"}), "0f01f826e1cf54c0"; got != want {
 		t.Errorf("ChunkID = %s, want %s", got, want)
 	}
+	t.Run("member message IDs are joined by a comma", func(t *testing.T) {
+		// hex(sha1("chat_sakura.json" US "1" US "2b910fb7d44d3b14,3f1127f0ddc6b65d"))[:16]
+		if got, want := chat.ChunkID("chat_sakura.json", 1, []string{"2b910fb7d44d3b14", "3f1127f0ddc6b65d"}), "7e0f27ac6619e466"; got != want {
+			t.Errorf("ChunkID of two messages = %s, want %s", got, want)
+		}
+	})
 	t.Run("fields are separated, not concatenated", func(t *testing.T) {
 		if chat.HashID("ab", "c") == chat.HashID("a", "bc") {
 			t.Error("HashID(ab, c) == HashID(a, bc)")

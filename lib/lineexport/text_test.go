@@ -245,6 +245,36 @@ func TestReadTextDayOrder(t *testing.T) {
 	})
 }
 
+// TestReadTextDayOrderBoundary pins the 12/13 boundary of day-order
+// detection: 12 can be a month, so a day line 12/05/2024 or 05/12/2024
+// decides nothing, and the file is read month-first with a warning.
+func TestReadTextDayOrderBoundary(t *testing.T) {
+	for _, c := range []struct{ line, date string }{
+		{"Sun, 12/05/2024", "2024-12-05"},
+		{"Thu, 05/12/2024", "2024-05-12"},
+	} {
+		t.Run(c.line, func(t *testing.T) {
+			res, err := lineexport.ReadText("t.txt", strings.NewReader(header+c.line+"\n1:00\tA\tx\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Messages) != 1 || res.Messages[0].Date != c.date {
+				t.Fatalf("messages %+v, want one dated %s (month-first)", res.Messages, c.date)
+			}
+			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "read month-first") {
+				t.Errorf("warnings %v, want one saying the file is read month-first", res.Warnings)
+			}
+		})
+	}
+	t.Run("13 decides day-first", func(t *testing.T) {
+		got := readOne(t, "Wed, 12/06/2024\n1:00\tA\tx\n\nThu, 13/06/2024\n1:00\tA\ty\n")
+		want := []string{"2024-06-12|01:00:00|A|text|x", "2024-06-13|01:00:00|A|text|y"}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	})
+}
+
 func TestReadTextBadInput(t *testing.T) {
 	const file = "bad.txt"
 	tests := []struct {

@@ -1,6 +1,8 @@
 package represent_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"testing"
@@ -131,4 +133,32 @@ func ExampleCapInput() {
 	// 01
 	// …
 	// 89 true
+}
+
+// The texts of spec §7, pinned by SHA-256 of their UTF-8 bytes (computed
+// from the spec's text, independently of the constants): a changed character,
+// a dropped "。" or a different dash fails.
+func TestPromptTextsArePinned(t *testing.T) {
+	for _, c := range []struct{ name, text, sha256 string }{
+		{"SummarySystemPrompt", represent.SummarySystemPrompt, "308aaf46d4066b0ccee2deda4e0dfbf7f8fedb0101de953d86f9d2f1fa833467"},
+		{"SummaryUserTemplate", represent.SummaryUserTemplate, "ac5a7ad3b100b55b3e1a2168db64bea81026ce9c1c6f59347f235271b2b0144a"},
+		{"EmbeddingTextPrefix", represent.EmbeddingTextPrefix, "e2fb6227116661eb8efea3052fa72dc75f8053b8b6f3404070e7659083c57a83"},
+		{"ExcerptLabel", represent.ExcerptLabel, "2ca14aa268e16ba5d0d0ed5f096cf8a82206d178a3fdec4d06797dd1ce159884"},
+	} {
+		sum := sha256.Sum256([]byte(c.text))
+		if got := hex.EncodeToString(sum[:]); got != c.sha256 {
+			t.Errorf("%s = %q: sha256 %s, want %s (spec §7)", c.name, c.text, got, c.sha256)
+		}
+	}
+	if !strings.HasSuffix(represent.SummarySystemPrompt, "書いてください。") {
+		t.Errorf("SummarySystemPrompt must end with 書いてください。")
+	}
+}
+
+func TestTextsNamesTheFirstChunkWithoutSummary(t *testing.T) {
+	chunks := []chat.Chunk{{ID: "c1", RawText: "a"}, {ID: "c2", RawText: "b"}, {ID: "c3", RawText: "c"}}
+	_, err := represent.Texts(represent.Summary, chunks, map[string]string{"c1": "s"})
+	if err == nil || !strings.Contains(err.Error(), "2 of 3 chunks have no summary (first: c2)") {
+		t.Errorf("Texts error = %v, want it to count 2 of 3 and name c2 first", err)
+	}
 }

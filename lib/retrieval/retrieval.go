@@ -77,6 +77,12 @@ type VectorSource interface {
 type Options struct {
 	Tokenizer  string // BM25 tokenizer name; "" means tokenize.Default
 	EmbedModel string // model of chunk and query vectors; needed by vector retrievers
+	// IndexDir is a folder where BM25 indexes are kept between processes,
+	// each under a hash of what it is built from (tokenizer, document IDs,
+	// start times and texts), so a changed corpus never meets a stale index.
+	// "" takes the vector source's DerivedDir when it is an IndexDirer;
+	// "-" keeps nothing.
+	IndexDir string
 }
 
 // Builder builds retrievers by name over one corpus, sharing indexes and
@@ -99,6 +105,12 @@ type Builder struct {
 func NewBuilder(c Corpus, vs VectorSource, opts Options) *Builder {
 	if opts.Tokenizer == "" {
 		opts.Tokenizer = tokenize.Default
+	}
+	if d, ok := vs.(IndexDirer); ok && opts.IndexDir == "" {
+		opts.IndexDir = d.DerivedDir()
+	}
+	if opts.IndexDir == "-" {
+		opts.IndexDir = ""
 	}
 	return &Builder{
 		corpus:   c,
@@ -165,10 +177,25 @@ func (b *Builder) bm25(s Single) (*BM25, error) {
 		for i, c := range b.corpus.Chunks {
 			docs[i] = bm25.Doc{ID: c.ID, StartAt: c.StartAt, Text: texts[i]}
 		}
-		ix = bm25.New(docs, tok)
+		ix = b.buildBM25(s.Rep, tok, docs)
 		b.indexes[key] = ix
 	}
 	return &BM25{name: s.Name(), Index: ix}, nil
+}
+
+// buildBM25 reads the index of docs from the index folder, or builds it and
+// stores it there.
+func (b *Builder) buildBM25(rep string, tok tokenize.Tokenizer, docs []bm25.Doc) *bm25.Index {
+	if b.opts.IndexDir == "" {
+		return bm25.New(docs, tok)
+	}
+	key := bm25Key(tok.Name(), docs)
+	if ix, ok := loadBM25(b.opts.IndexDir, rep, tok, key); ok {
+		return ix
+	}
+	ix := bm25.New(docs, tok)
+	saveBM25(b.opts.IndexDir, rep, tok.Name(), key, ix)
+	return ix
 }
 
 func (b *Builder) textsLocked(rep string) ([]string, error) {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/linemem/linemem/lib/jsonl"
 
@@ -127,33 +128,36 @@ func (s *Store) ImportSummaries(file string, r io.Reader) (int, error) {
 // error, and then nothing is stored.
 func (s *Store) PutSummaries(rows []SummaryRow) error {
 	return s.inTx(func(tx *sql.Tx) error {
-		stmt, err := tx.Prepare(`INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`)
+		if err := bumpContent(tx, ContentSummaries); err != nil {
+			return err
+		}
+		known, err := chunkIDSet(tx)
 		if err != nil {
 			return err
 		}
-		defer stmt.Close()
-		exists, err := tx.Prepare(`SELECT 1 FROM chunks WHERE chunk_id = ?`)
+		ins, err := newBatchInsert(tx, `INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES `,
+			`ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`, 4)
 		if err != nil {
 			return err
 		}
-		defer exists.Close()
-		at := now()
 		for _, r := range rows {
 			if r.Origin == "" {
+				ins.abandon()
 				return fmt.Errorf("store: summary of %s: empty origin", r.ChunkID)
 			}
-			var one int
-			if err := exists.QueryRow(r.ChunkID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			if _, ok := known[r.ChunkID]; !ok {
+				ins.abandon()
 				return fmt.Errorf("store: summary of %s: no such chunk", r.ChunkID)
-			} else if err != nil {
-				return err
 			}
-			if _, err := stmt.Exec(r.ChunkID, r.Summary, r.Origin, at); err != nil {
+		}
+		at := now()
+		for _, r := range lastPerKey(rows, func(r SummaryRow) string { return r.ChunkID }) {
+			if err := ins.add(r.ChunkID, r.Summary, r.Origin, at); err != nil {
+				ins.abandon()
 				return err
 			}
 		}
-		return nil
+		return ins.flush()
 	})
 }
 
@@ -175,8 +179,10 @@ func (s *Store) Summaries() (map[string]string, error) {
 	return out, rows.Err()
 }
 
-func (s *Store) chunkIDSet() (map[string]struct{}, error) {
-	rows, err := s.db.Query(`SELECT chunk_id FROM chunks`)
+func (s *Store) chunkIDSet() (map[string]struct{}, error) { return chunkIDSet(s.db) }
+
+func chunkIDSet(q queryer) (map[string]struct{}, error) {
+	rows, err := q.Query(`SELECT chunk_id FROM chunks`)
 	if err != nil {
 		return nil, err
 	}
@@ -221,34 +227,27 @@ const vectorShape = `a JSON object {"key": string, "vector": [number, …]}`
 func readVectors(file string, r io.Reader, dim int, keyOK func(string) (string, bool)) ([]VectorRow, int, error) {
 	var rows []VectorRow
 	at := map[string]int{}
+	var scratch []float32
 	err := jsonl.Lines(file, r, func(line int, data []byte) error {
-		var v struct {
-			Key    *string          `json:"key"`
-			Vector *[]vectorElement `json:"vector"`
+		key, elems, ok := scanVectorLine(data, scratch)
+		if ok {
+			scratch = elems
+		} else {
+			var err error
+			if key, elems, err = decodeVectorLine(data); err != nil {
+				return inputerr.At(file, line, err.Error())
+			}
 		}
-		if err := json.Unmarshal(data, &v); err != nil {
-			return inputerr.At(file, line, jsonProblem(vectorShape, err))
-		}
-		switch {
-		case v.Key == nil:
-			return inputerr.At(file, line, `a string field "key"`)
-		case v.Vector == nil || len(*v.Vector) == 0:
-			return inputerr.At(file, line, `a non-empty number array "vector"`)
-		}
-		if expected, ok := keyOK(*v.Key); !ok {
-			return inputerr.At(file, line, fmt.Sprintf("%s, got %q", expected, *v.Key))
+		if expected, ok := keyOK(key); !ok {
+			return inputerr.At(file, line, fmt.Sprintf("%s, got %q", expected, key))
 		}
 		if dim == 0 {
-			dim = len(*v.Vector)
+			dim = len(elems)
 		}
-		if len(*v.Vector) != dim {
-			return inputerr.At(file, line, fmt.Sprintf("a vector of dimension %d, got %d", dim, len(*v.Vector)))
+		if len(elems) != dim {
+			return inputerr.At(file, line, fmt.Sprintf("a vector of dimension %d, got %d", dim, len(elems)))
 		}
-		vec := make([]float32, dim)
-		for i, x := range *v.Vector {
-			vec[i] = float32(x)
-		}
-		row := VectorRow{Key: *v.Key, Vector: vec}
+		row := VectorRow{Key: key, Vector: slices.Clone(elems)}
 		if i, seen := at[row.Key]; seen {
 			rows[i] = row
 		} else {
@@ -258,6 +257,29 @@ func readVectors(file string, r io.Reader, dim int, keyOK func(string) (string, 
 		return nil
 	})
 	return rows, dim, err
+}
+
+// decodeVectorLine decodes one vectors JSONL line with encoding/json; the
+// error says what was expected.
+func decodeVectorLine(data []byte) (string, []float32, error) {
+	var v struct {
+		Key    *string          `json:"key"`
+		Vector *[]vectorElement `json:"vector"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return "", nil, errors.New(jsonProblem(vectorShape, err))
+	}
+	switch {
+	case v.Key == nil:
+		return "", nil, errors.New(`a string field "key"`)
+	case v.Vector == nil || len(*v.Vector) == 0:
+		return "", nil, errors.New(`a non-empty number array "vector"`)
+	}
+	vec := make([]float32, len(*v.Vector))
+	for i, x := range *v.Vector {
+		vec[i] = float32(x)
+	}
+	return *v.Key, vec, nil
 }
 
 // modelDim returns the dimension already stored for model across chunk and
@@ -379,29 +401,31 @@ func (s *Store) PutChunkVectors(rep, model string, inputCap int, rows []VectorRo
 		if err != nil {
 			return err
 		}
-		stmt, err := tx.Prepare(`INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`)
+		if err := bumpContent(tx, ContentVectors); err != nil {
+			return err
+		}
+		known, err := chunkIDSet(tx)
 		if err != nil {
 			return err
 		}
-		defer stmt.Close()
-		exists, err := tx.Prepare(`SELECT 1 FROM chunks WHERE chunk_id = ?`)
+		ins, err := newBatchInsert(tx, `INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES `,
+			`ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`, 6)
 		if err != nil {
 			return err
 		}
-		defer exists.Close()
 		for _, r := range rows {
-			var one int
-			if err := exists.QueryRow(r.Key).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			if _, ok := known[r.Key]; !ok {
+				ins.abandon()
 				return fmt.Errorf("store: %s vector of %s: no such chunk", rep, r.Key)
-			} else if err != nil {
-				return err
 			}
-			if _, err := stmt.Exec(rep, model, r.Key, dim, inputCap, encodeVector(r.Vector)); err != nil {
+		}
+		for _, r := range lastPerKey(rows, func(r VectorRow) string { return r.Key }) {
+			if err := ins.add(rep, model, r.Key, dim, inputCap, encodeVector(r.Vector)); err != nil {
+				ins.abandon()
 				return err
 			}
 		}
-		return nil
+		return ins.flush()
 	})
 }
 
@@ -435,6 +459,22 @@ func (s *Store) PutQueryVectors(model string, rows []VectorRow) error {
 	})
 }
 
+// lastPerKey returns rows sorted by key, keeping the last row of each key
+// (a later row replaces an earlier one, as row-by-row upserts would). One
+// multi-row INSERT may not name a key twice, and B-tree inserts in key order
+// touch each page once instead of at random.
+func lastPerKey[R any](rows []R, key func(R) string) []R {
+	sorted := slices.SortedStableFunc(slices.Values(rows), func(a, b R) int { return strings.Compare(key(a), key(b)) })
+	out := sorted[:0]
+	for i, r := range sorted {
+		if i+1 < len(sorted) && key(sorted[i+1]) == key(r) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // encodeVector lays v out as little-endian IEEE 754 float32s.
 func encodeVector(v []float32) []byte {
 	b := make([]byte, 4*len(v))
@@ -450,13 +490,9 @@ func decodeVector(dst []float32, b []byte) {
 	}
 }
 
-// ChunkVectors returns the vectors of (rep, model) ordered by chunk ID: ids[i]
-// owns data[i*dim : (i+1)*dim]. A set with no vectors gives no ids and dim 0.
-func (s *Store) ChunkVectors(rep, model string) (ids []string, dim int, data []float32, err error) {
-	if err := ValidRep(rep); err != nil {
-		return nil, 0, nil, err
-	}
-	rows, err := s.db.Query(`SELECT chunk_id, dim, vec FROM vectors WHERE rep = ? AND model = ? ORDER BY chunk_id`, rep, model)
+// chunkVectors reads the vectors of (rep, model) from the vectors table.
+func chunkVectors(q queryer, rep, model string) (ids []string, dim int, data []float32, err error) {
+	rows, err := q.Query(`SELECT chunk_id, dim, vec FROM vectors WHERE rep = ? AND model = ? ORDER BY chunk_id`, rep, model)
 	if err != nil {
 		return nil, 0, nil, err
 	}

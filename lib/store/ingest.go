@@ -90,6 +90,11 @@ func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts
 			name, contentSHA256, size, string(optsJSON), now()); err != nil {
 			return err
 		}
+		// A replaced source may drop chunks, and their summaries and vectors
+		// with them.
+		if err := bumpContent(tx, ContentChunks, ContentSummaries, ContentVectors); err != nil {
+			return err
+		}
 		return insertSource(tx, msgs, chunks)
 	})
 	if err != nil {
@@ -278,23 +283,13 @@ func (s *Store) Sources() ([]SourceInfo, error) {
 // Chunks returns every chunk ordered by source, then chunk_index, with its
 // member message IDs in window order.
 func (s *Store) Chunks() ([]chat.Chunk, error) {
-	rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text FROM chunks ORDER BY source, chunk_index`)
+	out, err := s.ChunksWithoutMembers()
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []chat.Chunk
-	at := map[string]int{}
-	for rows.Next() {
-		var c chat.Chunk
-		if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText); err != nil {
-			return nil, err
-		}
-		at[c.ID] = len(out)
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	at := make(map[string]int, len(out))
+	for i, c := range out {
+		at[c.ID] = i
 	}
 	members, err := s.db.Query(`SELECT chunk_id, message_id FROM chunk_messages ORDER BY chunk_id, position`)
 	if err != nil {
@@ -311,6 +306,26 @@ func (s *Store) Chunks() ([]chat.Chunk, error) {
 		}
 	}
 	return out, members.Err()
+}
+
+// ChunksWithoutMembers is Chunks without the member message IDs
+// (MessageIDs is nil): all that retrieval needs, without reading the
+// membership table, which has one row per chunk member.
+func (s *Store) ChunksWithoutMembers() ([]chat.Chunk, error) {
+	rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text FROM chunks ORDER BY source, chunk_index`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []chat.Chunk
+	for rows.Next() {
+		var c chat.Chunk
+		if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }
 
 // Messages returns the messages of source ordered by source_order; an unknown

@@ -206,6 +206,17 @@ CREATE TABLE gold_decisions (
 	PRIMARY KEY (annotator, qid)
 ) WITHOUT ROWID;
 `,
+	// 3: derived indexes (BM25 postings, vector matrices kept beside the
+	// database): a random identity of this database and a version per kind
+	// of content, bumped by every write to it.
+	`
+CREATE TABLE content_versions (
+	kind    TEXT PRIMARY KEY,
+	version INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO content_versions (kind, version) VALUES
+	('database', abs(random())), ('chunks', 0), ('summaries', 0), ('vectors', 0);
+`,
 }
 
 // migrate applies the migrations above the file's user_version, each in its

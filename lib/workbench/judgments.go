@@ -70,6 +70,8 @@ func relValue(rel *int) any {
 	return *rel
 }
 
+// checkRow reports an empty annotator, a rel outside 0–2, a qid that was
+// never pooled and a chunkID that is not stored (the last two wrap ErrUnknown).
 func (b *Bench) checkRow(annotator, qid, chunkID string, rel *int) error {
 	if annotator == "" {
 		return errors.New("an annotator name is required")

@@ -183,10 +183,13 @@ func TestSummarizeRequestAndProvenance(t *testing.T) {
 
 func TestSummarizeReliability(t *testing.T) {
 	ok := jsonReply(200, responsesBody("ok", "m"))
+	// The attempt timeout is long enough for a loaded machine to answer the
+	// other steps in time; slow outlasts it until the client gives up.
+	const attemptTimeout = time.Second
 	slow := func(w http.ResponseWriter, r *http.Request, b map[string]any) {
 		select {
 		case <-r.Context().Done():
-		case <-time.After(2 * time.Second):
+		case <-time.After(30 * attemptTimeout):
 		}
 	}
 	cases := []struct {
@@ -213,7 +216,7 @@ func TestSummarizeReliability(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv, ts := newServer(t, c.steps...)
 			rec := &sleeps{}
-			s := newSummarizer(t, ts.URL, rec, 100*time.Millisecond)
+			s := newSummarizer(t, ts.URL, rec, attemptTimeout)
 			res, err := s.Summarize(context.Background(), provider.SummaryRequest{Input: "x"})
 			if got := int(srv.requests.Load()); got != c.wantAttempts {
 				t.Errorf("server saw %d requests, want %d", got, c.wantAttempts)

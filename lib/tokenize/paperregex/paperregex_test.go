@@ -75,7 +75,9 @@ func TestTokens(t *testing.T) {
 // boundary characters.
 func TestMatchesAgreesWithRegexp(t *testing.T) {
 	re := regexp.MustCompile(paperregex.Pattern)
-	alphabet := []rune("aZz09._-/ ーァヺ・ヿ゠ア々〆一龥㐀䶿豈﫿丂あ😀Ａｶ\u3004\u3007\x00é")
+	// Every edge of the pattern's ranges, with its neighbours outside.
+	alphabet := []rune("aZz09._-/ ーァヺ・ヿ゠ア々〆一龥㐀䶿豈﫿丂あ😀Ａｶ\u3004\u3007\x00é" +
+		"\u30A0\u30A1\u30FA\u30FB\u30FC\u30FD\u33FF\u3400\u4DBF\u4DC0\u4DFF\u4E00\u9FFF\uA000\uF8FF\uF900\uFAFF\uFB00")
 	rng := rand.New(rand.NewPCG(4, 20))
 	for i := range 20000 {
 		n := rng.IntN(12)
@@ -102,4 +104,25 @@ func ExampleTokenizer_Tokens() {
 	tok := paperregex.New()
 	fmt.Println(tok.Tokens("明日LINEで東京タワーの件、v1.2.3を確認。a案とB案"))
 	// Output: [明日 東京 タワー v1.2.3 確認 a b]
+}
+
+// specStopwords is spec §8 step 3, copied from the spec's text.
+const specStopwords = "line ライン トーク 会話 話題 相談 要約 内容 自分 私達 僕達 何時 何回 何度 何人 何処"
+
+func TestStopwordsAreSpecSection8(t *testing.T) {
+	want := strings.Fields(specStopwords)
+	if !slices.Equal(paperregex.Stopwords, want) {
+		t.Errorf("Stopwords = %q, want spec §8's %q", paperregex.Stopwords, want)
+	}
+	tok := paperregex.New()
+	for _, w := range want {
+		// Each stopword is a token of its own when it stands alone, so only
+		// the stopword rule can remove it.
+		if got := tok.Tokens(w + " テスト"); !slices.Equal(got, []string{"テスト"}) {
+			t.Errorf("Tokens(%q) = %q, want [テスト]: the stopword is not removed", w+" テスト", got)
+		}
+		if matches := paperregex.Matches(w); !slices.Equal(matches, []string{w}) {
+			t.Errorf("Matches(%q) = %q: the pattern does not produce the stopword as one token", w, matches)
+		}
+	}
 }

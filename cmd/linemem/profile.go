@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+)
+
+// Profiling environment variables: a file name in LINEMEM_CPUPROFILE records
+// a CPU profile of the whole command, one in LINEMEM_MEMPROFILE a heap
+// profile (allocations since the start, and what is live at the end). Both
+// are read by `go tool pprof`; unset, nothing is recorded.
+const (
+	envCPUProfile = "LINEMEM_CPUPROFILE"
+	envMemProfile = "LINEMEM_MEMPROFILE"
+)
+
+// profiled runs the command run under the profiles the environment variables
+// ask for and returns its exit code; a profile that cannot be written is
+// reported on stderr and never changes the exit code.
+func profiled(stderr io.Writer, run func() int) int {
+	stop := startProfiling(stderr)
+	defer stop()
+	return run()
+}
+
+func startProfiling(stderr io.Writer) (stop func()) {
+	var stops []func()
+	if path := os.Getenv(envCPUProfile); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "linemem: %s: %v\n", envCPUProfile, err)
+		} else {
+			stops = append(stops, func() {
+				pprof.StopCPUProfile()
+				f.Close()
+			})
+		}
+	}
+	if path := os.Getenv(envMemProfile); path != "" {
+		runtime.MemProfileRate = 64 << 10
+		stops = append(stops, func() {
+			f, err := os.Create(path)
+			if err == nil {
+				runtime.GC() // the live heap as of the end of the command
+				err = pprof.Lookup("allocs").WriteTo(f, 0)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "linemem: %s: %v\n", envMemProfile, err)
+			}
+		})
+	}
+	return func() {
+		for _, s := range stops {
+			s()
+		}
+	}
+}

@@ -1,0 +1,6 @@
+package memory
+
+// DerivedDir names the store's folder of derived indexes, so that a
+// retrieval Builder over these vectors keeps its BM25 indexes there between
+// processes (retrieval.IndexDirer).
+func (q *queryVectors) DerivedDir() string { return q.st.DerivedDir() }

@@ -1,0 +1,58 @@
+package retrieval_test
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/retrieval"
+)
+
+// TestBuilderIndexDir checks that a Builder with an index folder stores its
+// BM25 index there, that the next Builder over the same corpus reads it and
+// ranks identically, and that a changed text gets an index of its own.
+func TestBuilderIndexDir(t *testing.T) {
+	dir := t.TempDir()
+	chunks := []chat.Chunk{
+		{ID: "c1", Source: "s", Index: 0, StartAt: "2024-01-01T10:00:00", RawText: "文化祭 の ポスター 締切"},
+		{ID: "c2", Source: "s", Index: 1, StartAt: "2024-01-02T10:00:00", RawText: "ポスター 印刷 ポスター"},
+		{ID: "c3", Source: "s", Index: 2, StartAt: "2024-01-02T10:00:00", RawText: "夕飯 カレー"},
+	}
+	search := func(chunks []chat.Chunk, query string) any {
+		t.Helper()
+		b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks}, nil, retrieval.Options{IndexDir: dir})
+		r, err := b.Build("raw_text_bm25")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, err := r.Search(query, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	files := func() []string {
+		f, _ := filepath.Glob(filepath.Join(dir, "bm25-raw_text-paper-regex-*.idx"))
+		return f
+	}
+	built := search(chunks, "ポスター")
+	first := files()
+	if len(first) != 1 {
+		t.Fatalf("index files %v, want one", first)
+	}
+	if read := search(chunks, "ポスター"); !reflect.DeepEqual(read, built) {
+		t.Errorf("from the index file: %v, want %v", read, built)
+	}
+	changed := append([]chat.Chunk(nil), chunks...)
+	changed[2].RawText = "ポスター カレー"
+	want := search(changed, "カレー")
+	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: changed}, nil, retrieval.Options{IndexDir: "-"})
+	r, _ := b.Build("raw_text_bm25")
+	if fresh, _ := r.Search("カレー", 0); !reflect.DeepEqual(want, fresh) {
+		t.Errorf("after a change: %v, want %v (built without a folder)", want, fresh)
+	}
+	if now := files(); len(now) != 1 || now[0] == first[0] {
+		t.Errorf("index files after a change %v, want one other than %v", now, first)
+	}
+}
