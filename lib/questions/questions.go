@@ -1,5 +1,7 @@
 // Package questions reads evaluation question sets (spec §11): JSON lines
-// `{"qid": str, "question": str, "type": str}`, other fields ignored.
+// `{"qid": str, "question": str, "type": str}` with an optional
+// `"answer": str`, a short reference answer (spec §13); other fields are
+// ignored. A missing or null answer leaves Answer empty.
 package questions
 
 import (
@@ -27,6 +29,7 @@ type Question struct {
 	QID      string `json:"qid"`
 	Question string `json:"question"`
 	Type     string `json:"type"`
+	Answer   string `json:"answer,omitempty"` // reference answer; "" when the file gives none
 }
 
 // InputError names the file and line of a malformed question and what was expected.
@@ -64,6 +67,11 @@ func Read(name string, r io.Reader) ([]Question, error) {
 			}
 			if err := json.Unmarshal(v, f.dst); err != nil {
 				return inputerr.Atf(name, line, "field %q to be a string", f.key)
+			}
+		}
+		if v, ok := raw["answer"]; ok && string(v) != "null" {
+			if err := json.Unmarshal(v, &q.Answer); err != nil {
+				return inputerr.At(name, line, `field "answer" to be a string`)
 			}
 		}
 		if q.QID == "" || q.Question == "" {

@@ -17,6 +17,17 @@ func TestRead(t *testing.T) {
 	if len(qs) != 2 || qs[0].QID != "q1" || qs[0].Question != "歯医者の予約はいつ？" || qs[1].Type != questions.NamedEntity {
 		t.Errorf("Read = %+v", qs)
 	}
+	t.Run("answer", func(t *testing.T) {
+		in := `{"qid": "q1", "question": "店は？", "type": "named_entity", "answer": "焼肉ふじ屋"}` + "\n" +
+			`{"qid": "q2", "question": "駅は？", "type": "named_entity", "answer": null}` + "\n"
+		qs, err := questions.Read("q.jsonl", strings.NewReader(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if qs[0].Answer != "焼肉ふじ屋" || qs[1].Answer != "" {
+			t.Errorf("answers = %q, %q; want 焼肉ふじ屋 and none", qs[0].Answer, qs[1].Answer)
+		}
+	})
 	t.Run("empty", func(t *testing.T) {
 		qs, err := questions.Read("q.jsonl", strings.NewReader(""))
 		if err != nil || len(qs) != 0 {
@@ -33,6 +44,7 @@ func TestReadErrorsNameFileAndLine(t *testing.T) {
 		"missing question": `{"qid": "q2", "type": "contextual"}`,
 		"empty question":   `{"qid": "q2", "question": "", "type": "contextual"}`,
 		"duplicate qid":    `{"qid": "q1", "question": "b", "type": "contextual"}`,
+		"number answer":    `{"qid": "q2", "question": "b", "type": "contextual", "answer": 3}`,
 		"invalid UTF-8":    "{\"qid\": \"q2\", \"question\": \"\xff\", \"type\": \"contextual\"}",
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -20,7 +20,7 @@ func wantFiles() []string {
 	var out []string
 	for _, t := range []string{"table1_dataset", "table3_single_retrievers", "table4_hybrid_sweep", "table5_paired_differences",
 		"table6_by_question_type", "table7_failures_by_type", "table8_failure_labels", "table9_success_overlap", reproduce.CeilingBaseName,
-		"beyond_tokenizers", "beyond_fusion", "beyond_heldout_selection", reproduce.AggregateSlug,
+		"beyond_tokenizers", "beyond_fusion", "beyond_heldout_selection", reproduce.AggregateSlug, reproduce.AnswersSlug,
 		// Round two; the conformance data has no evidence.jsonl, so no
 		// LosslessSlug or EvidenceGroupsSlug.
 		reproduce.QueryExpansionSlug, reproduce.SelectionAwareSlug, reproduce.AblationSlug} {
@@ -30,7 +30,7 @@ func wantFiles() []string {
 	}
 	for _, f := range []string{"figure1_single_retrievers", "figure2_hybrid_recall5_vs_beta", "figure3_hybrid_ndcg5_vs_beta",
 		"figure4_paired_differences", "figure5_by_question_type", "figure6_topk_sensitivity",
-		"beyond_tokenizers_recall5", "beyond_fusion_recall5_vs_beta", reproduce.AblationFigureSlug} {
+		"beyond_tokenizers_recall5", "beyond_fusion_recall5_vs_beta", reproduce.AblationFigureSlug, reproduce.AnswersFigureSlug} {
 		out = append(out, f+".png", f+".svg")
 	}
 	out = append(out, reproduce.PerQuestionFile, reproduce.ManifestFile)

@@ -183,7 +183,7 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 			return written, fmt.Errorf("%s: %w", f.slug, err)
 		}
 	}
-	return written, nil
+	return s.writeAnswers(outDir, written)
 }
 
 // perQuestionEvaluations are the runs whose per-question scores are released:
@@ -289,6 +289,7 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 				"heldout_splits": HeldOutSplits,
 				"heldout_seed":   p.Seed,
 				"heldout_split":  "math/rand/v2 PCG(seed, seed), split r = r-th Perm(n), first ⌊n/2⌋ select, rest held out",
+				"answers":        answersParameters(),
 			},
 			"beyond_round_two": beyond2Parameters(),
 		},

@@ -22,8 +22,11 @@ type plantSpec struct {
 	from, to string // window for the first part's date; empty means the whole span
 	vals     map[string][]string
 	q        string // the question, as a person would ask an assistant
-	parts    []plantPart
-	follow   []string // a later exchange in the first source that refers back (supporting evidence)
+	// a is the short reference answer; "" means the planted facts themselves,
+	// the filled `full` descriptions of the parts joined in order.
+	a      string
+	parts  []plantPart
+	follow []string // a later exchange in the first source that refers back (supporting evidence)
 }
 
 // Placement of the follow-up exchange of a plant.
@@ -47,6 +50,7 @@ type plantInstance struct {
 	spec     *plantSpec
 	qid      int // 1-based order of planting
 	question string
+	answer   string // reference answer, from the planted values
 }
 
 // plantQuestions instantiates every spec, places its parts in sessions and
@@ -107,6 +111,7 @@ func (w *world) plant(rng *rand.Rand, spec *plantSpec, n int) error {
 		return fmt.Errorf("synth: plant %q: no room between %s and %s", pi.question, lo.Format("2006-01-02"), hi.Format("2006-01-02"))
 	}
 	at := lo.AddDate(0, 0, rng.IntN(int(hi.Sub(lo).Hours()/24)))
+	var facts []string
 	for k, part := range spec.parts {
 		src := first
 		if part.where != "" {
@@ -117,7 +122,9 @@ func (w *world) plant(rng *rand.Rand, spec *plantSpec, n int) error {
 		}
 		r := pickRoles(rng, src, fixed["P"])
 		sl.fixed = withNames(sl.fixed, r)
-		ep := w.addEpisode(sl.fill(part.full), sl.fill(part.short))
+		fact := sl.fill(part.full)
+		facts = append(facts, fact)
+		ep := w.addEpisode(fact, sl.fill(part.short))
 		core := render(rng, src, r, sl, part.lines, ep)
 		for i := range core {
 			core[i].qid = pi.qid
@@ -126,6 +133,12 @@ func (w *world) plant(rng *rand.Rand, spec *plantSpec, n int) error {
 		sess.start = at.Add(time.Duration(9*60+rng.IntN(13*60)) * time.Minute)
 		src.sessions = append(src.sessions, sess)
 		src.count += len(sess.msgs)
+	}
+	// Every slot of an answer template was drawn by the parts, so filling it
+	// draws nothing and the corpus stays what it was without answers.
+	pi.answer = strings.Join(facts, "")
+	if spec.a != "" {
+		pi.answer = sl.fill(spec.a)
 	}
 	if len(spec.follow) > 0 && rng.Float64() < followChance {
 		at = at.AddDate(0, 0, 1+rng.IntN(followMaxDays))
@@ -199,7 +212,7 @@ func (w *world) questionsAndEvidence() ([]questions.Question, []gold.Evidence) {
 			its = append(its, ph)
 			phantoms++
 		}
-		qs = append(qs, questions.Question{QID: qid, Question: pi.question, Type: pi.spec.typ})
+		qs = append(qs, questions.Question{QID: qid, Question: pi.question, Type: pi.spec.typ, Answer: pi.answer})
 		evs = append(evs, gold.Evidence{QID: qid, Question: pi.question, Type: pi.spec.typ, Items: its})
 	}
 	return qs, evs

@@ -39,6 +39,7 @@ import (
 const (
 	KindSummary = "summary"
 	KindVector  = "vector"
+	KindAnswer  = "answer"         // a generated answer (lib/answer), stored as text like a summary
 	KindDraft   = "question_draft" // candidate questions drafted from a window of messages (lib/questions/draft)
 )
 

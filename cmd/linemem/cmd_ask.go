@@ -1,0 +1,244 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	flag "github.com/spf13/pflag"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/answer"
+	"github.com/linemem/linemem/lib/memory"
+	"github.com/linemem/linemem/lib/provider"
+	"github.com/linemem/linemem/lib/provider/cache"
+	"github.com/linemem/linemem/lib/provider/openai"
+	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/tokenize"
+)
+
+func init() {
+	c := &command{
+		name:    "ask",
+		summary: "answer a question from your chat memory, citing the conversations it rests on",
+		usage: `[--retriever NAME] [--k N] [--provider extractive|openai] [--allow-remote] [--dry-run] [--json] QUESTION
+
+Retrieves the top k conversation windows (lib/memory, the same search as
+` + "`search`" + `), numbers them and answers from them alone, citing [1], [2], …, or
+says the history does not contain the answer. Then each cited window is
+shown with its date range, source and the messages the answer rests on.
+
+Providers: extractive (default without --allow-remote; offline): the
+best-matching chat message of the windows and the one after it. openai
+(default with --allow-remote): the Responses API, or any OpenAI-compatible
+server at OPENAI_BASE_URL / --base-url, with the Japanese prompt of
+lib/answer (its version is recorded with each answer). Only the question
+and the k windows are sent, never the rest of the history; the command says
+so before sending, --dry-run prints the exact prompt and sends nothing,
+--redact masks identifiers first, and answers are cached with provenance in
+the database, so asking again sends nothing.`,
+	}
+	c.run = func(env *environment, args []string) error { return runAsk(env, c, args) }
+	register(c)
+}
+
+// askFlags are the flags ask and eval-answers share.
+type askFlags struct {
+	remote     remoteFlags
+	retriever  string
+	tokenizer  string
+	embedModel string
+	k          int
+	inputCap   int
+	maxOut     int
+	asJSON     bool
+}
+
+func (f *askFlags) bind(fs *flag.FlagSet) {
+	f.remote.bind(fs, 0)
+	fs.StringVar(&f.retriever, "retriever", "", "retriever `NAME` (spec §9 grammar; default: lib/memory's everyday default)")
+	fs.StringVar(&f.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` of the retriever (default: lib/memory's)")
+	fs.StringVar(&f.embedModel, "embed-model", "", "embedding `MODEL` of a dense or hybrid retriever (default: the only one stored)")
+	fs.IntVar(&f.k, "k", answer.DefaultK, "number of conversation windows the answer is built from")
+	fs.IntVar(&f.inputCap, "input-cap", answer.DefaultInputCap, "most characters of prompt input sent per question")
+	fs.IntVar(&f.maxOut, "max-output-tokens", answer.DefaultMaxOutputTokens, "max_output_tokens of each request")
+	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
+}
+
+// providerName resolves --provider: extractive unless sending is allowed or
+// planned.
+func (f *askFlags) providerName() (string, error) {
+	p := f.remote.provider
+	if p == "" {
+		p = answer.ExtractiveName
+		if f.remote.allowRemote || f.remote.dryRun {
+			p = openai.Name
+		}
+	}
+	if p != answer.ExtractiveName && p != openai.Name {
+		return "", fmt.Errorf("%w: unknown provider %q for answers; known: %s, %s", errUsage, p, answer.ExtractiveName, openai.Name)
+	}
+	return p, nil
+}
+
+// openMemory opens the everyday search over st with the flags' retriever. A
+// dense retriever embeds the question with stored or local vectors only;
+// --allow-remote concerns the answer, not the question's embedding.
+func (f *askFlags) openMemory(st *store.Store) (*memory.Memory, error) {
+	return memory.Open(st, memory.Options{Retriever: f.retriever, Tokenizer: f.tokenizer, EmbedModel: f.embedModel})
+}
+
+// answerer builds the answerer the flags name; a Remote for openai.
+func (f *askFlags) answerer(env *environment, st *store.Store, name string) (answer.Answerer, *answer.Remote, error) {
+	tok, err := tokenize.New(answer.DefaultExtractiveTokenizer)
+	if err != nil {
+		return nil, nil, err
+	}
+	if name == answer.ExtractiveName {
+		return answer.NewExtractive(tok), nil, nil
+	}
+	red, err := f.remote.redactor()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := f.remote.options()
+	opts.Instructions = answer.Instructions
+	opts.MaxOutputTokens = f.maxOut
+	gen, err := provider.NewSummarizer(name, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	cc, err := cache.Open(st.DB())
+	if err != nil {
+		return nil, nil, err
+	}
+	r := &answer.Remote{Gen: gen, Cache: cc, Redactor: red, InputCap: f.inputCap, AllowRemote: f.remote.allowRemote, Tokenizer: tok}
+	if f.remote.allowRemote && strings.HasPrefix(r.Destination(), openai.DefaultBaseURL) && !openai.KeyPresent() && !f.remote.dryRun {
+		return nil, nil, fmt.Errorf("OPENAI_API_KEY is not set")
+	}
+	r.BeforeSend = func(p answer.Prompt, dest string) {
+		if !f.remote.quiet {
+			fmt.Fprintf(env.stderr, "sending the question and %d retrieved conversation windows (%d characters, redaction: %s) to %s for %s; nothing else from the history is sent\n",
+				len(p.Chunks), utf8.RuneCountInString(p.Input), red.Describe(), dest, gen.Model())
+		}
+	}
+	return r, r, nil
+}
+
+// remoteRefusal turns a refusal into the message summarize and embed give.
+func remoteRefusal(err error) error {
+	return fmt.Errorf("%v.\nNothing was sent. Add --allow-remote to send it, --dry-run to see the prompt, or --redact to mask identifiers first", err)
+}
+
+func runAsk(env *environment, c *command, args []string) error {
+	var db string
+	var f askFlags
+	fs := newFlagSet(env, c, &db)
+	f.bind(fs)
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		return fmt.Errorf("%w: a QUESTION is required", errUsage)
+	}
+	question := strings.Join(rest, " ")
+	name, err := f.providerName()
+	if err != nil {
+		return err
+	}
+	q := memory.Query{Text: question, K: f.k}
+	if err := q.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	st, err := openExistingStore(db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	mem, err := f.openMemory(st)
+	if err != nil {
+		return err
+	}
+	ans, remote, err := f.answerer(env, st, name)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	resp, err := mem.Search(ctx, q)
+	if err != nil {
+		return err
+	}
+	if f.remote.dryRun && remote != nil {
+		return printAskDryRun(env, remote, question, resp.Results)
+	}
+	a, err := ans.Answer(ctx, question, resp.Results)
+	if err != nil {
+		if errors.Is(err, answer.ErrRemoteNotAllowed) {
+			return remoteRefusal(err)
+		}
+		return err
+	}
+	a.Retriever = resp.Retriever
+	if f.asJSON {
+		return writeJSON(env, a)
+	}
+	printAnswer(env, a, resp.Results)
+	return nil
+}
+
+func printAskDryRun(env *environment, r *answer.Remote, question string, chunks []memory.Result) error {
+	p, err := r.Prompt(question, chunks)
+	if err != nil {
+		return err
+	}
+	w := env.stdout
+	fmt.Fprintf(w, "dry run: nothing sent. Destination: %s, model %s, prompt %s\n", r.Destination(), r.Model(), p.Version)
+	fmt.Fprintf(w, "would send: the question and %d retrieved conversation windows, %d characters (of %d before the input cap; windows cut: %s), redaction replacements: %d\n",
+		len(p.Chunks), utf8.RuneCountInString(p.Input), p.SourceChars, cutList(p.Truncated()), p.Redacted.Total())
+	fmt.Fprintf(w, "estimated tokens: input ≈ %d\n\n", provider.EstimateTokens(p.Instructions)+provider.EstimateTokens(p.Input))
+	fmt.Fprintf(w, "--- instructions ---\n%s\n--- input ---\n%s", p.Instructions, p.Input)
+	return nil
+}
+
+// printAnswer prints the answer, then each cited window: number, date range,
+// source, chunk ID and the cited messages.
+func printAnswer(env *environment, a answer.Answer, chunks []memory.Result) {
+	w := env.stdout
+	fmt.Fprintln(w, a.Text)
+	byID := map[string]memory.Message{}
+	for _, c := range chunks {
+		for _, m := range c.Messages {
+			byID[m.ID] = m
+		}
+	}
+	for _, cit := range a.Citations {
+		c := chunks[cit.N-1]
+		fmt.Fprintf(w, "\n[%d] %s〜%s  %s  (%s)\n", cit.N, c.StartAt.Format("2006-01-02 15:04"), c.EndAt.Format("2006-01-02 15:04"), c.Source, c.ChunkID)
+		for _, id := range cit.MessageIDs {
+			m := byID[id]
+			fmt.Fprintf(w, "    %s %s: %s\n", m.At.Format("2006-01-02 15:04"), m.Sender, m.Text)
+		}
+	}
+	if len(a.Invalid) > 0 {
+		fmt.Fprintf(w, "\ncitations that name no supplied window: %v\n", a.Invalid)
+	}
+	if len(a.Duplicates) > 0 {
+		fmt.Fprintf(w, "cited more than once: %v\n", a.Duplicates)
+	}
+	if len(chunks) == 0 {
+		fmt.Fprintln(w, "\n(no conversation window matched the question)")
+	}
+	cached := ""
+	if a.Cached {
+		cached = ", from cache"
+	}
+	fmt.Fprintf(env.stderr, "(%s · %s · %s · top %d%s)\n", a.Provider, a.Model, a.Retriever, len(chunks), cached)
+}
+
+func cutList(ns []int) string {
+	if len(ns) == 0 {
+		return "none"
+	}
+	return fmt.Sprint(ns)
+}
