@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/linemem/linemem/lib/expand"
-	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/provider/openai"
 	"github.com/linemem/linemem/lib/provider/retry"
 	"github.com/linemem/linemem/lib/questions"
@@ -48,15 +47,11 @@ func runDecompose(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := openExistingStore(dbPath)
+	st, cc, err := openStoreAndCache(dbPath)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	cc, err := cache.Open(st.DB())
-	if err != nil {
-		return err
-	}
 	gen, err := expand.NewOpenAIGenerator(openai.Config{Model: *model, BaseURL: *baseURL, Timeout: openai.DefaultTimeout, Retry: retry.Default(1)})
 	if err != nil {
 		return err

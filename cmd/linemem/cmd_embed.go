@@ -88,15 +88,11 @@ func runEmbed(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := openExistingStore(dbPath)
+	st, cc, err := openStoreAndCache(dbPath)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	cc, err := cache.Open(st.DB())
-	if err != nil {
-		return err
-	}
 	ctx, stop := interruptible()
 	defer stop()
 	opts := rf.options()

@@ -16,6 +16,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/store"
 )
 
@@ -213,6 +214,21 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		return nil, fmt.Errorf("%w: %v (run `linemem %s --help`)", errUsage, err, strings.TrimPrefix(fs.Name(), "linemem "))
 	}
 	return fs.Args(), nil
+}
+
+// openStoreAndCache opens an existing database (see openExistingStore) and
+// its provider cache, for the commands that send text to a provider.
+func openStoreAndCache(path string) (*store.Store, *cache.Cache, error) {
+	st, err := openExistingStore(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	cc, err := cache.Open(st.DB())
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, cc, nil
 }
 
 // openExistingStore opens the database at path for a command that reads what
