@@ -66,8 +66,24 @@ type Setup struct {
 	once    sync.Once
 	indices *bootstrap.Indices
 
-	mu         sync.Mutex
-	components map[string][2]ranking.Run // by pairing label
+	mu   sync.Mutex
+	runs map[runKey]*sharedRun // single retrievers' runs, shared by every evaluation
+}
+
+// runKey names one single retriever's run: the builder it came from, its
+// name and its depth.
+type runKey struct {
+	builder *retrieval.Builder
+	name    string
+	depth   int
+}
+
+// sharedRun is a run computed once and read by every evaluation that needs
+// it.
+type sharedRun struct {
+	once  sync.Once
+	lists [][]ranking.Hit
+	err   error
 }
 
 // NewSetup returns a Setup under PaperProtocol.
@@ -106,6 +122,14 @@ func (s *Setup) Run(name string, depth int) (ranking.Run, error) {
 }
 
 // RunSpec is Run for a parsed retriever name.
+//
+// The ranked lists of single retrievers (BM25 and vector) are searched once
+// per Setup, name and depth, and shared: a hybrid reads its components' top
+// fusion.Depth from the same lists as the single retrievers and the sweep,
+// then fuses them with fusion.FuseTop exactly as retrieval.Hybrid's search
+// does, so every ranking is the one a fresh search returns. The hits of a
+// returned run may be shared with other runs of the Setup: callers must not
+// modify them.
 func (s *Setup) RunSpec(spec retrieval.Spec, depth int) (ranking.Run, error) {
 	if depth <= 0 {
 		depth = s.Protocol.RunDepth
@@ -114,11 +138,55 @@ func (s *Setup) RunSpec(spec retrieval.Spec, depth int) (ranking.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	lists, err := retrieval.SearchAll(r, s.QueryTexts(), depth)
+	var lists [][]ranking.Hit
+	switch r := r.(type) {
+	case *retrieval.BM25, *retrieval.Vector:
+		lists, err = s.singleLists(r, depth)
+	case *retrieval.Hybrid:
+		var sparse, vec [][]ranking.Hit
+		if sparse, vec, err = s.hybridComponents(r); err == nil {
+			lists = make([][]ranking.Hit, len(sparse))
+			for i := range sparse {
+				lists[i] = fusion.FuseTop(r.Fuser, sparse[i], vec[i], depth)
+			}
+		}
+	default:
+		lists, err = retrieval.SearchAll(r, s.QueryTexts(), depth)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec, err)
 	}
 	return s.runOf(lists), nil
+}
+
+// singleLists returns the ranked lists of a single retriever (top depth, in
+// question order), searching them on first use.
+func (s *Setup) singleLists(r retrieval.Retriever, depth int) ([][]ranking.Hit, error) {
+	key := runKey{s.Builder, r.Name(), depth}
+	s.mu.Lock()
+	if s.runs == nil {
+		s.runs = map[runKey]*sharedRun{}
+	}
+	sr, ok := s.runs[key]
+	if !ok {
+		sr = &sharedRun{}
+		s.runs[key] = sr
+	}
+	s.mu.Unlock()
+	sr.once.Do(func() { sr.lists, sr.err = retrieval.SearchAll(r, s.QueryTexts(), depth) })
+	return sr.lists, sr.err
+}
+
+// hybridComponents returns a hybrid's component lists, each top
+// fusion.Depth as retrieval.Hybrid's ComponentRuns returns them.
+func (s *Setup) hybridComponents(h *retrieval.Hybrid) (sparse, vec [][]ranking.Hit, err error) {
+	if sparse, err = s.singleLists(h.Sparse, fusion.Depth); err != nil {
+		return nil, nil, err
+	}
+	if vec, err = s.singleLists(h.Dense, fusion.Depth); err != nil {
+		return nil, nil, err
+	}
+	return sparse, vec, nil
 }
 
 func (s *Setup) runOf(lists [][]ranking.Hit) ranking.Run {
@@ -314,10 +382,14 @@ func (s *Setup) Sweep(pairings []retrieval.Pairing, betas []float64) (*Sweep, er
 // pairing order then β ascending (pairings and betas nil: the Protocol's;
 // RRF has no weight, so it gives one configuration per pairing). Each
 // pairing's two components are searched once (retrieval.Hybrid's
-// ComponentRuns) and fused per β with fusion.FuseRuns, the routine a hybrid
-// retriever's search uses, cut to Protocol.RunDepth. The selected
-// configuration is the first attaining the maximum Protocol.SelectionMetric
-// (spec §10, analysis.FirstMax).
+// ComponentRuns) and fused per β by fusion.FuseTopEach, the routine a hybrid
+// retriever's search uses (fusion.FuseTop) sharing each question's union
+// and normalisation between the weights. A configuration is scored on its
+// fused top min(Protocol.RunDepth, K), K the largest cutoff of
+// Protocol.Metrics, which is all that any metric reads of the full run
+// (Sweep.FusedRun rebuilds that run). The selected configuration is the
+// first attaining the maximum Protocol.SelectionMetric (spec §10,
+// analysis.FirstMax).
 func (s *Setup) SweepFusion(kind string, pairings []retrieval.Pairing, betas []float64) (*Sweep, error) {
 	if pairings == nil {
 		pairings = s.Protocol.Pairings
@@ -331,6 +403,13 @@ func (s *Setup) SweepFusion(kind string, pairings []retrieval.Pairing, betas []f
 	if len(pairings) == 0 || len(betas) == 0 {
 		return nil, fmt.Errorf("sweep: no configurations (%d pairings × %d weights)", len(pairings), len(betas))
 	}
+	cut, err := s.metricDepth()
+	if err != nil {
+		return nil, err
+	}
+	if cut <= 0 || cut > s.Protocol.RunDepth {
+		cut = s.Protocol.RunDepth
+	}
 	w := &Sweep{Components: map[string][2]ranking.Run{}, depth: s.Protocol.RunDepth}
 	scores := make([]float64, 0, len(pairings)*len(betas))
 	for i, p := range pairings {
@@ -339,14 +418,27 @@ func (s *Setup) SweepFusion(kind string, pairings []retrieval.Pairing, betas []f
 			return nil, err
 		}
 		w.Components[p.Label] = [2]ranking.Run{sparse, vec}
-		for _, beta := range betas {
+		configs := make([]Config, len(betas))
+		fusers := make([]fusion.Fuser, len(betas))
+		for j, beta := range betas {
 			spec := p.Spec(beta)
 			spec.Fusion = kind
-			c := Config{Name: spec.String(), Pairing: p.Label, Beta: beta, Spec: spec}
-			if c.Spec.Fuser() == nil {
+			configs[j] = Config{Name: spec.String(), Pairing: p.Label, Beta: beta, Spec: spec}
+			if fusers[j] = spec.Fuser(); fusers[j] == nil {
 				return nil, fmt.Errorf("sweep: unknown fusion %q", kind)
 			}
-			res, err := metrics.Evaluate(s.Questions, s.Qrels, w.FusedRun(c), s.Protocol.Metrics)
+		}
+		runs := make([]ranking.Run, len(betas))
+		for j := range runs {
+			runs[j] = make(ranking.Run, len(sparse))
+		}
+		for qid, hits := range sparse {
+			for j, fused := range fusion.FuseTopEach(fusers, hits, vec[qid], cut) {
+				runs[j][qid] = fused
+			}
+		}
+		for j, c := range configs {
+			res, err := metrics.Evaluate(s.Questions, s.Qrels, runs[j], s.Protocol.Metrics)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", c.Name, err)
 			}
@@ -366,28 +458,34 @@ func (s *Setup) SweepFusion(kind string, pairings []retrieval.Pairing, betas []f
 	return w, nil
 }
 
-// componentRuns searches a pairing's BM25 and vector retrievers for every
-// question, top fusion.Depth each: what every fusion of the pairing reads.
-// They are searched once per Setup and pairing label; later sweeps of other
-// fusion rules reuse them.
-func (s *Setup) componentRuns(p retrieval.Pairing) (sparse, vec ranking.Run, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c, ok := s.components[p.Label]; ok {
-		return c[0], c[1], nil
+// metricDepth is the deepest rank any of the protocol's metrics reads: each
+// metric cuts a ranked list at its k (lib/metrics), so a configuration scored
+// on its top metricDepth scores as on its full run.
+func (s *Setup) metricDepth() (int, error) {
+	depth := 0
+	for _, name := range s.Protocol.Metrics {
+		m, err := metrics.Parse(name)
+		if err != nil {
+			return 0, err
+		}
+		depth = max(depth, m.K)
 	}
+	return depth, nil
+}
+
+// componentRuns returns a pairing's BM25 and vector runs for every
+// question, top fusion.Depth each: what every fusion of the pairing reads.
+// They come from the Setup's shared single-retriever lists, so a
+// representation's vectors are searched once however many pairings, sweeps
+// and evaluations use them.
+func (s *Setup) componentRuns(p retrieval.Pairing) (sparse, vec ranking.Run, err error) {
 	r, err := s.Builder.BuildSpec(p.Spec(0))
 	if err != nil {
 		return nil, nil, err
 	}
-	ls, lv, err := r.(*retrieval.Hybrid).ComponentRuns(s.QueryTexts())
+	ls, lv, err := s.hybridComponents(r.(*retrieval.Hybrid))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", p.Label, err)
 	}
-	if s.components == nil {
-		s.components = map[string][2]ranking.Run{}
-	}
-	sparse, vec = s.runOf(ls), s.runOf(lv)
-	s.components[p.Label] = [2]ranking.Run{sparse, vec}
-	return sparse, vec, nil
+	return s.runOf(ls), s.runOf(lv), nil
 }

@@ -38,7 +38,9 @@ func (f LinearMinMax) Explain(bm25, vec []ranking.Hit, chunkID string) (float64,
 		}
 		c.Method = fmt.Sprintf("min–max: (s − %.6g)/(%.6g − %.6g) over the top %d", lo, hi, lo, len(hits))
 		c.Rank, c.Score = find(hits, chunkID)
-		c.Normalised = minMax(hits)[chunkID]
+		if c.Rank > 0 {
+			c.Normalised = minMax(hits)[c.Rank-1]
+		}
 		return c
 	}
 	sparse, dense := part(bm25, f.Beta), part(vec, 1-f.Beta)
@@ -65,7 +67,9 @@ func (f ZScore) Explain(bm25, vec []ranking.Hit, chunkID string) (float64, Contr
 		hits = top(hits)
 		c := Contribution{Weight: weight, Method: fmt.Sprintf("z-score over the top %d", len(hits))}
 		c.Rank, c.Score = find(hits, chunkID)
-		c.Normalised = zScores(hits)[chunkID]
+		if c.Rank > 0 {
+			c.Normalised = zScores(hits)[c.Rank-1]
+		}
 		return c
 	}
 	return fusedScore(f, bm25, vec, chunkID), part(bm25, f.Beta), part(vec, 1-f.Beta)

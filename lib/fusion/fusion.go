@@ -60,11 +60,12 @@ func (f LinearMinMax) Name() string { return "hybrid@" + FormatBeta(f.Beta) }
 
 // Fuse implements Fuser; see the package doc.
 func (f LinearMinMax) Fuse(bm25, vec []ranking.Hit) []ranking.Hit {
-	b, v := top(bm25), top(vec)
-	return combine(minMax(b), minMax(v), func(sb, sv float64) float64 {
-		return (1-f.Beta)*sv + f.Beta*sb
-	}, b, v)
+	return fuseTop(f, candidatesOf(f, bm25, vec), 0)
 }
+
+func (f LinearMinMax) normalise(hits []ranking.Hit) []float64 { return minMax(hits) }
+func (f LinearMinMax) normaliser() any                        { return "min–max" }
+func (f LinearMinMax) mix(sb, sv float64) float64             { return (1-f.Beta)*sv + f.Beta*sb }
 
 // RRF is reciprocal rank fusion with rank constant K (60 in the original
 // paper and here by convention; K = 0 is allowed).
@@ -80,16 +81,18 @@ func (f RRF) Name() string {
 
 // Fuse implements Fuser; see the package doc.
 func (f RRF) Fuse(bm25, vec []ranking.Hit) []ranking.Hit {
-	b, v := top(bm25), top(vec)
-	recip := func(hits []ranking.Hit) map[string]float64 {
-		m := make(map[string]float64, len(hits))
-		for i, h := range hits {
-			m[h.ChunkID] = 1 / (f.K + float64(i+1))
-		}
-		return m
-	}
-	return combine(recip(b), recip(v), func(sb, sv float64) float64 { return sb + sv }, b, v)
+	return fuseTop(f, candidatesOf(f, bm25, vec), 0)
 }
+
+func (f RRF) normalise(hits []ranking.Hit) []float64 {
+	out := make([]float64, len(hits))
+	for i := range hits {
+		out[i] = 1 / (f.K + float64(i+1))
+	}
+	return out
+}
+func (f RRF) normaliser() any            { return f }
+func (f RRF) mix(sb, sv float64) float64 { return sb + sv }
 
 // ZScore is the linear hybrid of z-score normalised scores; Beta is the BM25
 // weight in [0, 1].
@@ -100,10 +103,108 @@ func (f ZScore) Name() string { return "zscore@" + FormatBeta(f.Beta) }
 
 // Fuse implements Fuser; see the package doc.
 func (f ZScore) Fuse(bm25, vec []ranking.Hit) []ranking.Hit {
+	return fuseTop(f, candidatesOf(f, bm25, vec), 0)
+}
+
+func (f ZScore) normalise(hits []ranking.Hit) []float64 { return zScores(hits) }
+func (f ZScore) normaliser() any                        { return "z-score" }
+func (f ZScore) mix(sb, sv float64) float64             { return (1-f.Beta)*sv + f.Beta*sb }
+
+// mixer is a fuser of this package: it normalises each component list's top
+// Depth, then mixes a chunk's two normalised parts (0 from a list that lacks
+// it) into the fused score. Fusers with equal normaliser() values normalise
+// alike, so candidates computed for one serve all of them.
+type mixer interface {
+	Fuser
+	normalise(hits []ranking.Hit) []float64
+	normaliser() any
+	mix(sb, sv float64) float64
+}
+
+// candidates is the union of two component lists' top Depth, in order of
+// first appearance (the BM25 list first), with each chunk's normalised part
+// from either list (0 when absent).
+type candidates struct {
+	ids    []string
+	sb, sv []float64
+}
+
+// candidatesOf normalises both lists' top Depth with f and forms their
+// union.
+func candidatesOf(f mixer, bm25, vec []ranking.Hit) candidates {
 	b, v := top(bm25), top(vec)
-	return combine(zScores(b), zScores(v), func(sb, sv float64) float64 {
-		return (1-f.Beta)*sv + f.Beta*sb
-	}, b, v)
+	nb, nv := f.normalise(b), f.normalise(v)
+	c := candidates{
+		ids: make([]string, 0, len(b)+len(v)),
+		sb:  make([]float64, 0, len(b)+len(v)),
+		sv:  make([]float64, 0, len(b)+len(v)),
+	}
+	at := make(map[string]int, len(b)+len(v))
+	for i, h := range b {
+		at[h.ChunkID] = len(c.ids)
+		c.ids = append(c.ids, h.ChunkID)
+		c.sb = append(c.sb, nb[i])
+		c.sv = append(c.sv, 0)
+	}
+	for i, h := range v {
+		if j, ok := at[h.ChunkID]; ok {
+			c.sv[j] = nv[i]
+			continue
+		}
+		c.ids = append(c.ids, h.ChunkID)
+		c.sb = append(c.sb, 0)
+		c.sv = append(c.sv, nv[i])
+	}
+	return c
+}
+
+// fuseTop scores the candidates with f's mix and returns the top k ordered
+// by score desc, chunk ID desc (all of them when k ≤ 0). Since chunk IDs are
+// distinct the order is total, so selecting the top k and sorting every
+// candidate then cutting give the same list.
+func fuseTop(f mixer, c candidates, k int) []ranking.Hit {
+	n := len(c.ids)
+	if k <= 0 || k > n {
+		k = n
+	}
+	if k*8 < n {
+		return selectTop(f, c, k)
+	}
+	out := make([]ranking.Hit, n)
+	for i, id := range c.ids {
+		out[i] = ranking.Hit{ChunkID: id, Score: f.mix(c.sb[i], c.sv[i])}
+	}
+	slices.SortFunc(out, compareHits)
+	return out[:k]
+}
+
+// selectTop is fuseTop for k much smaller than the candidates: one pass
+// keeping the best k so far in order, each newcomer inserted in place.
+func selectTop(f mixer, c candidates, k int) []ranking.Hit {
+	out := make([]ranking.Hit, 0, k)
+	for i, id := range c.ids {
+		h := ranking.Hit{ChunkID: id, Score: f.mix(c.sb[i], c.sv[i])}
+		if len(out) == k && compareHits(h, out[k-1]) >= 0 {
+			continue
+		}
+		if len(out) < k {
+			out = append(out, h)
+		} else {
+			out[k-1] = h
+		}
+		for j := len(out) - 1; j > 0 && compareHits(out[j], out[j-1]) < 0; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// compareHits orders by score desc, then chunk ID desc.
+func compareHits(x, y ranking.Hit) int {
+	if c := cmp.Compare(y.Score, x.Score); c != 0 {
+		return c
+	}
+	return cmp.Compare(y.ChunkID, x.ChunkID)
 }
 
 // top returns the first Depth hits with repeated chunk IDs removed (first
@@ -124,9 +225,9 @@ func top(hits []ranking.Hit) []ranking.Hit {
 	return out
 }
 
-// minMax maps each chunk to (s − m)/(M − m), or 0 when M = m.
-func minMax(hits []ranking.Hit) map[string]float64 {
-	out := make(map[string]float64, len(hits))
+// minMax returns (s − m)/(M − m) for each hit, or 0 when M = m.
+func minMax(hits []ranking.Hit) []float64 {
+	out := make([]float64, len(hits))
 	if len(hits) == 0 {
 		return out
 	}
@@ -134,19 +235,17 @@ func minMax(hits []ranking.Hit) map[string]float64 {
 	for _, h := range hits[1:] {
 		lo, hi = math.Min(lo, h.Score), math.Max(hi, h.Score)
 	}
-	for _, h := range hits {
-		if hi > lo {
-			out[h.ChunkID] = (h.Score - lo) / (hi - lo)
-		} else {
-			out[h.ChunkID] = 0
+	if hi > lo {
+		for i, h := range hits {
+			out[i] = (h.Score - lo) / (hi - lo)
 		}
 	}
 	return out
 }
 
-// zScores maps each chunk to (s − μ)/σ, or 0 when σ = 0.
-func zScores(hits []ranking.Hit) map[string]float64 {
-	out := make(map[string]float64, len(hits))
+// zScores returns (s − μ)/σ for each hit, or 0 when σ = 0.
+func zScores(hits []ranking.Hit) []float64 {
+	out := make([]float64, len(hits))
 	if len(hits) == 0 {
 		return out
 	}
@@ -160,35 +259,10 @@ func zScores(hits []ranking.Hit) map[string]float64 {
 		ss += (h.Score - mean) * (h.Score - mean)
 	}
 	sd := math.Sqrt(ss / float64(len(hits)))
-	for _, h := range hits {
-		if sd > 0 {
-			out[h.ChunkID] = (h.Score - mean) / sd
-		} else {
-			out[h.ChunkID] = 0
+	if sd > 0 {
+		for i, h := range hits {
+			out[i] = (h.Score - mean) / sd
 		}
 	}
-	return out
-}
-
-// combine scores the union of the two lists with mix(bm25 part, vec part),
-// a missing part being 0, and orders by score desc, chunk ID desc.
-func combine(bm25, vec map[string]float64, mix func(sb, sv float64) float64, b, v []ranking.Hit) []ranking.Hit {
-	out := make([]ranking.Hit, 0, len(b)+len(v))
-	seen := make(map[string]bool, len(b)+len(v))
-	for _, list := range [][]ranking.Hit{b, v} {
-		for _, h := range list {
-			if seen[h.ChunkID] {
-				continue
-			}
-			seen[h.ChunkID] = true
-			out = append(out, ranking.Hit{ChunkID: h.ChunkID, Score: mix(bm25[h.ChunkID], vec[h.ChunkID])})
-		}
-	}
-	slices.SortFunc(out, func(x, y ranking.Hit) int {
-		if c := cmp.Compare(y.Score, x.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(y.ChunkID, x.ChunkID)
-	})
 	return out
 }

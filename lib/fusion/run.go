@@ -6,12 +6,41 @@ import "github.com/linemem/linemem/lib/ranking"
 // fused top k (every fused candidate when k ≤ 0). It is the one place where a
 // fused ranking is cut: a hybrid retriever's search, a weight sweep and a
 // comparison of fusion rules all go through it, so their rankings agree.
+// For this package's fusers only the top k are ordered (a selection when k
+// is small); the list is the same as f.Fuse's cut to k.
 func FuseTop(f Fuser, bm25, vec []ranking.Hit, k int) []ranking.Hit {
+	if m, ok := f.(mixer); ok {
+		return fuseTop(m, candidatesOf(m, bm25, vec), k)
+	}
 	fused := f.Fuse(bm25, vec)
 	if k > 0 && len(fused) > k {
 		return fused[:k]
 	}
 	return fused
+}
+
+// FuseTopEach returns FuseTop(fs[i], bm25, vec, k) for every fuser of fs, in
+// order. Consecutive fusers that normalise alike (LinearMinMax at any β,
+// ZScore at any β, RRF with one K) share one union of the candidates and one
+// normalisation of each list, so a weight sweep pays for them once per
+// question rather than once per weight.
+func FuseTopEach(fs []Fuser, bm25, vec []ranking.Hit, k int) [][]ranking.Hit {
+	out := make([][]ranking.Hit, len(fs))
+	var c candidates
+	var norm any
+	for i, f := range fs {
+		m, ok := f.(mixer)
+		if !ok {
+			out[i] = FuseTop(f, bm25, vec, k)
+			norm = nil
+			continue
+		}
+		if norm == nil || m.normaliser() != norm {
+			c, norm = candidatesOf(m, bm25, vec), m.normaliser()
+		}
+		out[i] = fuseTop(m, c, k)
+	}
+	return out
 }
 
 // FuseRuns applies FuseTop to every question of two component runs. The
