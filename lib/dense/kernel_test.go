@@ -1,0 +1,102 @@
+package dense
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// kernelCase is seeded random data of n rows and nq queries of dimension d,
+// Gaussian with a few exact duplicates, zero rows and zero queries.
+func kernelCase(rng *rand.Rand, n, nq, d int) (*Matrix, [][]float32) {
+	ids := make([]string, n)
+	data := make([]float32, n*d)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%08x", rng.Uint32())
+		for j := range d {
+			data[i*d+j] = float32(rng.NormFloat64())
+		}
+	}
+	if n > 4 {
+		copy(data[3*d:4*d], data[:d])
+		clear(data[1*d : 2*d])
+	}
+	m, err := NewMatrix(ids, d, data)
+	if err != nil {
+		panic(err)
+	}
+	queries := make([][]float32, nq)
+	for i := range queries {
+		queries[i] = make([]float32, d)
+		if i == 2 {
+			continue // a zero query
+		}
+		for j := range d {
+			queries[i][j] = float32(rng.NormFloat64())
+		}
+	}
+	return m, queries
+}
+
+// TestApproxScoresWithinTheBound: every float32 score of the pass, with the
+// vector kernel and with gonum's blas32, is within ε = errorBound(d) of the
+// float64 score, for shapes that leave partial panels, row triples, query
+// quadruples and 8-lane blocks.
+func TestApproxScoresWithinTheBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 3))
+	for _, n := range []int{1, 2, 3, 4, 5, panelRows - 1, panelRows, panelRows + 1, 2*panelRows + 7} {
+		for _, d := range []int{1, 7, 8, 9, 16, 31, 100} {
+			for _, nq := range []int{1, 3, 4, 5, 9} {
+				m, queries := kernelCase(rng, n, nq, d)
+				for _, kernel := range []bool{true, false} {
+					if kernel && !haveKernel {
+						continue
+					}
+					useKernel = kernel
+					approx := m.approxScores(queries)
+					useKernel = true
+					if len(approx) != nq*n {
+						t.Fatalf("n=%d d=%d nq=%d: %d scores, want %d", n, d, nq, len(approx), nq*n)
+					}
+					eps := errorBound(d)
+					for i, q := range queries {
+						qinv := invNorm(q)
+						for j := range n {
+							exact := m.exact(j, q, qinv)
+							if diff := math.Abs(float64(approx[i*n+j]) - exact); diff > eps {
+								t.Fatalf("kernel %v, n=%d d=%d nq=%d: score (%d, %d) = %v, exact %v: off by %.3g > ε = %.3g",
+									kernel, n, d, nq, i, j, approx[i*n+j], exact, diff, eps)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestKernelRanksAsBLAS: the vector kernel and gonum's blas32 only
+// preselect, so the rankings are identical, scores and tie-breaks included.
+func TestKernelRanksAsBLAS(t *testing.T) {
+	if !haveKernel {
+		t.Skip("no vector kernel on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, shape := range [][3]int{{500, 37, 10}, {300, 1536, 7}, {2*panelRows + 1, 64, 4}} {
+		n, d, nq := shape[0], shape[1], shape[2]
+		m, queries := kernelCase(rng, n, nq, d)
+		for _, k := range []int{1, 5, 200, n - 1} {
+			got := m.SearchBatch(queries, k)
+			useKernel = false
+			want := m.SearchBatch(queries, k)
+			useKernel = true
+			for i := range got {
+				if !slices.Equal(got[i], want[i]) {
+					t.Fatalf("n=%d d=%d, query %d, k=%d: kernel and blas32 rankings differ", n, d, i, k)
+				}
+			}
+		}
+	}
+}
