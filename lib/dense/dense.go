@@ -50,8 +50,8 @@ type Matrix struct {
 
 // NewMatrix copies n = len(ids) vectors of dimension dim from data (row-major,
 // len(data) = n·dim). dim must be positive; a NaN or infinite component is an
-// error naming the row's ID and the component. IDs are not checked for
-// uniqueness.
+// error naming the row's ID and the component (the first such row). IDs are
+// not checked for uniqueness. Rows are prepared on all cores.
 func NewMatrix(ids []string, dim int, data []float32) (*Matrix, error) {
 	if dim <= 0 {
 		return nil, fmt.Errorf("dense: dimension %d, expected a positive dimension", dim)
@@ -60,26 +60,106 @@ func NewMatrix(ids []string, dim int, data []float32) (*Matrix, error) {
 		return nil, fmt.Errorf("dense: %d values for %d vectors of dimension %d, expected %d", len(data), len(ids), dim, len(ids)*dim)
 	}
 	m := &Matrix{ids: slices.Clone(ids), dim: dim, rows: make([]float32, len(data)), inv: make([]float64, len(ids))}
-	for i := range ids {
-		row := data[i*dim : (i+1)*dim]
-		for j, v := range row {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				return nil, fmt.Errorf("dense: vector %s: component %d is %v, expected a finite number", ids[i], j, v)
+	const block = 256 // rows per task
+	bad := make([]bool, (len(ids)+block-1)/block)
+	parallel.For(len(bad), func(b int) {
+		lo, hi := b*block, min(len(ids), (b+1)*block)
+		var sums [4]float64
+		var least [4]uint32
+		for i := lo; i < hi; i += 4 {
+			k := min(4, hi-i)
+			rowStats(data[i*dim:(i+k)*dim], dim, sums[:k], least[:k])
+			for r := range k {
+				if !m.setRow(i+r, data[(i+r)*dim:(i+r+1)*dim], sums[r], least[r]) {
+					bad[b] = true
+					return
+				}
 			}
 		}
-		norm := norm64(row)
-		if norm == 0 {
-			continue
+	})
+	if b := slices.Index(bad, true); b >= 0 {
+		for i := b * block; i < len(ids); i++ {
+			for j, v := range data[i*dim : (i+1)*dim] {
+				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+					return nil, fmt.Errorf("dense: vector %s: component %d is %v, expected a finite number", ids[i], j, v)
+				}
+			}
 		}
-		_, exp := math.Frexp(norm) // norm = frac · 2^exp, frac ∈ [0.5, 1)
-		scale := math.Ldexp(1, -exp)
-		dst := m.rows[i*dim : (i+1)*dim]
-		for j, v := range row {
-			dst[j] = float32(float64(v) * scale)
-		}
-		m.inv[i] = 1 / norm64(dst)
 	}
 	return m, nil
+}
+
+// rowStats sets sums[r] to Σ v² of row r of rows (len(sums) rows of dim
+// components, at most 4), accumulated in float64 in component order as
+// norm64 does, and least[r] to the bits of its smallest nonzero |v| (all
+// ones when there is none). Four rows at once keep four independent
+// additions in flight; each row's sum is still the sequential one.
+func rowStats(rows []float32, dim int, sums []float64, least []uint32) {
+	if len(sums) < 4 {
+		for r := range sums {
+			sums[r], least[r] = 0, math.MaxUint32
+			for _, v := range rows[r*dim : (r+1)*dim] {
+				sums[r] += float64(v) * float64(v)
+				least[r] = min(least[r], math.Float32bits(v)&0x7fffffff-1)
+			}
+			least[r]++
+		}
+		return
+	}
+	r0, r1, r2, r3 := rows[:dim], rows[dim:2*dim], rows[2*dim:3*dim], rows[3*dim:4*dim]
+	var s0, s1, s2, s3 float64
+	l0, l1, l2, l3 := uint32(math.MaxUint32), uint32(math.MaxUint32), uint32(math.MaxUint32), uint32(math.MaxUint32)
+	for j := range r0 {
+		a, b, c, d := r0[j], r1[j], r2[j], r3[j]
+		s0 += float64(a) * float64(a)
+		s1 += float64(b) * float64(b)
+		s2 += float64(c) * float64(c)
+		s3 += float64(d) * float64(d)
+		// |v| bits − 1 wraps a zero to the largest value, so zeros never win.
+		l0 = min(l0, math.Float32bits(a)&0x7fffffff-1)
+		l1 = min(l1, math.Float32bits(b)&0x7fffffff-1)
+		l2 = min(l2, math.Float32bits(c)&0x7fffffff-1)
+		l3 = min(l3, math.Float32bits(d)&0x7fffffff-1)
+	}
+	sums[0], sums[1], sums[2], sums[3] = s0, s1, s2, s3
+	least[0], least[1], least[2], least[3] = l0+1, l1+1, l2+1, l3+1
+}
+
+// setRow stores row i scaled by the power of two 2^−e that puts its norm
+// √sum in [0.5, 1), and 1/‖scaled row‖ in float64; least is the bits of
+// the row's smallest nonzero |component| (rowStats). It reports false when a
+// component is not finite (the norm then is not). Scaling by a power of two
+// is exact unless a component falls below float32's normal range (2^−126);
+// when none does, every square and partial sum of the norm scales exactly
+// too (float64 has range to spare), so ‖scaled row‖ = ‖row‖·2^−e bit for
+// bit and needs no second pass. The float32 product v·2^−e, when 2^−e is a
+// normal float32, is the same correctly rounded value as
+// float32(float64(v)·2^−e).
+func (m *Matrix) setRow(i int, row []float32, sum float64, least uint32) bool {
+	norm := math.Sqrt(sum)
+	if math.IsNaN(norm) || math.IsInf(norm, 0) {
+		return false
+	}
+	if norm == 0 {
+		return true
+	}
+	_, exp := math.Frexp(norm) // norm = frac · 2^exp, frac ∈ [0.5, 1)
+	scale := math.Ldexp(1, -exp)
+	dst := m.rows[i*m.dim : (i+1)*m.dim]
+	const minNormal = 0x1p-126
+	if scale >= minNormal && scale <= 0x1p127 && float64(math.Float32frombits(least))*scale >= minNormal {
+		s := float32(scale)
+		for j, v := range row {
+			dst[j] = v * s
+		}
+		m.inv[i] = 1 / (norm * scale)
+		return true
+	}
+	for j, v := range row {
+		dst[j] = float32(float64(v) * scale)
+	}
+	m.inv[i] = 1 / norm64(dst)
+	return true
 }
 
 // Len returns the number of vectors.

@@ -100,3 +100,44 @@ func TestKernelRanksAsBLAS(t *testing.T) {
 		}
 	}
 }
+
+// TestRowNormsAreThoseOfTheScaledRows: the one-pass norm of a scaled row is
+// bit for bit 1/‖scaled row‖, for ordinary rows and for rows whose scaling
+// rounds components below float32's normal range.
+func TestRowNormsAreThoseOfTheScaledRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	rows := [][]float32{
+		{1e30, 1e-30, 3, 0},      // 1e-30 underflows when scaled by 2^-100
+		{1e-45, 2e-45, 0, 1e-44}, // subnormal input, scaled up exactly
+		{3e38, -3e38, 1, 1e-20},  // near float32's largest value
+		{0.75, 0, 0, 0},          // already in [0.5, 1): scale 1
+		{1, 0, 0, 0},             // norm 1 scales to 0.5
+		{float32(math.SmallestNonzeroFloat32), 1e10, 0, 0},
+	}
+	for range 200 {
+		row := make([]float32, 4)
+		for j := range row {
+			row[j] = float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(200)-100)))
+		}
+		rows = append(rows, row)
+	}
+	var ids []string
+	var data []float32
+	for i, r := range rows {
+		ids = append(ids, fmt.Sprint(i))
+		data = append(data, r...)
+	}
+	m, err := NewMatrix(ids, 4, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		r := m.row(i)
+		if n := norm64(r); n < 0.5 || n >= 1 {
+			t.Errorf("row %d: scaled norm %v, want it in [0.5, 1)", i, n)
+		}
+		if want := 1 / norm64(r); m.inv[i] != want {
+			t.Errorf("row %d (%v): 1/norm %v, want %v", i, rows[i], m.inv[i], want)
+		}
+	}
+}
