@@ -20,9 +20,16 @@
 // product scaling), whatever the summation order. Every row whose approximate
 // score is within 2ε of the k-th best approximate score is then rescored in
 // float64, so the top k and their scores are exactly those of the float64
-// ranking. Rows are stored scaled by a power of two (exact in binary floating
-// point) so that their norms lie in [0.5, 1) and the float32 pass can neither
-// overflow nor lose the bound to underflow in any realistic data.
+// ranking.
+//
+// Range. Rows are read as given when every nonzero norm lies in [0.5, 2^64),
+// and otherwise kept scaled by a power of two so that their norms lie in
+// [0.5, 1); either way the float32 pass can neither overflow nor lose the
+// bound to underflow in any realistic data. The float64 scores do not
+// depend on the choice: scaling a row by 2^−e scales every product and
+// partial sum of Σ r_j·q_j by 2^−e and 1/‖r‖ by 2^e, exactly (float32
+// inputs leave float64 range to spare), so their product is the same
+// number.
 package dense
 
 import (
@@ -44,14 +51,17 @@ import (
 type Matrix struct {
 	ids  []string
 	dim  int
-	rows []float32 // n × dim, row i = vector i · 2^k for the k that puts ‖row‖ in [0.5, 1)
+	rows []float32 // n × dim: the vectors as given, or each scaled by the 2^k that puts its norm in [0.5, 1)
 	inv  []float64 // 1/‖row i‖ in float64; 0 for a zero row
 }
 
-// NewMatrix copies n = len(ids) vectors of dimension dim from data (row-major,
-// len(data) = n·dim). dim must be positive; a NaN or infinite component is an
-// error naming the row's ID and the component (the first such row). IDs are
-// not checked for uniqueness. Rows are prepared on all cores.
+// NewMatrix returns the matrix of n = len(ids) vectors of dimension dim in
+// data (row-major, len(data) = n·dim). dim must be positive; a NaN or
+// infinite component is an error naming the first such row's ID and the
+// component. IDs are not checked for uniqueness. When every nonzero row's
+// norm lies in [0.5, 2^64) the matrix reads data as given, and the caller
+// must not modify it afterwards; otherwise it keeps a scaled copy (see
+// Matrix). Rows are measured on all cores.
 func NewMatrix(ids []string, dim int, data []float32) (*Matrix, error) {
 	if dim <= 0 {
 		return nil, fmt.Errorf("dense: dimension %d, expected a positive dimension", dim)
@@ -59,33 +69,45 @@ func NewMatrix(ids []string, dim int, data []float32) (*Matrix, error) {
 	if len(data) != len(ids)*dim {
 		return nil, fmt.Errorf("dense: %d values for %d vectors of dimension %d, expected %d", len(data), len(ids), dim, len(ids)*dim)
 	}
-	m := &Matrix{ids: slices.Clone(ids), dim: dim, rows: make([]float32, len(data)), inv: make([]float64, len(ids))}
+	n := len(ids)
+	m := &Matrix{ids: slices.Clone(ids), dim: dim, inv: make([]float64, n)}
+	sums := make([]float64, n)
+	least := make([]uint32, n)
 	const block = 256 // rows per task
-	bad := make([]bool, (len(ids)+block-1)/block)
-	parallel.For(len(bad), func(b int) {
-		lo, hi := b*block, min(len(ids), (b+1)*block)
-		var sums [4]float64
-		var least [4]uint32
-		for i := lo; i < hi; i += 4 {
-			k := min(4, hi-i)
-			rowStats(data[i*dim:(i+k)*dim], dim, sums[:k], least[:k])
-			for r := range k {
-				if !m.setRow(i+r, data[(i+r)*dim:(i+r+1)*dim], sums[r], least[r]) {
-					bad[b] = true
-					return
-				}
-			}
+	tasks := (n + block - 1) / block
+	parallel.For(tasks, func(b int) {
+		for i := b * block; i < min(n, (b+1)*block); i += 4 {
+			k := min(4, n-i, (b+1)*block-i)
+			rowStats(data[i*dim:(i+k)*dim], dim, sums[i:i+k], least[i:i+k])
 		}
 	})
-	if b := slices.Index(bad, true); b >= 0 {
-		for i := b * block; i < len(ids); i++ {
+	asGiven := true
+	for i, sum := range sums {
+		norm := math.Sqrt(sum)
+		if math.IsNaN(norm) || math.IsInf(norm, 0) {
 			for j, v := range data[i*dim : (i+1)*dim] {
 				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 					return nil, fmt.Errorf("dense: vector %s: component %d is %v, expected a finite number", ids[i], j, v)
 				}
 			}
 		}
+		asGiven = asGiven && (norm == 0 || norm >= 0.5 && norm < 0x1p64)
 	}
+	if asGiven {
+		m.rows = data
+		for i, sum := range sums {
+			if sum > 0 {
+				m.inv[i] = 1 / math.Sqrt(sum)
+			}
+		}
+		return m, nil
+	}
+	m.rows = make([]float32, len(data))
+	parallel.For(tasks, func(b int) {
+		for i := b * block; i < min(n, (b+1)*block); i++ {
+			m.setRow(i, data[i*dim:(i+1)*dim], sums[i], least[i])
+		}
+	})
 	return m, nil
 }
 
@@ -127,21 +149,17 @@ func rowStats(rows []float32, dim int, sums []float64, least []uint32) {
 
 // setRow stores row i scaled by the power of two 2^−e that puts its norm
 // √sum in [0.5, 1), and 1/‖scaled row‖ in float64; least is the bits of
-// the row's smallest nonzero |component| (rowStats). It reports false when a
-// component is not finite (the norm then is not). Scaling by a power of two
-// is exact unless a component falls below float32's normal range (2^−126);
-// when none does, every square and partial sum of the norm scales exactly
-// too (float64 has range to spare), so ‖scaled row‖ = ‖row‖·2^−e bit for
-// bit and needs no second pass. The float32 product v·2^−e, when 2^−e is a
-// normal float32, is the same correctly rounded value as
-// float32(float64(v)·2^−e).
-func (m *Matrix) setRow(i int, row []float32, sum float64, least uint32) bool {
+// the row's smallest nonzero |component| (rowStats), every component is
+// finite. Scaling by a power of two is exact unless a component falls below
+// float32's normal range (2^−126); when none does, every square and partial
+// sum of the norm scales exactly too (float64 has range to spare), so
+// ‖scaled row‖ = ‖row‖·2^−e bit for bit and needs no second pass. The
+// float32 product v·2^−e, when 2^−e is a normal float32, is the same
+// correctly rounded value as float32(float64(v)·2^−e).
+func (m *Matrix) setRow(i int, row []float32, sum float64, least uint32) {
 	norm := math.Sqrt(sum)
-	if math.IsNaN(norm) || math.IsInf(norm, 0) {
-		return false
-	}
 	if norm == 0 {
-		return true
+		return
 	}
 	_, exp := math.Frexp(norm) // norm = frac · 2^exp, frac ∈ [0.5, 1)
 	scale := math.Ldexp(1, -exp)
@@ -153,13 +171,12 @@ func (m *Matrix) setRow(i int, row []float32, sum float64, least uint32) bool {
 			dst[j] = v * s
 		}
 		m.inv[i] = 1 / (norm * scale)
-		return true
+		return
 	}
 	for j, v := range row {
 		dst[j] = float32(float64(v) * scale)
 	}
 	m.inv[i] = 1 / norm64(dst)
-	return true
 }
 
 // Len returns the number of vectors.

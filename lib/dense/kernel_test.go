@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 // kernelCase is seeded random data of n rows and nq queries of dimension d,
@@ -138,6 +140,56 @@ func TestRowNormsAreThoseOfTheScaledRows(t *testing.T) {
 		}
 		if want := 1 / norm64(r); m.inv[i] != want {
 			t.Errorf("row %d (%v): 1/norm %v, want %v", i, rows[i], m.inv[i], want)
+		}
+	}
+}
+
+// TestScoresDoNotDependOnScaling: a matrix read as given and one kept
+// scaled (forced by one extra row of small norm) give every shared row the
+// same float64 score, bit for bit.
+func TestScoresDoNotDependOnScaling(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 1))
+	const n, d = 300, 37
+	ids := make([]string, n)
+	data := make([]float32, n*d)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%04d", i)
+		scale := math.Pow(2, float64(rng.IntN(40)))
+		for j := range d {
+			data[i*d+j] = float32(rng.NormFloat64() * scale)
+		}
+	}
+	given, err := NewMatrix(ids, d, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &given.rows[0] != &data[0] {
+		t.Fatal("rows of norm ≥ 0.5 were copied, want them read as given")
+	}
+	small := append(slices.Clone(data), make([]float32, d)...)
+	small[n*d] = 0.25
+	scaled, err := NewMatrix(append(slices.Clone(ids), "small"), d, small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &scaled.rows[0] == &small[0] {
+		t.Fatal("a row of norm 0.25 was read as given, want the matrix scaled")
+	}
+	for range 20 {
+		q := make([]float32, d)
+		for j := range q {
+			q[j] = float32(rng.NormFloat64())
+		}
+		qinv := invNorm(q)
+		for i := range n {
+			if a, b := given.exact(i, q, qinv), scaled.exact(i, q, qinv); a != b {
+				t.Fatalf("row %d: score %v as given, %v scaled", i, a, b)
+			}
+		}
+		got := given.Search(q, 10)
+		want := slices.DeleteFunc(scaled.Search(q, 11), func(h ranking.Hit) bool { return h.ChunkID == "small" })[:10]
+		if !slices.Equal(got, want) {
+			t.Fatalf("top 10 differ: %v as given, %v scaled", got, want)
 		}
 	}
 }
