@@ -21,6 +21,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/linemem/linemem/lib/internal/parallel"
 	"github.com/linemem/linemem/lib/metrics"
 )
 
@@ -72,32 +73,46 @@ func (ix *Indices) Row(r int) []int {
 }
 
 // Means returns the B resample means of x, (1/n)·Σ_j x[idx[r][j]] for each
-// resample r, summed in index order. It panics when len(x) ≠ N(). With
-// n = 0 every mean is NaN.
+// resample r, summed in index order, on all cores. It panics when
+// len(x) ≠ N(). With n = 0 every mean is NaN.
 func (ix *Indices) Means(x []float64) []float64 {
 	if len(x) != ix.n {
 		panic("bootstrap: vector length differs from the index matrix's n")
 	}
 	means := make([]float64, ix.b)
-	for r := range means {
-		sum := 0.0
-		for _, j := range ix.idx[r*ix.n : (r+1)*ix.n] {
-			sum += x[j]
-		}
-		means[r] = sum / float64(ix.n)
-	}
+	const block = 256 // resamples per task, a multiple of four
+	parallel.For((ix.b+block-1)/block, func(t int) {
+		ix.means(x, means, t*block, min(ix.b, (t+1)*block))
+	})
 	return means
 }
 
-// MeanCI returns the mean of x and the percentile interval of its resample
-// means at the given two-sided level (0.95 for a 95% interval):
-//
-//	lo = Quantile7(sorted means, (1 − level)/2)
-//	hi = Quantile7(sorted means, (1 + level)/2)
-//
-// The mean is metrics.Mean(x), the same macro mean Evaluate reports. A
-// constant x gives lo = hi. It panics when len(x) ≠ N() or level is outside
-// (0, 1). With n = 0 all three values are NaN.
+// means sets means[r] for resamples lo ≤ r < hi. Four resamples at a time
+// keep four independent additions in flight; each resample's sum is still
+// accumulated in index order.
+func (ix *Indices) means(x, means []float64, lo, hi int) {
+	n := ix.n
+	r := lo
+	for ; r+4 <= hi; r += 4 {
+		i0, i1, i2, i3 := ix.idx[r*n:(r+1)*n], ix.idx[(r+1)*n:(r+2)*n], ix.idx[(r+2)*n:(r+3)*n], ix.idx[(r+3)*n:(r+4)*n]
+		var s0, s1, s2, s3 float64
+		for j := range i0 {
+			s0 += x[i0[j]]
+			s1 += x[i1[j]]
+			s2 += x[i2[j]]
+			s3 += x[i3[j]]
+		}
+		means[r], means[r+1], means[r+2], means[r+3] = s0/float64(n), s1/float64(n), s2/float64(n), s3/float64(n)
+	}
+	for ; r < hi; r++ {
+		sum := 0.0
+		for _, j := range ix.idx[r*n : (r+1)*n] {
+			sum += x[j]
+		}
+		means[r] = sum / float64(n)
+	}
+}
+
 func (ix *Indices) MeanCI(x []float64, level float64) (mean, lo, hi float64) {
 	if ix.n == 0 {
 		return math.NaN(), math.NaN(), math.NaN()

@@ -230,3 +230,27 @@ func BenchmarkNewIndices(b *testing.B) {
 		})
 	}
 }
+
+// TestMeansSumInIndexOrder: every resample mean is (Σ_j x[idx[r][j]])/n
+// accumulated in index order, bit for bit, whatever B (so also for the
+// resamples left over when B is not a multiple of four).
+func TestMeansSumInIndexOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	x := make([]float64, 37)
+	for i := range x {
+		x[i] = rng.Float64() * math.Pow(10, float64(rng.IntN(30)-15)) // magnitudes far apart: order matters
+	}
+	for _, b := range []int{1, 3, 4, 5, 7, 8, 101} {
+		ix := bootstrap.NewIndices(b, len(x), 5)
+		got := ix.Means(x)
+		for r := range b {
+			sum := 0.0
+			for _, j := range ix.Row(r) {
+				sum += x[j]
+			}
+			if want := sum / float64(len(x)); got[r] != want {
+				t.Fatalf("B = %d, resample %d: mean %.17g, want %.17g", b, r, got[r], want)
+			}
+		}
+	}
+}
