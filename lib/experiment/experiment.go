@@ -8,8 +8,9 @@
 // It glues lib/retrieval (rankings), lib/fusion (one fuse-and-cut routine),
 // lib/metrics (scores), lib/bootstrap (intervals) and lib/analysis (the
 // selection rule) together, so the CLI, `reproduce` and the notebooks all
-// evaluate the same way. It imports those, lib/questions, lib/ranking and the
-// packages that hold the paper's defaults (lib/represent, lib/tokenize).
+// evaluate the same way. It imports those, lib/questions, lib/ranking, the
+// packages that hold the paper's defaults (lib/represent, lib/tokenize) and
+// lib/internal/parallel.
 package experiment
 
 import (
@@ -19,6 +20,7 @@ import (
 	"github.com/linemem/linemem/lib/analysis"
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/fusion"
+	"github.com/linemem/linemem/lib/internal/parallel"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
@@ -387,7 +389,8 @@ func (s *Setup) Sweep(pairings []retrieval.Pairing, betas []float64) (*Sweep, er
 // and normalisation between the weights. A configuration is scored on its
 // fused top min(Protocol.RunDepth, K), K the largest cutoff of
 // Protocol.Metrics, which is all that any metric reads of the full run
-// (Sweep.FusedRun rebuilds that run). The selected configuration is the
+// (Sweep.FusedRun rebuilds that run). Questions are fused, and
+// configurations scored, on all cores. The selected configuration is the
 // first attaining the maximum Protocol.SelectionMetric (spec §10,
 // analysis.FirstMax).
 func (s *Setup) SweepFusion(kind string, pairings []retrieval.Pairing, betas []float64) (*Sweep, error) {
@@ -428,23 +431,28 @@ func (s *Setup) SweepFusion(kind string, pairings []retrieval.Pairing, betas []f
 				return nil, fmt.Errorf("sweep: unknown fusion %q", kind)
 			}
 		}
-		runs := make([]ranking.Run, len(betas))
-		for j := range runs {
-			runs[j] = make(ranking.Run, len(sparse))
+		qids := make([]string, 0, len(sparse))
+		for qid := range sparse {
+			qids = append(qids, qid)
 		}
-		for qid, hits := range sparse {
-			for j, fused := range fusion.FuseTopEach(fusers, hits, vec[qid], cut) {
-				runs[j][qid] = fused
+		fused := make([][][]ranking.Hit, len(qids)) // by question, then configuration
+		parallel.For(len(qids), func(k int) {
+			fused[k] = fusion.FuseTopEach(fusers, sparse[qids[k]], vec[qids[k]], cut)
+		})
+		errs := make([]error, len(configs))
+		parallel.For(len(configs), func(j int) {
+			run := make(ranking.Run, len(qids))
+			for k, qid := range qids {
+				run[qid] = fused[k][j]
 			}
-		}
+			configs[j].Result, errs[j] = metrics.Evaluate(s.Questions, s.Qrels, run, s.Protocol.Metrics)
+		})
 		for j, c := range configs {
-			res, err := metrics.Evaluate(s.Questions, s.Qrels, runs[j], s.Protocol.Metrics)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", c.Name, err)
+			if errs[j] != nil {
+				return nil, fmt.Errorf("%s: %w", c.Name, errs[j])
 			}
-			c.Result = res
 			w.Configs = append(w.Configs, c)
-			scores = append(scores, res.Mean[s.Protocol.SelectionMetric])
+			scores = append(scores, c.Result.Mean[s.Protocol.SelectionMetric])
 		}
 		if s.Progress != nil {
 			s.Progress(i+1, len(pairings), p.Label)
