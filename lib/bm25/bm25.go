@@ -57,6 +57,8 @@ type Index struct {
 	avgdl    float64
 	terms    map[string]int32
 	postings [][]posting // by term ID, ascending doc
+
+	accumulators sync.Pool // *[]float64 of len(docs), all zero: Search's scores, reused
 }
 
 // New tokenizes docs with tok and indexes them. Tokenization runs on all
@@ -188,16 +190,28 @@ func termScore(idf float64, tf int32, lenNorm float64) float64 {
 // over the query tokens in query order.
 func (ix *Index) Search(query string, k int) []ranking.Hit {
 	var (
-		scores  []float64 // by doc, allocated on the first known term
+		scores  []float64 // by doc, taken on the first known term, all zero
 		touched []int32   // docs reached, first-touch order; every contribution is > 0 (IDF > 0, f ≥ 1), so score 0 means untouched
 	)
+	defer func() {
+		if scores != nil {
+			for _, d := range touched {
+				scores[d] = 0
+			}
+			ix.accumulators.Put(&scores)
+		}
+	}()
 	for _, t := range ix.tok.Tokens(query) {
 		id, ok := ix.terms[t]
 		if !ok {
 			continue
 		}
 		if scores == nil {
-			scores = make([]float64, len(ix.docs))
+			if p, ok := ix.accumulators.Get().(*[]float64); ok {
+				scores = *p
+			} else {
+				scores = make([]float64, len(ix.docs))
+			}
 		}
 		list := ix.postings[id]
 		idf := IDF(len(ix.docs), len(list))

@@ -239,3 +239,47 @@ func ExampleIndex_Search() {
 	}
 	// Output: c1 1.9646
 }
+
+// TestRepeatedSearchesAreFresh: Search reuses its score accumulators, so
+// searching one index many times, also concurrently, gives every query the
+// ranking a fresh index gives it.
+func TestRepeatedSearchesAreFresh(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	vocab := []string{"p", "q", "r", "s", "t", "u"}
+	docs := make([]bm25.Doc, 500)
+	for i := range docs {
+		words := make([]string, 1+rng.IntN(5))
+		for j := range words {
+			words[j] = vocab[rng.IntN(len(vocab))]
+		}
+		docs[i] = bm25.Doc{ID: fmt.Sprintf("%04d", i), Text: strings.Join(words, " ")}
+	}
+	queries := []string{"p", "q r", "s s p", "zzz", "t u p q", "r"}
+	want := make([][]ranking.Hit, len(queries))
+	for i, q := range queries {
+		want[i] = bm25.New(docs, fields{}).Search(q, 0)
+	}
+	ix := bm25.New(docs, fields{})
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			ok := true
+			for round := range 20 {
+				k := 10 * (round % 3) // 0 (every hit), 10, 20
+				for i, q := range queries {
+					w := want[i]
+					if k > 0 {
+						w = w[:min(k, len(w))]
+					}
+					ok = ok && slices.Equal(ix.Search(q, k), w)
+				}
+			}
+			done <- ok
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Fatal("a repeated search differs from a fresh index's")
+		}
+	}
+}
