@@ -51,6 +51,12 @@ func TestBuilderIndexDir(t *testing.T) {
 	changed[2].RawText = "ポスター カレー"
 	want := search(changed, "カレー")
 	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: changed}, nil, retrieval.Options{IndexDir: "-"})
+	if got := b.IndexDir(); got != "-" {
+		t.Errorf("IndexDir() = %q without a folder, want -", got)
+	}
+	if got := retrieval.NewBuilder(retrieval.Corpus{}, nil, retrieval.Options{IndexDir: dir}).IndexDir(); got != dir {
+		t.Errorf("IndexDir() = %q, want %q", got, dir)
+	}
 	r, _ := b.Build("raw_text_bm25")
 	if fresh, _ := r.Search("カレー", 0); !reflect.DeepEqual(want, fresh) {
 		t.Errorf("after a change: %v, want %v (built without a folder)", want, fresh)

@@ -267,11 +267,26 @@ func (b *Builder) buildBM25(rep string, tok tokenize.Tokenizer) (*bm25.Index, er
 	}
 	hash := bm25Key(tok.Name(), docs)
 	ix := loadBM25(dir, rep, tok, keyTexts, hash)
+	if ix != nil && content == "" {
+		return ix, nil
+	}
 	if ix == nil {
 		ix = bm25.New(docs, tok)
 	}
+	// Built, or found by its texts by a store Builder: store it with every
+	// key known, so the next store Builder finds it by its content key.
 	saveBM25(dir, rep, tok.Name(), keyPairs(keyContent, content, keyTexts, hash), ix)
 	return ix, nil
+}
+
+// IndexDir returns the folder where the Builder keeps BM25 indexes and
+// vector matrices, or "-" when it keeps none (Options.IndexDir), for a
+// Builder over the same corpus with other options.
+func (b *Builder) IndexDir() string {
+	if b.opts.IndexDir == "" {
+		return "-"
+	}
+	return b.opts.IndexDir
 }
 
 func (b *Builder) textsLocked(rep string) ([]string, error) {
