@@ -2,13 +2,14 @@
 // retrievers over an in-memory corpus: BM25 over a representation
 // (lib/bm25), dense search over stored vectors (lib/dense), fusions of the
 // two (lib/fusion), and remedies for aggregate questions that reorder a base
-// retriever's ranking (lib/diversify, lib/hierarchy). It holds no storage of
-// its own: chunks, summaries and vectors come from the caller, typically
-// lib/store.
+// retriever's ranking (lib/diversify, lib/hierarchy). Chunks, summaries and
+// vectors come from the caller (NewBuilder) or from a lib/store database
+// (NewStoreBuilder), which is read only when an index is not on disk.
 //
 // A Builder caches what retrievers share: one BM25 index per
 // (representation, tokenizer) and one vector matrix per (representation,
-// model), so the paper's 126-configuration sweep builds each once.
+// model), so the paper's 126-configuration sweep builds each once, and keeps
+// them in an index folder between processes (Options.IndexDir).
 package retrieval
 
 import (
