@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Kinds of content whose versions key derived indexes (ContentKey). Every
@@ -103,4 +104,12 @@ func (s *Store) Counts() (chunks, summaries int, err error) {
 		return 0, 0, err
 	}
 	return chunks, summaries, nil
+}
+
+// nativeLittleEndian reports whether the machine stores integers and floats
+// little-endian, the byte order of stored vectors, so a blob can be read in
+// place.
+func nativeLittleEndian() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
 }
