@@ -327,6 +327,11 @@ func (b *batchInsert) abandon() { b.full.Close() }
 // flush writes the queued rows and releases the prepared statement.
 func (b *batchInsert) flush() error {
 	defer b.full.Close()
+	return b.write()
+}
+
+// write writes the queued rows now.
+func (b *batchInsert) write() error {
 	if b.rows == 0 {
 		return nil
 	}
