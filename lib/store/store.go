@@ -217,6 +217,28 @@ CREATE TABLE content_versions (
 INSERT INTO content_versions (kind, version) VALUES
 	('database', abs(random())), ('chunks', 0), ('summaries', 0), ('vectors', 0);
 `,
+	// 4: vectors import: chunk vectors in a rowid table, the 6 KB vector of
+	// a 1,536-d row in its own row and overflow pages, so that an import
+	// appends rows in file order while only the small key entries of the
+	// unique index and vectors_by_chunk are placed by key (in the clustered
+	// WITHOUT ROWID table every row was moved by page splits). Existing
+	// vectors are copied over unchanged.
+	`
+CREATE TABLE vectors_v4 (
+	rep       TEXT NOT NULL,
+	model     TEXT NOT NULL,
+	chunk_id  TEXT NOT NULL REFERENCES chunks(chunk_id) ON DELETE CASCADE,
+	dim       INTEGER NOT NULL,
+	input_cap INTEGER NOT NULL,
+	vec       BLOB NOT NULL,
+	UNIQUE (rep, model, chunk_id)
+);
+INSERT INTO vectors_v4 (rep, model, chunk_id, dim, input_cap, vec)
+	SELECT rep, model, chunk_id, dim, input_cap, vec FROM vectors ORDER BY rep, model, chunk_id;
+DROP TABLE vectors;
+ALTER TABLE vectors_v4 RENAME TO vectors;
+CREATE INDEX vectors_by_chunk ON vectors(chunk_id);
+`,
 }
 
 // migrate applies the migrations above the file's user_version, each in its
