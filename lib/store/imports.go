@@ -83,46 +83,76 @@ const summaryShape = `a JSON object {"chunk_id": string, "summary": string}`
 // ID wins; the count returned is of distinct chunk IDs. Bad JSON, a missing or
 // mistyped field, invalid UTF-8 or a chunk ID not in the corpus is an
 // *InputError naming file and line, and then nothing is stored.
+//
+// Lines are parsed on every core while the rows before them are written in
+// one write transaction, which an error rolls back.
 func (s *Store) ImportSummaries(file string, r io.Reader) (int, error) {
-	known, err := s.chunkIDSet()
-	if err != nil {
-		return 0, err
-	}
-	var rows []SummaryRow
-	at := map[string]int{}
-	err = jsonl.Lines(file, r, func(line int, data []byte) error {
-		var v struct {
-			ChunkID *string `json:"chunk_id"`
-			Summary *string `json:"summary"`
+	var count int
+	err := s.inTx(func(tx *sql.Tx) error {
+		if err := bumpContent(tx, ContentSummaries); err != nil {
+			return err
 		}
-		if err := json.Unmarshal(data, &v); err != nil {
-			return inputerr.At(file, line, jsonProblem(summaryShape, err))
+		known, err := chunkIDSet(tx)
+		if err != nil {
+			return err
 		}
-		switch {
-		case v.ChunkID == nil:
-			return inputerr.At(file, line, `a string field "chunk_id"`)
-		case v.Summary == nil:
-			return inputerr.At(file, line, `a string field "summary"`)
+		ins, err := newSummaryInsert(tx)
+		if err != nil {
+			return err
 		}
-		if _, ok := known[*v.ChunkID]; !ok {
-			return inputerr.At(file, line, fmt.Sprintf("a chunk_id of the corpus, got %q", *v.ChunkID))
+		at := now()
+		seen := map[string]struct{}{}
+		err = parallelLines(file, r, func(line int, data []byte) (SummaryRow, error) {
+			return parseSummaryLine(file, line, data)
+		}, func(line int, row SummaryRow) error {
+			if _, ok := known[row.ChunkID]; !ok {
+				return inputerr.At(file, line, fmt.Sprintf("a chunk_id of the corpus, got %q", row.ChunkID))
+			}
+			if _, dup := seen[row.ChunkID]; dup {
+				// A later line replaces an earlier one: write the queued
+				// rows first, so that the upsert sees the earlier row.
+				if err := ins.write(); err != nil {
+					return err
+				}
+			} else {
+				seen[row.ChunkID] = struct{}{}
+			}
+			return ins.add(row.ChunkID, row.Summary, row.Origin, at)
+		})
+		if err != nil {
+			ins.abandon()
+			return err
 		}
-		row := SummaryRow{ChunkID: *v.ChunkID, Summary: *v.Summary, Origin: OriginImport}
-		if i, seen := at[row.ChunkID]; seen {
-			rows[i] = row
-		} else {
-			at[row.ChunkID] = len(rows)
-			rows = append(rows, row)
-		}
-		return nil
+		count = len(seen)
+		return ins.flush()
 	})
 	if err != nil {
 		return 0, err
 	}
-	if err := s.PutSummaries(rows); err != nil {
-		return 0, err
+	return count, nil
+}
+
+// parseSummaryLine reads one summaries JSONL line.
+func parseSummaryLine(file string, line int, data []byte) (SummaryRow, error) {
+	var v struct {
+		ChunkID *string `json:"chunk_id"`
+		Summary *string `json:"summary"`
 	}
-	return len(rows), nil
+	if err := json.Unmarshal(data, &v); err != nil {
+		return SummaryRow{}, inputerr.At(file, line, jsonProblem(summaryShape, err))
+	}
+	switch {
+	case v.ChunkID == nil:
+		return SummaryRow{}, inputerr.At(file, line, `a string field "chunk_id"`)
+	case v.Summary == nil:
+		return SummaryRow{}, inputerr.At(file, line, `a string field "summary"`)
+	}
+	return SummaryRow{ChunkID: *v.ChunkID, Summary: *v.Summary, Origin: OriginImport}, nil
+}
+
+func newSummaryInsert(tx *sql.Tx) (*batchInsert, error) {
+	return newBatchInsert(tx, `INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES `,
+		`ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`, 4)
 }
 
 // PutSummaries stores rows in one transaction, replacing earlier summaries of
@@ -137,8 +167,7 @@ func (s *Store) PutSummaries(rows []SummaryRow) error {
 		if err != nil {
 			return err
 		}
-		ins, err := newBatchInsert(tx, `INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES `,
-			`ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`, 4)
+		ins, err := newSummaryInsert(tx)
 		if err != nil {
 			return err
 		}
