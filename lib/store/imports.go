@@ -355,7 +355,7 @@ func (s *Store) ImportVectors(rep, model string, inputCap int, file string, r io
 		if err := bumpContent(tx, ContentVectors); err != nil {
 			return err
 		}
-		ins, err := newBatchInsert(tx, `INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES `,
+		ins, err := newRowInsert(tx, `INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES `,
 			`ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`, 6)
 		if err != nil {
 			return err

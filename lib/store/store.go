@@ -305,6 +305,7 @@ type batchInsert struct {
 	head string // "INSERT INTO t (a, b) VALUES "
 	tail string // optional conflict clause
 	cols int
+	per  int // rows per statement
 	full *sql.Stmt
 	args []any
 	rows int // queued rows in args
@@ -315,13 +316,26 @@ type batchInsert struct {
 const batchRows = 256
 
 func newBatchInsert(tx *sql.Tx, head, tail string, cols int) (*batchInsert, error) {
-	b := &batchInsert{tx: tx, head: head, tail: tail, cols: cols}
-	stmt, err := tx.Prepare(b.statement(batchRows))
+	return newInsert(tx, head, tail, cols, batchRows)
+}
+
+// newRowInsert inserts one row per statement. For rows that land at random
+// places in large indexes this is cheaper than a multi-row INSERT: a
+// statement that may write several rows and then fail a constraint keeps a
+// statement journal of every page it changes, and such a statement changes
+// a few hundred index pages; a one-row statement needs none.
+func newRowInsert(tx *sql.Tx, head, tail string, cols int) (*batchInsert, error) {
+	return newInsert(tx, head, tail, cols, 1)
+}
+
+func newInsert(tx *sql.Tx, head, tail string, cols, per int) (*batchInsert, error) {
+	b := &batchInsert{tx: tx, head: head, tail: tail, cols: cols, per: per}
+	stmt, err := tx.Prepare(b.statement(per))
 	if err != nil {
 		return nil, err
 	}
 	b.full = stmt
-	b.args = make([]any, 0, cols*batchRows)
+	b.args = make([]any, 0, cols*per)
 	return b, nil
 }
 
@@ -334,7 +348,7 @@ func (b *batchInsert) statement(rows int) string {
 func (b *batchInsert) add(values ...any) error {
 	b.args = append(b.args, values...)
 	b.rows++
-	if b.rows < batchRows {
+	if b.rows < b.per {
 		return nil
 	}
 	_, err := b.full.Exec(b.args...)
