@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -131,3 +132,52 @@ func BenchmarkIngestPaperScale(b *testing.B) { benchmarkIngest(b, paperMessages)
 
 func BenchmarkIngestSmall(b *testing.B)  { benchmarkIngest(b, 10_000) }
 func BenchmarkIngestMedium(b *testing.B) { benchmarkIngest(b, 100_000) }
+
+// BenchmarkImportVectors imports 1,536-d chunk vectors as JSONL (5-decimal
+// elements, the paper's vector cache format) for the chunks of a generated
+// corpus of 100,000 messages (about 6,000 chunks), a new model each time, in
+// one transaction each: parsing on every core, one writer. The command-line
+// figure at paper scale is `make bench-e2e`'s `vectors import`.
+func BenchmarkImportVectors(b *testing.B) {
+	st, err := store.Open(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	for i, msgs := range generateCorpus(100_000, 4, 1) {
+		cs, err := chunking.Build(msgs, chunking.DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := st.IngestSource(msgs[0].Source, fmt.Sprintf("%064x", i), int64(len(msgs)), chunking.DefaultOptions(), msgs, cs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ids, err := st.ChunkIDs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var file []byte
+	for _, id := range ids {
+		file = fmt.Appendf(file, `{"key":%q,"vector":[`, id)
+		for j := range 1536 {
+			if j > 0 {
+				file = append(file, ',')
+			}
+			file = strconv.AppendFloat(file, float64(int(rng.NormFloat64()*2550))/1e5, 'g', -1, 64)
+		}
+		file = append(file, "]}\n"...)
+	}
+	b.SetBytes(int64(len(file)))
+	cpuBefore := cpuSeconds()
+	b.ResetTimer()
+	for i := range b.N {
+		n, err := st.ImportVectors(store.RepSummary, fmt.Sprintf("m%d", i), 0, "v.jsonl", bytes.NewReader(file))
+		if err != nil || n != len(ids) {
+			b.Fatalf("imported %d of %d: %v", n, len(ids), err)
+		}
+	}
+	b.ReportMetric(float64(len(ids)), "vectors")
+	b.ReportMetric((cpuSeconds()-cpuBefore)/float64(b.N), "cpu-s/op")
+}

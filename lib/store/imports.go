@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/linemem/linemem/lib/jsonl"
 
@@ -81,46 +83,76 @@ const summaryShape = `a JSON object {"chunk_id": string, "summary": string}`
 // ID wins; the count returned is of distinct chunk IDs. Bad JSON, a missing or
 // mistyped field, invalid UTF-8 or a chunk ID not in the corpus is an
 // *InputError naming file and line, and then nothing is stored.
+//
+// Lines are parsed on every core while the rows before them are written in
+// one write transaction, which an error rolls back.
 func (s *Store) ImportSummaries(file string, r io.Reader) (int, error) {
-	known, err := s.chunkIDSet()
-	if err != nil {
-		return 0, err
-	}
-	var rows []SummaryRow
-	at := map[string]int{}
-	err = jsonl.Lines(file, r, func(line int, data []byte) error {
-		var v struct {
-			ChunkID *string `json:"chunk_id"`
-			Summary *string `json:"summary"`
+	var count int
+	err := s.inTx(func(tx *sql.Tx) error {
+		if err := bumpContent(tx, ContentSummaries); err != nil {
+			return err
 		}
-		if err := json.Unmarshal(data, &v); err != nil {
-			return inputerr.At(file, line, jsonProblem(summaryShape, err))
+		known, err := chunkIDSet(tx)
+		if err != nil {
+			return err
 		}
-		switch {
-		case v.ChunkID == nil:
-			return inputerr.At(file, line, `a string field "chunk_id"`)
-		case v.Summary == nil:
-			return inputerr.At(file, line, `a string field "summary"`)
+		ins, err := newSummaryInsert(tx)
+		if err != nil {
+			return err
 		}
-		if _, ok := known[*v.ChunkID]; !ok {
-			return inputerr.At(file, line, fmt.Sprintf("a chunk_id of the corpus, got %q", *v.ChunkID))
+		at := now()
+		seen := map[string]struct{}{}
+		err = parallelLines(file, r, func(line int, data []byte) (SummaryRow, error) {
+			return parseSummaryLine(file, line, data)
+		}, func(line int, row SummaryRow) error {
+			if _, ok := known[row.ChunkID]; !ok {
+				return inputerr.At(file, line, fmt.Sprintf("a chunk_id of the corpus, got %q", row.ChunkID))
+			}
+			if _, dup := seen[row.ChunkID]; dup {
+				// A later line replaces an earlier one: write the queued
+				// rows first, so that the upsert sees the earlier row.
+				if err := ins.write(); err != nil {
+					return err
+				}
+			} else {
+				seen[row.ChunkID] = struct{}{}
+			}
+			return ins.add(row.ChunkID, row.Summary, row.Origin, at)
+		})
+		if err != nil {
+			ins.abandon()
+			return err
 		}
-		row := SummaryRow{ChunkID: *v.ChunkID, Summary: *v.Summary, Origin: OriginImport}
-		if i, seen := at[row.ChunkID]; seen {
-			rows[i] = row
-		} else {
-			at[row.ChunkID] = len(rows)
-			rows = append(rows, row)
-		}
-		return nil
+		count = len(seen)
+		return ins.flush()
 	})
 	if err != nil {
 		return 0, err
 	}
-	if err := s.PutSummaries(rows); err != nil {
-		return 0, err
+	return count, nil
+}
+
+// parseSummaryLine reads one summaries JSONL line.
+func parseSummaryLine(file string, line int, data []byte) (SummaryRow, error) {
+	var v struct {
+		ChunkID *string `json:"chunk_id"`
+		Summary *string `json:"summary"`
 	}
-	return len(rows), nil
+	if err := json.Unmarshal(data, &v); err != nil {
+		return SummaryRow{}, inputerr.At(file, line, jsonProblem(summaryShape, err))
+	}
+	switch {
+	case v.ChunkID == nil:
+		return SummaryRow{}, inputerr.At(file, line, `a string field "chunk_id"`)
+	case v.Summary == nil:
+		return SummaryRow{}, inputerr.At(file, line, `a string field "summary"`)
+	}
+	return SummaryRow{ChunkID: *v.ChunkID, Summary: *v.Summary, Origin: OriginImport}, nil
+}
+
+func newSummaryInsert(tx *sql.Tx) (*batchInsert, error) {
+	return newBatchInsert(tx, `INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES `,
+		`ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`, 4)
 }
 
 // PutSummaries stores rows in one transaction, replacing earlier summaries of
@@ -135,8 +167,7 @@ func (s *Store) PutSummaries(rows []SummaryRow) error {
 		if err != nil {
 			return err
 		}
-		ins, err := newBatchInsert(tx, `INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES `,
-			`ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`, 4)
+		ins, err := newSummaryInsert(tx)
 		if err != nil {
 			return err
 		}
@@ -304,29 +335,82 @@ func modelDim(q queryer, model string) (int, error) {
 // dimension other than the model's (its stored vectors', else the file's first
 // line's) or a chunk ID not in the corpus is an *InputError naming file and
 // line, and then nothing is stored.
+//
+// The import is one write transaction: lines are parsed on every core while
+// the rows before them are written, and an error rolls everything back.
 func (s *Store) ImportVectors(rep, model string, inputCap int, file string, r io.Reader) (int, error) {
 	if err := checkVectorSet(rep, model, inputCap); err != nil {
 		return 0, err
 	}
-	known, err := s.chunkIDSet()
-	if err != nil {
-		return 0, err
-	}
-	dim, err := modelDim(s.db, model)
-	if err != nil {
-		return 0, err
-	}
-	rows, _, err := readVectors(file, r, dim, func(key string) (string, bool) {
-		_, ok := known[key]
-		return "a chunk_id of the corpus as key", ok
+	var count int
+	err := s.inTx(func(tx *sql.Tx) error {
+		known, err := chunkIDSet(tx)
+		if err != nil {
+			return err
+		}
+		dim, err := modelDim(tx, model)
+		if err != nil {
+			return err
+		}
+		if err := bumpContent(tx, ContentVectors); err != nil {
+			return err
+		}
+		ins, err := newRowInsert(tx, `INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES `,
+			`ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`, 6)
+		if err != nil {
+			return err
+		}
+		seen := map[string]struct{}{}
+		var hint atomic.Int64 // the dimension last read, to size the next vector
+		err = parallelLines(file, r, func(line int, data []byte) (VectorRow, error) {
+			return parseVectorLine(file, line, data, &hint)
+		}, func(line int, row VectorRow) error {
+			if _, ok := known[row.Key]; !ok {
+				return inputerr.At(file, line, fmt.Sprintf("a chunk_id of the corpus as key, got %q", row.Key))
+			}
+			if dim == 0 {
+				dim = len(row.Vector)
+			}
+			if len(row.Vector) != dim {
+				return inputerr.At(file, line, fmt.Sprintf("a vector of dimension %d, got %d", dim, len(row.Vector)))
+			}
+			if _, dup := seen[row.Key]; dup {
+				// A later line replaces an earlier one: write the queued
+				// rows first, so that the upsert sees the earlier row.
+				if err := ins.write(); err != nil {
+					return err
+				}
+			} else {
+				seen[row.Key] = struct{}{}
+			}
+			return ins.add(rep, model, row.Key, dim, inputCap, vectorBytes(row.Vector))
+		})
+		if err != nil {
+			ins.abandon()
+			return err
+		}
+		count = len(seen)
+		return ins.flush()
 	})
 	if err != nil {
 		return 0, err
 	}
-	if err := s.PutChunkVectors(rep, model, inputCap, rows); err != nil {
-		return 0, err
+	return count, nil
+}
+
+// parseVectorLine reads one vectors JSONL line, with the one-pass scanner
+// when it takes the line and encoding/json otherwise; hint carries the last
+// dimension read, so that the vector is allocated once at its size.
+func parseVectorLine(file string, line int, data []byte, hint *atomic.Int64) (VectorRow, error) {
+	key, vec, ok := scanVectorLine(data, make([]float32, 0, int(hint.Load())))
+	if !ok {
+		var err error
+		if key, vec, err = decodeVectorLine(data); err != nil {
+			return VectorRow{}, inputerr.At(file, line, err.Error())
+		}
 	}
-	return len(rows), nil
+	hint.Store(int64(len(vec)))
+	return VectorRow{Key: key, Vector: vec}, nil
 }
 
 // ImportQueryVectors reads query vectors JSONL ({"key": question text
@@ -420,7 +504,7 @@ func (s *Store) PutChunkVectors(rep, model string, inputCap int, rows []VectorRo
 			}
 		}
 		for _, r := range lastPerKey(rows, func(r VectorRow) string { return r.Key }) {
-			if err := ins.add(rep, model, r.Key, dim, inputCap, encodeVector(r.Vector)); err != nil {
+			if err := ins.add(rep, model, r.Key, dim, inputCap, vectorBytes(r.Vector)); err != nil {
 				ins.abandon()
 				return err
 			}
@@ -473,6 +557,15 @@ func lastPerKey[R any](rows []R, key func(R) string) []R {
 		out = append(out, r)
 	}
 	return out
+}
+
+// vectorBytes returns v as little-endian IEEE 754 float32s: v's own memory
+// on a little-endian machine, else a copy.
+func vectorBytes(v []float32) []byte {
+	if len(v) == 0 || !nativeLittleEndian() {
+		return encodeVector(v)
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
 }
 
 // encodeVector lays v out as little-endian IEEE 754 float32s.

@@ -217,6 +217,28 @@ CREATE TABLE content_versions (
 INSERT INTO content_versions (kind, version) VALUES
 	('database', abs(random())), ('chunks', 0), ('summaries', 0), ('vectors', 0);
 `,
+	// 4: vectors import: chunk vectors in a rowid table, the 6 KB vector of
+	// a 1,536-d row in its own row and overflow pages, so that an import
+	// appends rows in file order while only the small key entries of the
+	// unique index and vectors_by_chunk are placed by key (in the clustered
+	// WITHOUT ROWID table every row was moved by page splits). Existing
+	// vectors are copied over unchanged.
+	`
+CREATE TABLE vectors_v4 (
+	rep       TEXT NOT NULL,
+	model     TEXT NOT NULL,
+	chunk_id  TEXT NOT NULL REFERENCES chunks(chunk_id) ON DELETE CASCADE,
+	dim       INTEGER NOT NULL,
+	input_cap INTEGER NOT NULL,
+	vec       BLOB NOT NULL,
+	UNIQUE (rep, model, chunk_id)
+);
+INSERT INTO vectors_v4 (rep, model, chunk_id, dim, input_cap, vec)
+	SELECT rep, model, chunk_id, dim, input_cap, vec FROM vectors ORDER BY rep, model, chunk_id;
+DROP TABLE vectors;
+ALTER TABLE vectors_v4 RENAME TO vectors;
+CREATE INDEX vectors_by_chunk ON vectors(chunk_id);
+`,
 }
 
 // migrate applies the migrations above the file's user_version, each in its
@@ -283,6 +305,7 @@ type batchInsert struct {
 	head string // "INSERT INTO t (a, b) VALUES "
 	tail string // optional conflict clause
 	cols int
+	per  int // rows per statement
 	full *sql.Stmt
 	args []any
 	rows int // queued rows in args
@@ -293,13 +316,26 @@ type batchInsert struct {
 const batchRows = 256
 
 func newBatchInsert(tx *sql.Tx, head, tail string, cols int) (*batchInsert, error) {
-	b := &batchInsert{tx: tx, head: head, tail: tail, cols: cols}
-	stmt, err := tx.Prepare(b.statement(batchRows))
+	return newInsert(tx, head, tail, cols, batchRows)
+}
+
+// newRowInsert inserts one row per statement. For rows that land at random
+// places in large indexes this is cheaper than a multi-row INSERT: a
+// statement that may write several rows and then fail a constraint keeps a
+// statement journal of every page it changes, and such a statement changes
+// a few hundred index pages; a one-row statement needs none.
+func newRowInsert(tx *sql.Tx, head, tail string, cols int) (*batchInsert, error) {
+	return newInsert(tx, head, tail, cols, 1)
+}
+
+func newInsert(tx *sql.Tx, head, tail string, cols, per int) (*batchInsert, error) {
+	b := &batchInsert{tx: tx, head: head, tail: tail, cols: cols, per: per}
+	stmt, err := tx.Prepare(b.statement(per))
 	if err != nil {
 		return nil, err
 	}
 	b.full = stmt
-	b.args = make([]any, 0, cols*batchRows)
+	b.args = make([]any, 0, cols*per)
 	return b, nil
 }
 
@@ -312,7 +348,7 @@ func (b *batchInsert) statement(rows int) string {
 func (b *batchInsert) add(values ...any) error {
 	b.args = append(b.args, values...)
 	b.rows++
-	if b.rows < batchRows {
+	if b.rows < b.per {
 		return nil
 	}
 	_, err := b.full.Exec(b.args...)
@@ -327,6 +363,11 @@ func (b *batchInsert) abandon() { b.full.Close() }
 // flush writes the queued rows and releases the prepared statement.
 func (b *batchInsert) flush() error {
 	defer b.full.Close()
+	return b.write()
+}
+
+// write writes the queued rows now.
+func (b *batchInsert) write() error {
 	if b.rows == 0 {
 		return nil
 	}
