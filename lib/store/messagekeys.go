@@ -50,25 +50,28 @@ type messageKey struct {
 
 // insertMessageKeys writes the message_keys rows of one source's messages.
 func insertMessageKeys(tx *sql.Tx, name string, msgs []chat.Message) error {
-	byID := make([]messageKey, len(msgs))
-	for i, m := range msgs {
-		byID[i] = messageKey{m.ID, m.SourceOrder}
+	// Grouped by bucket first, so that each sort is a short one.
+	byBucket := map[string][]messageKey{}
+	for _, m := range msgs {
+		b := keyBucket(m.ID)
+		byBucket[b] = append(byBucket[b], messageKey{m.ID, m.SourceOrder})
 	}
-	slices.SortFunc(byID, func(a, b messageKey) int { return strings.Compare(a.id, b.id) })
+	buckets := make([]string, 0, len(byBucket))
+	for b := range byBucket {
+		buckets = append(buckets, b)
+	}
+	slices.Sort(buckets)
 	stmt, err := tx.Prepare(`INSERT INTO message_keys (bucket, source, entries) VALUES (?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
 	var buf []byte
-	for start := 0; start < len(byID); {
-		bucket := keyBucket(byID[start].id)
-		end := start + 1
-		for end < len(byID) && keyBucket(byID[end].id) == bucket {
-			end++
-		}
+	for _, bucket := range buckets {
+		keys := byBucket[bucket]
+		slices.SortFunc(keys, func(a, b messageKey) int { return strings.Compare(a.id, b.id) })
 		buf = append(buf[:0], '[')
-		for i, k := range byID[start:end] {
+		for i, k := range keys {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
@@ -82,7 +85,6 @@ func insertMessageKeys(tx *sql.Tx, name string, msgs []chat.Message) error {
 		if _, err := stmt.Exec(bucket, name, string(buf)); err != nil {
 			return err
 		}
-		start = end
 	}
 	return nil
 }
