@@ -9,6 +9,13 @@
 // all-or-nothing (ingesting one source, one import) is one transaction, so a
 // failure leaves what was stored before untouched. Other packages may keep
 // their own tables in the same file through DB.
+//
+// Layout for writing at scale (schema version 4): messages are kept WITHOUT
+// ROWID under (source, source_order), so storing a source appends its rows;
+// they are found by message_id through message_keys (messagekeys.go) rather
+// than a B-tree index that every hashed ID would enter at a random page; a
+// chunk's members are the JSON array message_ids on its row; a source keeps
+// its count of messages in no chunk.
 package store
 
 import (
