@@ -14,24 +14,22 @@ type corpusOptions struct {
 	embedModel string
 }
 
-// openBuilder loads the corpus of st and returns a retriever builder over it.
-// When no embedding model is named and exactly one is stored, that one is used.
+// openBuilder returns a retriever builder over the corpus of st, which it
+// reads only when an index or matrix in the store's derived folder is not
+// current. When no embedding model is named and exactly one is stored, that
+// one is used.
 func openBuilder(st *store.Store, opts corpusOptions, needVectors bool) (*retrieval.Builder, string, error) {
 	return openBuilderWith(st, st, opts, needVectors)
 }
 
-// openBuilderWith is openBuilder with vectors from vs.
+// openBuilderWith is openBuilder with query vectors from vs.
 func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOptions, needVectors bool) (*retrieval.Builder, string, error) {
-	chunks, err := st.ChunksWithoutMembers()
+	chunks, _, err := st.Counts()
 	if err != nil {
 		return nil, "", err
 	}
-	if len(chunks) == 0 {
+	if chunks == 0 {
 		return nil, "", fmt.Errorf("%s holds no chunks: run `linemem ingest` first", st.Path())
-	}
-	sums, err := st.Summaries()
-	if err != nil {
-		return nil, "", err
 	}
 	model := opts.embedModel
 	if model == "" && needVectors {
@@ -39,7 +37,7 @@ func openBuilderWith(st *store.Store, vs retrieval.VectorSource, opts corpusOpti
 			return nil, "", err
 		}
 	}
-	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{Tokenizer: opts.tokenizer, EmbedModel: model})
+	b := retrieval.NewStoreBuilder(st, vs, retrieval.Options{Tokenizer: opts.tokenizer, EmbedModel: model})
 	return b, model, setStoredDecomposer(b, st)
 }
 

@@ -89,9 +89,14 @@ func CompareTokenizers(setup *experiment.Setup, corpus retrieval.Corpus, reuse [
 // tokenizerSetup returns an evaluation setup like setup whose BM25
 // retrievers use tokenizer tok. Each call has its own Builder, so an index is
 // garbage once its run is scored and at most one extra index is held at a
-// time. BM25 needs no vectors.
+// time; it keeps its indexes in the folder of setup's Builder. BM25 needs no
+// vectors.
 func tokenizerSetup(setup *experiment.Setup, corpus retrieval.Corpus, tok string) *experiment.Setup {
-	b := retrieval.NewBuilder(corpus, nil, retrieval.Options{Tokenizer: tok})
+	opts := retrieval.Options{Tokenizer: tok, IndexDir: "-"}
+	if setup.Builder != nil {
+		opts.IndexDir = setup.Builder.IndexDir()
+	}
+	b := retrieval.NewBuilder(corpus, nil, opts)
 	return &experiment.Setup{Questions: setup.Questions, Qrels: setup.Qrels, Builder: b, Protocol: setup.Protocol}
 }
 

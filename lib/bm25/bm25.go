@@ -57,6 +57,20 @@ type Index struct {
 	avgdl    float64
 	terms    map[string]int32
 	postings [][]posting // by term ID, ascending doc
+	dict     *dict       // instead of terms and postings in an opened index (Open)
+}
+
+// postingsOf returns term's postings, ascending doc; nil when no document
+// holds the term.
+func (ix *Index) postingsOf(term string) []posting {
+	if ix.dict != nil {
+		return ix.dict.lookup(term)
+	}
+	id, ok := ix.terms[term]
+	if !ok {
+		return nil
+	}
+	return ix.postings[id]
 }
 
 // New tokenizes docs with tok and indexes them. Tokenization runs on all
@@ -64,7 +78,7 @@ type Index struct {
 // are not checked: the caller's IDs are used as given.
 func New(docs []Doc, tok tokenize.Tokenizer) *Index {
 	docs = slices.Clone(docs)
-	counts := countTerms(docs, tok)
+	counts, dicts := countTerms(docs, tok)
 	ix := &Index{
 		tok:     tok,
 		docs:    docs,
@@ -72,19 +86,56 @@ func New(docs []Doc, tok tokenize.Tokenizer) *Index {
 		lenNorm: make([]float64, len(docs)),
 		terms:   map[string]int32{},
 	}
+	// Global term IDs in order of first occurrence (doc order), so the
+	// index does not depend on which worker counted which document.
+	xlat := make([][]int32, len(dicts))
+	for w, d := range dicts {
+		xlat[w] = make([]int32, len(d))
+		for i := range xlat[w] {
+			xlat[w][i] = -1
+		}
+	}
+	var perTerm []int32 // postings per global term
 	total := 0
 	for d, c := range counts {
 		ix.lengths[d] = int32(c.length)
 		total += c.length
-		for _, tf := range c.terms {
-			id, ok := ix.terms[tf.term]
-			if !ok {
-				id = int32(len(ix.postings))
-				ix.terms[tf.term] = id
-				ix.postings = append(ix.postings, nil)
+		tr := xlat[c.worker]
+		for j, tc := range c.terms {
+			id := tr[tc.term]
+			if id < 0 {
+				term := dicts[c.worker][tc.term]
+				var ok bool
+				if id, ok = ix.terms[term]; !ok {
+					id = int32(len(perTerm))
+					ix.terms[term] = id
+					perTerm = append(perTerm, 0)
+				}
+				tr[tc.term] = id
 			}
-			ix.postings[id] = append(ix.postings[id], posting{int32(d), tf.count})
+			c.terms[j].term = uint32(id)
+			perTerm[id]++
 		}
+	}
+	// One backing array for all posting lists, filled in doc order.
+	nPost := 0
+	for _, n := range perTerm {
+		nPost += int(n)
+	}
+	backing := make([]posting, nPost)
+	ix.postings = make([][]posting, len(perTerm))
+	at := 0
+	for id, n := range perTerm {
+		ix.postings[id] = backing[at : at : at+int(n)]
+		at += int(n)
+	}
+	for d, c := range counts {
+		for _, tc := range c.terms {
+			ix.postings[tc.term] = append(ix.postings[tc.term], posting{int32(d), tc.count})
+		}
+	}
+	for i := range ix.docs {
+		ix.docs[i].Text = "" // not read after indexing
 	}
 	if len(docs) > 0 {
 		ix.avgdl = float64(total) / float64(len(docs))
@@ -104,54 +155,72 @@ func (ix *Index) setLenNorm() {
 	}
 }
 
+// termCount is a term of a document with its count; term is an ID in the
+// counting worker's dictionary, then (in New) a global term ID.
 type termCount struct {
-	term  string
+	term  uint32
 	count int32
 }
 
 type docCounts struct {
-	length int
+	worker int         // whose dictionary the term IDs index
+	length int         // |d|
 	terms  []termCount // distinct terms in order of first occurrence
 }
 
-// countTerms tokenizes every document in parallel.
-func countTerms(docs []Doc, tok tokenize.Tokenizer) []docCounts {
+// countTerms tokenizes every document in parallel. Each worker keeps its
+// own dictionary of terms (dicts[w][id]); a document's counts hold no
+// strings, so the garbage collector need not scan them.
+func countTerms(docs []Doc, tok tokenize.Tokenizer) ([]docCounts, [][]string) {
 	out := make([]docCounts, len(docs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))
+	dicts := make([][]string, workers)
 	var next sync.Mutex
 	cursor := 0
 	const batch = 64
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Go(func() {
-			seen := map[string]int{}
+			ids := map[string]uint32{}
+			var terms []string
+			var slot []int32 // by worker term ID: index into the current document's terms, or -1
 			for {
 				next.Lock()
 				lo := cursor
 				cursor += batch
 				next.Unlock()
 				if lo >= len(docs) {
+					dicts[w] = terms
 					return
 				}
 				for d := lo; d < min(lo+batch, len(docs)); d++ {
 					tokens := tok.Tokens(docs[d].Text)
-					clear(seen)
-					var terms []termCount
+					var counts []termCount
 					for _, t := range tokens {
-						if i, ok := seen[t]; ok {
-							terms[i].count++
+						id, ok := ids[t]
+						if !ok {
+							id = uint32(len(terms))
+							ids[t] = id
+							terms = append(terms, t)
+							slot = append(slot, -1)
+						}
+						if i := slot[id]; i >= 0 {
+							counts[i].count++
 							continue
 						}
-						seen[t] = len(terms)
-						terms = append(terms, termCount{t, 1})
+						slot[id] = int32(len(counts))
+						counts = append(counts, termCount{id, 1})
 					}
-					out[d] = docCounts{len(tokens), terms}
+					for _, c := range counts {
+						slot[c.term] = -1
+					}
+					out[d] = docCounts{worker: w, length: len(tokens), terms: counts}
 				}
 			}
 		})
 	}
 	wg.Wait()
-	return out
+	return out, dicts
 }
 
 // Len returns N, the number of documents.
@@ -165,11 +234,7 @@ func (ix *Index) Tokenizer() tokenize.Tokenizer { return ix.tok }
 
 // DocFreq returns df(term): how many documents contain the index term.
 func (ix *Index) DocFreq(term string) int {
-	id, ok := ix.terms[term]
-	if !ok {
-		return 0
-	}
-	return len(ix.postings[id])
+	return len(ix.postingsOf(term))
 }
 
 // IDF returns ln(1 + (N − df + 0.5)/(df + 0.5)) for the given N and df.
@@ -192,14 +257,13 @@ func (ix *Index) Search(query string, k int) []ranking.Hit {
 		touched []int32   // docs reached, first-touch order; every contribution is > 0 (IDF > 0, f ≥ 1), so score 0 means untouched
 	)
 	for _, t := range ix.tok.Tokens(query) {
-		id, ok := ix.terms[t]
-		if !ok {
+		list := ix.postingsOf(t)
+		if list == nil {
 			continue
 		}
 		if scores == nil {
 			scores = make([]float64, len(ix.docs))
 		}
-		list := ix.postings[id]
 		idf := IDF(len(ix.docs), len(list))
 		for _, p := range list {
 			if scores[p.doc] == 0 {

@@ -40,11 +40,10 @@ func (ix *Index) Explain(query, docID string) ranking.Explanation {
 }
 
 func (ix *Index) explainTerm(term string, d int32) ranking.Explanation {
-	id, ok := ix.terms[term]
-	if !ok {
+	list := ix.postingsOf(term)
+	if list == nil {
 		return ranking.Explanation{Message: fmt.Sprintf("term %q: in no document", term)}
 	}
-	list := ix.postings[id]
 	var tf int32
 	for _, p := range list {
 		if p.doc == d {

@@ -2,6 +2,8 @@ package bm25_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -68,6 +70,42 @@ func TestWriteToRead(t *testing.T) {
 			if _, err := bm25.Read(bytes.NewReader(b), other{}); err == nil {
 				t.Error("Read with another tokenizer gave no error")
 			}
+			// Every single flipped bit is caught (by the checksum, or by
+			// the checks when it hits the checksum itself).
+			for i := 0; i < len(b); i += 1 + len(b)/97 {
+				bad := bytes.Clone(b)
+				bad[i] ^= 0x10
+				if _, err := bm25.Open(bad, fields{}); err == nil {
+					t.Errorf("byte %d flipped: Open gave no error", i)
+				}
+			}
+			// A posting that names no document is refused even under a
+			// matching checksum.
+			if tc.docs != nil {
+				bad := bytes.Clone(b)
+				body := bad[:len(bad)-4]
+				binary.LittleEndian.PutUint32(body[len(body)-8:], uint32(len(tc.docs)))
+				binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.ChecksumIEEE(body))
+				if _, err := bm25.Open(bad, fields{}); err == nil {
+					t.Error("posting out of range: Open gave no error")
+				}
+			}
+			// Bytes that are not 4-byte aligned are decoded instead of used
+			// in place, with the same result.
+			shifted := append(make([]byte, 1, len(b)+1), b...)[1:]
+			opened, err := bm25.Open(shifted, fields{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{"a b", "猫 犬 a a"} {
+				if got, want := opened.Search(q, 0), orig.Search(q, 0); !reflect.DeepEqual(got, want) {
+					t.Errorf("unaligned: Search(%q) = %v, want %v", q, got, want)
+				}
+			}
+			var again bytes.Buffer
+			if _, err := opened.WriteTo(&again); err != nil || !bytes.Equal(again.Bytes(), b) {
+				t.Errorf("WriteTo of an opened index differs from the original's (err %v)", err)
+			}
 		})
 	}
 }
@@ -75,3 +113,21 @@ func TestWriteToRead(t *testing.T) {
 type other struct{ fields }
 
 func (other) Name() string { return "other" }
+
+// FuzzOpen checks that Open never panics, and that an index it accepts
+// searches without panicking.
+func FuzzOpen(f *testing.F) {
+	var buf bytes.Buffer
+	if _, err := bm25.New([]bm25.Doc{{ID: "c1", StartAt: "2024", Text: "a b a"}, {ID: "c2", Text: "b c"}}, fields{}).WriteTo(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ix, err := bm25.Open(b, fields{})
+		if err != nil {
+			return
+		}
+		ix.Search("a b c", 0)
+		ix.Explain("a b c", "c1")
+	})
+}

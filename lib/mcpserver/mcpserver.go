@@ -112,13 +112,17 @@ func newServer(cfg Config) (*Server, error) {
 	}
 	s.memories[""] = m
 	if len(cfg.Sources) > 0 {
+		infos, err := m.Sources()
+		if err != nil {
+			return nil, err
+		}
 		held := map[string]bool{}
-		for _, si := range m.Sources() {
+		for _, si := range infos {
 			held[si.Name] = true
 		}
 		s.allowed = map[string]bool{}
 		var missing, names []string
-		for _, si := range m.Sources() {
+		for _, si := range infos {
 			names = append(names, si.Name)
 		}
 		for _, name := range cfg.Sources {

@@ -186,8 +186,12 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	if err != nil {
 		return nil, SearchOutput{}, err
 	}
-	if in.Source != "" && !hasSource(m, in.Source) {
-		return nil, SearchOutput{}, fmt.Errorf("%w: no source %q; list_sources gives the labels", errBadArgument, in.Source)
+	if in.Source != "" {
+		if ok, err := hasSource(m, in.Source); err != nil {
+			return nil, SearchOutput{}, err
+		} else if !ok {
+			return nil, SearchOutput{}, fmt.Errorf("%w: no source %q; list_sources gives the labels", errBadArgument, in.Source)
+		}
 	}
 	resp, err := m.Search(ctx, q)
 	if err != nil {
@@ -209,13 +213,17 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	return nil, out, nil
 }
 
-func hasSource(m *memory.Memory, name string) bool {
-	for _, si := range m.Sources() {
+func hasSource(m *memory.Memory, name string) (bool, error) {
+	infos, err := m.Sources()
+	if err != nil {
+		return false, err
+	}
+	for _, si := range infos {
 		if si.Name == name {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 // excerpt picks the message indices a result shows: each matched index with
@@ -307,8 +315,12 @@ func (s *Server) sources(context.Context, *mcp.CallToolRequest, SourcesInput) (*
 	if err != nil {
 		return nil, SourcesOutput{}, err
 	}
+	infos, err := m.Sources()
+	if err != nil {
+		return nil, SourcesOutput{}, err
+	}
 	out := SourcesOutput{Sources: []Source{}}
-	for _, si := range m.Sources() {
+	for _, si := range infos {
 		if s.allows(si.Name) {
 			out.Sources = append(out.Sources, Source{Label: s.red(si.Name), First: stamp(si.First), Last: stamp(si.Last), Messages: si.Messages, Chunks: si.Chunks})
 		}
@@ -333,8 +345,12 @@ func (s *Server) stats(context.Context, *mcp.CallToolRequest, StatsInput) (*mcp.
 		Redaction:        s.cfg.Redactor.Describe(),
 		Restricted:       s.allowed != nil,
 	}
+	infos, err := m.Sources()
+	if err != nil {
+		return nil, StatsOutput{}, err
+	}
 	var first, last time.Time
-	for _, si := range m.Sources() {
+	for _, si := range infos {
 		if !s.allows(si.Name) {
 			continue
 		}

@@ -31,12 +31,16 @@ const DefaultsDoc = "tokenizer " + DefaultTokenizer + "; retriever embedding_tex
 // level on 16-chunk histories (0.940 → 0.945, 0.940). Fused retrievers stay
 // available by name (`rrf:…`, `hybrid:…`).
 func DefaultRetriever(st *store.Store) (string, error) {
-	stats, err := st.Stats()
+	chunks, summaries, err := st.Counts()
 	if err != nil {
 		return "", err
 	}
-	if stats.Chunks > 0 && stats.Summaries == stats.Chunks {
-		return "embedding_text_bm25", nil
+	return defaultRetriever(chunks, summaries), nil
+}
+
+func defaultRetriever(chunks, summaries int) string {
+	if chunks > 0 && summaries == chunks {
+		return "embedding_text_bm25"
 	}
-	return "raw_text_bm25", nil
+	return "raw_text_bm25"
 }

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -45,9 +46,10 @@ type Options struct {
 	Retriever  string // spec §9 grammar; "" = DefaultRetriever for what the database holds
 	Tokenizer  string // BM25 tokenizer; "" = DefaultTokenizer
 	EmbedModel string // model of the stored vectors; "" = the only one stored
-	// QueryVectors embeds free questions for dense retrievers; nil means the
-	// store's query vectors, then the stored local (lsa) model, then, with
-	// AllowRemote, the remote model of the stored vectors (see queryVectors).
+	// QueryVectors embeds free questions for dense retrievers (chunk vectors
+	// always come from the store); nil means the store's query vectors, then
+	// the stored local (lsa) model, then, with AllowRemote, the remote model
+	// of the stored vectors (see queryVectors).
 	QueryVectors retrieval.VectorSource
 	// AllowRemote lets a search send the question to the remote model that
 	// embedded the stored chunk vectors; the vector is kept in query_vectors.
@@ -58,6 +60,10 @@ type Options struct {
 }
 
 // Memory searches one database. It is safe for concurrent use once opened.
+//
+// Opening reads no chunk: the retriever's index and vectors come from the
+// store's derived files when they are current (retrieval.NewStoreBuilder),
+// and a search reads only the chunks and messages of the results it returns.
 type Memory struct {
 	st        *store.Store
 	qv        *queryVectors // nil when Options.QueryVectors replaces it
@@ -65,24 +71,27 @@ type Memory struct {
 	dense     bool          // the retriever searches vectors
 	retriever retrieval.Retriever
 	tokenizer tokenize.Tokenizer
-	chunks    map[string]chat.Chunk
-	sources   []SourceInfo
+	// prefix is true when the retriever's top k are the first k of its
+	// whole ranking, so an unfiltered search asks for K hits only.
+	prefix bool
+
+	sourcesOnce sync.Once
+	sources     []SourceInfo
+	sourcesErr  error
 }
 
-// Open loads the corpus of st and builds the retriever opts names.
+// Open builds the retriever opts names over the corpus of st.
 func Open(st *store.Store, opts Options) (*Memory, error) {
-	chunks, err := st.Chunks()
+	chunks, summaries, err := st.Counts()
 	if err != nil {
 		return nil, err
 	}
-	if len(chunks) == 0 {
+	if chunks == 0 {
 		return nil, fmt.Errorf("%s holds no chunks: run `linemem ingest` first", st.Path())
 	}
 	name := opts.Retriever
 	if name == "" {
-		if name, err = DefaultRetriever(st); err != nil {
-			return nil, err
-		}
+		name = defaultRetriever(chunks, summaries)
 	}
 	tokName := opts.Tokenizer
 	if tokName == "" {
@@ -92,15 +101,11 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	sums, err := st.Summaries()
-	if err != nil {
-		return nil, err
-	}
 	spec, err := retrieval.ParseName(name)
 	if err != nil {
 		return nil, err
 	}
-	m := &Memory{st: st, tokenizer: tok, chunks: make(map[string]chat.Chunk, len(chunks)), model: opts.EmbedModel}
+	m := &Memory{st: st, tokenizer: tok, model: opts.EmbedModel}
 	m.dense = spec.Fusion != "" || spec.Single.Method == retrieval.MethodVector
 	if m.dense && m.model == "" {
 		if m.model, err = SoleEmbedModel(st); err != nil {
@@ -112,15 +117,13 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 		m.qv = &queryVectors{st: st, allow: opts.AllowRemote, remote: opts.Remote}
 		vs = m.qv
 	}
-	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: sums}, vs, retrieval.Options{Tokenizer: tokName, EmbedModel: m.model})
+	b := retrieval.NewStoreBuilder(st, vs, retrieval.Options{Tokenizer: tokName, EmbedModel: m.model})
 	if m.retriever, err = b.BuildSpec(spec); err != nil {
 		return nil, err
 	}
-	for _, c := range chunks {
-		m.chunks[c.ID] = c
-	}
-	if m.sources, err = loadSources(st, chunks); err != nil {
-		return nil, err
+	switch m.retriever.(type) {
+	case *retrieval.BM25, *retrieval.Vector, *retrieval.Hybrid:
+		m.prefix = true
 	}
 	return m, nil
 }
@@ -148,6 +151,11 @@ type Query struct {
 	Until   time.Time // zero: no upper bound; a chunk qualifies when it starts at or before Until
 	Sources []string  // source names; empty: every source
 	Sender  string    // "" : any sender; else a chunk qualifies when one of its messages is by Sender
+}
+
+// filtered reports whether q keeps only some chunks.
+func (q Query) filtered() bool {
+	return !q.Since.IsZero() || !q.Until.IsZero() || len(q.Sources) > 0 || q.Sender != ""
 }
 
 // ErrBadQuery marks a query that cannot be run as given (empty text, K out
@@ -226,13 +234,20 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the question shares no term with the vocabulary of %s, so its vector is zero and every vector score is 0: the vector ranking is arbitrary; try other words or a BM25 retriever", m.model))
 		}
 	}
-	hits, err := m.retriever.Search(q.Text, 0)
+	depth := 0
+	if m.prefix && !q.filtered() {
+		depth = q.K
+	}
+	hits, err := m.retriever.Search(q.Text, depth)
 	if err != nil {
 		return resp, err
 	}
 	terms := m.terms(q.Text)
 	if len(hits) == 0 && !m.dense {
-		if hits = m.literal(terms); len(hits) > 0 {
+		if hits, err = m.literal(terms); err != nil {
+			return resp, err
+		}
+		if len(hits) > 0 {
 			resp.Notes = append(resp.Notes, fmt.Sprintf("no %s match; these conversations contain the question's words as written (a word of one character, or inside a longer word, is not a %s term)", m.retriever.Name(), m.tokenizer.Name()))
 		}
 	}
@@ -240,56 +255,83 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	for _, s := range q.Sources {
 		sources[s] = true
 	}
-	for _, h := range hits {
+	// The hits' chunks are read in batches, down the ranking until K pass
+	// the filters: one batch of K when nothing is filtered.
+	for next := 0; next < len(hits) && len(resp.Results) < q.K; {
 		if err := ctx.Err(); err != nil {
 			return resp, err
 		}
-		c, ok := m.chunks[h.ChunkID]
-		if !ok {
-			continue
+		size := q.K - len(resp.Results)
+		if q.filtered() {
+			size = max(size, searchBatch)
 		}
-		if len(sources) > 0 && !sources[c.Source] {
-			continue
+		batch := hits[next:min(next+size, len(hits))]
+		next += len(batch)
+		ids := make([]string, len(batch))
+		for i, h := range batch {
+			ids[i] = h.ChunkID
 		}
-		start, _ := time.Parse(chat.TimestampLayout, c.StartAt)
-		end, _ := time.Parse(chat.TimestampLayout, c.EndAt)
-		if !q.Since.IsZero() && end.Before(q.Since) || !q.Until.IsZero() && start.After(q.Until) {
-			continue
-		}
-		res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, StartAt: start, EndAt: end, RawText: c.RawText}
-		if res.Messages, err = m.messages(c.MessageIDs, terms); err != nil {
+		chunks, err := m.st.ChunksByID(ids)
+		if err != nil {
 			return resp, err
 		}
-		if q.Sender != "" && !hasSender(res.Messages, q.Sender) {
-			continue
-		}
-		for i, msg := range res.Messages {
-			if len(msg.Matches) > 0 {
-				res.Matched = append(res.Matched, i)
+		for _, h := range batch {
+			c, ok := chunks[h.ChunkID]
+			if !ok {
+				continue
 			}
-		}
-		resp.Results = append(resp.Results, res)
-		if len(resp.Results) == q.K {
-			break
+			if len(sources) > 0 && !sources[c.Source] {
+				continue
+			}
+			start, _ := time.Parse(chat.TimestampLayout, c.StartAt)
+			end, _ := time.Parse(chat.TimestampLayout, c.EndAt)
+			if !q.Since.IsZero() && end.Before(q.Since) || !q.Until.IsZero() && start.After(q.Until) {
+				continue
+			}
+			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, StartAt: start, EndAt: end, RawText: c.RawText}
+			if res.Messages, err = m.messages(c.MessageIDs, terms); err != nil {
+				return resp, err
+			}
+			if q.Sender != "" && !hasSender(res.Messages, q.Sender) {
+				continue
+			}
+			for i, msg := range res.Messages {
+				if len(msg.Matches) > 0 {
+					res.Matched = append(res.Matched, i)
+				}
+			}
+			resp.Results = append(resp.Results, res)
+			if len(resp.Results) == q.K {
+				break
+			}
 		}
 	}
 	return resp, nil
 }
 
+// searchBatch is how many hits a filtered search reads at a time.
+const searchBatch = 64
+
 // literal ranks the chunks whose raw_text contains at least one of terms as
 // written, by the number of bytes the matches cover, then by start_at and
 // chunk_id descending (BM25's tie order). It is the fallback for a question
 // whose tokens index nothing, such as one kanji that the corpus only has
-// inside longer runs.
-func (m *Memory) literal(terms []string) []trec.Hit {
+// inside longer runs; it reads every chunk's text.
+func (m *Memory) literal(terms []string) ([]trec.Hit, error) {
+	chunks, err := m.st.ChunksWithoutMembers()
+	if err != nil {
+		return nil, err
+	}
 	var hits []trec.Hit
-	for id, c := range m.chunks {
+	startAt := map[string]string{}
+	for _, c := range chunks {
 		covered := 0
 		for _, s := range Matches(c.RawText, terms) {
 			covered += s.End - s.Start
 		}
 		if covered > 0 {
-			hits = append(hits, trec.Hit{ChunkID: id, Score: float64(covered)})
+			hits = append(hits, trec.Hit{ChunkID: c.ID, Score: float64(covered)})
+			startAt[c.ID] = c.StartAt
 		}
 	}
 	sort.Slice(hits, func(i, j int) bool {
@@ -297,12 +339,12 @@ func (m *Memory) literal(terms []string) []trec.Hit {
 		if a.Score != b.Score {
 			return a.Score > b.Score
 		}
-		if ca, cb := m.chunks[a.ChunkID].StartAt, m.chunks[b.ChunkID].StartAt; ca != cb {
+		if ca, cb := startAt[a.ChunkID], startAt[b.ChunkID]; ca != cb {
 			return ca > cb
 		}
 		return a.ChunkID > b.ChunkID
 	})
-	return hits
+	return hits, nil
 }
 
 func hasSender(msgs []Message, sender string) bool {
@@ -316,7 +358,11 @@ func hasSender(msgs []Message, sender string) bool {
 
 // Chunk returns the chunk called id with its messages, unranked (Rank 0).
 func (m *Memory) Chunk(id string) (Result, error) {
-	c, ok := m.chunks[id]
+	found, err := m.st.ChunksByID([]string{id})
+	if err != nil {
+		return Result{}, err
+	}
+	c, ok := found[id]
 	if !ok {
 		return Result{}, fmt.Errorf("no chunk %q in %s", id, m.st.Path())
 	}
@@ -363,11 +409,19 @@ type SourceInfo struct {
 	Last     time.Time // end of its last chunk
 }
 
-// Sources lists the sources by name.
-func (m *Memory) Sources() []SourceInfo { return append([]SourceInfo(nil), m.sources...) }
+// Sources lists the sources by name. The list is read from the store on
+// the first call (a search does not need it) and kept.
+func (m *Memory) Sources() ([]SourceInfo, error) {
+	m.sourcesOnce.Do(func() { m.sources, m.sourcesErr = loadSources(m.st) })
+	return append([]SourceInfo(nil), m.sources...), m.sourcesErr
+}
 
-func loadSources(st *store.Store, chunks []chat.Chunk) ([]SourceInfo, error) {
+func loadSources(st *store.Store) ([]SourceInfo, error) {
 	infos, err := st.Sources()
+	if err != nil {
+		return nil, err
+	}
+	spans, err := st.ChunkSpans()
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +431,7 @@ func loadSources(st *store.Store, chunks []chat.Chunk) ([]SourceInfo, error) {
 		out[i] = SourceInfo{Name: s.Name, Messages: s.Messages}
 		byName[s.Name] = &out[i]
 	}
-	for _, c := range chunks {
+	for _, c := range spans {
 		si := byName[c.Source]
 		if si == nil {
 			continue

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -135,19 +134,10 @@ func (q *queryVectors) QueryVector(model, question string) ([]float32, bool, err
 // SoleEmbedModel returns the one model chunk vectors are stored for; an
 // error when there is none, or several (then a model must be named).
 func SoleEmbedModel(st *store.Store) (string, error) {
-	stats, err := st.Stats()
+	models, err := st.ChunkVectorModels()
 	if err != nil {
 		return "", err
 	}
-	seen := map[string]bool{}
-	for _, set := range stats.VectorSets {
-		seen[set.Model] = true
-	}
-	models := make([]string, 0, len(seen))
-	for m := range seen {
-		models = append(models, m)
-	}
-	sort.Strings(models)
 	switch len(models) {
 	case 0:
 		return "", fmt.Errorf("%s holds no chunk vectors: run `linemem embed --provider lsa --rep raw_text` (offline) or `linemem vectors import` first", st.Path())

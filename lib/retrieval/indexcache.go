@@ -1,23 +1,74 @@
 package retrieval
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"hash"
+	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"runtime"
 
 	"github.com/linemem/linemem/lib/bm25"
+	"github.com/linemem/linemem/lib/dense"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
+// Derived files. A Builder with an index folder keeps there, between
+// processes, one BM25 index per (representation, tokenizer) and one vector
+// matrix per (representation, model):
+//
+//	bm25-{rep}-{tokenizer}.idx     lib/bm25's WriteTo layout
+//	matrix-{rep}-{model hash}.mat  lib/dense's WriteTo layout
+//
+// each behind a header of named keys that say what it was built from. A file
+// is used only when a key matches the current content; a file that is
+// missing, stale, of another format or damaged (both payload layouts end in
+// a checksum) is rebuilt from the corpus and written again, atomically. The
+// files are memory-mapped, so a process reads only what it searches. They
+// are caches: deleting them loses nothing.
+//
+// BM25 keys: "content", the store's ContentKey of the chunks (and, for the
+// summary and embedding_text representations, the summaries), which a fresh
+// process reads without reading the corpus; and "texts", a SHA-256 of every
+// document's ID, StartAt and text (bm25Key), which a Builder over a corpus
+// held in memory computes. Matrix keys: "vectors", the ContentKey of the
+// vectors, and "covers", the ContentKey of the chunks against which the
+// vectors were found to cover the corpus exactly (one vector per chunk).
+//
+// Neither key sees the code: derivedFormat must be raised whenever a
+// representation or a tokenizer changes the texts or tokens of an index.
+const derivedFormat = 1
+
+var derivedMagic = [8]byte{'l', 'm', 'd', 'e', 'r', 'i', 'v', 'd'}
+
+// Header key names.
+const (
+	keyContent = "content"
+	keyTexts   = "texts"
+	keyVectors = "vectors"
+	keyCovers  = "covers"
+)
+
 // IndexDirer is a VectorSource that names a folder for derived indexes
-// (lib/store's DerivedDir). A Builder over one keeps its BM25 indexes there
-// between processes unless Options.IndexDir says otherwise.
+// (lib/store's DerivedDir). A Builder over one keeps its BM25 indexes and
+// vector matrices there between processes unless Options.IndexDir says
+// otherwise.
 type IndexDirer interface {
 	DerivedDir() string
+}
+
+// ContentKeyer is a VectorSource that versions what it holds (lib/store's
+// ContentKey): the key of a kind changes with every write to it. A Builder
+// over a corpus in memory keeps the matrices of such a source in its index
+// folder.
+type ContentKeyer interface {
+	ContentKey(kinds ...string) (string, error)
 }
 
 // bm25Key is the hex SHA-256 of everything a BM25 index is built from: the
@@ -25,7 +76,7 @@ type IndexDirer interface {
 // text, each length-prefixed. Equal keys mean equal indexes.
 func bm25Key(tokenizer string, docs []bm25.Doc) string {
 	h := sha256.New()
-	writeField(h, "bm25 index v1")
+	writeField(h, fmt.Sprintf("bm25 index, derived format %d", derivedFormat))
 	writeField(h, tokenizer)
 	for _, d := range docs {
 		writeField(h, d.ID)
@@ -42,47 +93,199 @@ func writeField(h hash.Hash, s string) {
 	h.Write([]byte(s))
 }
 
-// bm25File names the index file of (rep, tokenizer) with content key in dir.
-func bm25File(dir, rep, tokenizer, key string) string {
-	return filepath.Join(dir, "bm25-"+rep+"-"+tokenizer+"-"+key[:32]+".idx")
+// bm25Path names the index file of (rep, tokenizer) in dir.
+func bm25Path(dir, rep, tokenizer string) string {
+	return filepath.Join(dir, "bm25-"+rep+"-"+tokenizer+".idx")
 }
 
-// loadBM25 reads the index stored under key; ok is false when there is none
-// or it cannot be read (it is then rebuilt).
-func loadBM25(dir, rep string, tok tokenize.Tokenizer, key string) (*bm25.Index, bool) {
-	f, err := os.Open(bm25File(dir, rep, tok.Name(), key))
+// matrixPath names the matrix file of (rep, model) in dir; the model enters
+// by hash, since a model name may hold any character.
+func matrixPath(dir, rep, model string) string {
+	h := sha256.Sum256([]byte(model))
+	return filepath.Join(dir, "matrix-"+rep+"-"+hex.EncodeToString(h[:8])+".mat")
+}
+
+// derived is a derived file opened by openDerived: its header keys and its
+// payload, which lies in memory that release unmaps.
+type derived struct {
+	keys    map[string]string
+	payload []byte
+	release func()
+}
+
+// openDerived maps the file at path and reads its header; ok is false when
+// the file is missing or its header is not one this code writes.
+func openDerived(path string) (d derived, ok bool) {
+	data, release, err := mapFile(path)
 	if err != nil {
-		return nil, false
+		return d, false
 	}
-	defer f.Close()
-	ix, err := bm25.Read(f, tok)
-	return ix, err == nil
+	keys, at, err := parseDerivedHeader(data)
+	if err != nil {
+		release()
+		return d, false
+	}
+	return derived{keys: keys, payload: data[at:], release: release}, true
 }
 
-// saveBM25 stores ix under key, atomically, and removes the files of older
-// content of the same (rep, tokenizer). It is best effort: a folder that
-// cannot be written only costs the next process a rebuild.
-func saveBM25(dir, rep, tokenizer, key string, ix *bm25.Index) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return
+// The header: magic "lmderivd", format, count, then count (name, value)
+// pairs of length-prefixed strings (little-endian uint32 lengths), zero
+// padding to a multiple of 8 bytes so that the payload is aligned.
+func parseDerivedHeader(b []byte) (map[string]string, int, error) {
+	bad := errors.New("not a derived file of this format")
+	if len(b) < 16 || !bytes.Equal(b[:8], derivedMagic[:]) || binary.LittleEndian.Uint32(b[8:]) != derivedFormat {
+		return nil, 0, bad
 	}
-	path := bm25File(dir, rep, tokenizer, key)
+	at := 16
+	str := func() (string, bool) {
+		if len(b)-at < 4 {
+			return "", false
+		}
+		n := int(binary.LittleEndian.Uint32(b[at:]))
+		at += 4
+		if n > len(b)-at {
+			return "", false
+		}
+		s := string(b[at : at+n])
+		at += n
+		return s, true
+	}
+	count := int(binary.LittleEndian.Uint32(b[12:]))
+	if count > 16 {
+		return nil, 0, bad
+	}
+	keys := make(map[string]string, count)
+	for range count {
+		name, ok1 := str()
+		value, ok2 := str()
+		if !ok1 || !ok2 {
+			return nil, 0, bad
+		}
+		keys[name] = value
+	}
+	at += (8 - at%8) % 8
+	if at > len(b) {
+		return nil, 0, bad
+	}
+	return keys, at, nil
+}
+
+// writeDerived writes the file at path atomically (a temporary file renamed
+// over it): the header with keys, then payload. A process that has the old
+// file mapped keeps reading the old bytes.
+func writeDerived(path string, keys [][2]string, payload io.WriterTo) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return
+		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := ix.WriteTo(tmp); err != nil {
-		tmp.Close()
-		return
+	var hdr bytes.Buffer
+	u32 := func(v int) { binary.Write(&hdr, binary.LittleEndian, uint32(v)) }
+	hdr.Write(derivedMagic[:])
+	u32(derivedFormat)
+	u32(len(keys))
+	for _, kv := range keys {
+		for _, s := range kv {
+			u32(len(s))
+			hdr.WriteString(s)
+		}
 	}
-	if err := tmp.Close(); err != nil || os.Chmod(tmp.Name(), 0o644) != nil || os.Rename(tmp.Name(), path) != nil {
+	hdr.Write(make([]byte, (8-hdr.Len()%8)%8))
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	w.Write(hdr.Bytes())
+	if _, err := payload.WriteTo(w); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// loadBM25 opens the index file of (rep, tok) in dir when its key name
+// equals value; nil when there is none, it is of other content, or it is
+// damaged. The mapping is released when the index is no longer reachable.
+func loadBM25(dir, rep string, tok tokenize.Tokenizer, name, value string) *bm25.Index {
+	d, ok := openDerived(bm25Path(dir, rep, tok.Name()))
+	if !ok {
+		return nil
+	}
+	if value == "" || d.keys[name] != value {
+		d.release()
+		return nil
+	}
+	ix, err := bm25.Open(d.payload, tok)
+	if err != nil {
+		d.release()
+		return nil
+	}
+	runtime.AddCleanup(ix, func(release func()) { release() }, d.release)
+	return ix
+}
+
+// saveBM25 stores ix under keys, and removes the files an older layout kept
+// for (rep, tokenizer). It is best effort: a folder that cannot be written
+// only costs the next process a rebuild.
+func saveBM25(dir, rep, tokenizer string, keys [][2]string, ix *bm25.Index) {
+	if writeDerived(bm25Path(dir, rep, tokenizer), keys, ix) != nil {
 		return
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, "bm25-"+rep+"-"+tokenizer+"-*.idx"))
 	for _, f := range old {
-		if f != path && !strings.HasSuffix(f, ".tmp") {
-			os.Remove(f)
+		os.Remove(f)
+	}
+}
+
+// loadMatrix opens the matrix file of (rep, model) in dir when its vectors
+// key is vectorsKey, and returns its covers key; nil when there is none, it
+// is of other content, or it is damaged.
+func loadMatrix(dir, rep, model, vectorsKey string) (m *dense.Matrix, covers string) {
+	d, ok := openDerived(matrixPath(dir, rep, model))
+	if !ok {
+		return nil, ""
+	}
+	if vectorsKey == "" || d.keys[keyVectors] != vectorsKey {
+		d.release()
+		return nil, ""
+	}
+	m, err := dense.Open(d.payload)
+	if err != nil {
+		d.release()
+		return nil, ""
+	}
+	runtime.AddCleanup(m, func(release func()) { release() }, d.release)
+	return m, d.keys[keyCovers]
+}
+
+// saveMatrix stores m under keys, and removes the file an older layout kept
+// for (rep, model); best effort, like saveBM25.
+func saveMatrix(dir, rep, model string, keys [][2]string, m *dense.Matrix) {
+	if writeDerived(matrixPath(dir, rep, model), keys, m) != nil {
+		return
+	}
+	h := sha256.Sum256([]byte(model))
+	os.Remove(filepath.Join(dir, fmt.Sprintf("vectors-%s-%s.f32", rep, hex.EncodeToString(h[:8]))))
+}
+
+// keyPairs lists the non-empty keys among name, value pairs.
+func keyPairs(kv ...string) [][2]string {
+	var out [][2]string
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			out = append(out, [2]string{kv[i], kv[i+1]})
 		}
 	}
+	return out
 }

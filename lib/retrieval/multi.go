@@ -178,12 +178,13 @@ func (b *Builder) Expander(name string) (expand.QueryExpander, error) {
 		}
 		b.mu.Lock()
 		texts, err := b.textsLocked(represent.EmbeddingTextRep)
+		chunks := b.corpus.Chunks
 		b.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
 		byID := make(map[string]string, len(texts))
-		for i, c := range b.corpus.Chunks {
+		for i, c := range chunks {
 			byID[c.ID] = texts[i]
 		}
 		rm3 := expand.NewRM3(first, first.Index.Tokenizer(), func(id string) (string, bool) { t, ok := byID[id]; return t, ok })

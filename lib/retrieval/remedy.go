@@ -63,7 +63,10 @@ func (b *Builder) remedy(s Spec) (Retriever, error) {
 	r := &Reranked{name: s.String(), Base: base}
 	switch s.Remedy {
 	case RemedyMMR:
-		g := b.sourceGroups()
+		g, err := b.sourceGroups()
+		if err != nil {
+			return nil, err
+		}
 		r.rerank = func(_ string, hits []ranking.Hit) ([]ranking.Hit, error) { return diversify.MMR(hits, s.Weight, g) }
 	case RemedyPeriod:
 		ix, err := b.periods()
@@ -79,13 +82,17 @@ func (b *Builder) remedy(s Spec) (Retriever, error) {
 	return r, nil
 }
 
-func (b *Builder) sourceGroups() diversify.Group {
+func (b *Builder) sourceGroups() (diversify.Group, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.groups == nil {
-		b.groups = diversify.BySource(b.corpus.Chunks)
+		c, err := b.corpusLocked()
+		if err != nil {
+			return nil, err
+		}
+		b.groups = diversify.BySource(c.Chunks)
 	}
-	return b.groups
+	return b.groups, nil
 }
 
 func (b *Builder) periods() (*hierarchy.Index, error) {
@@ -96,7 +103,11 @@ func (b *Builder) periods() (*hierarchy.Index, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.units = hierarchy.Build(b.corpus.Chunks, b.corpus.Summaries, tok)
+		c, err := b.corpusLocked()
+		if err != nil {
+			return nil, err
+		}
+		b.units = hierarchy.Build(c.Chunks, c.Summaries, tok)
 	}
 	return b.units, nil
 }

@@ -2,17 +2,19 @@
 // retrievers over an in-memory corpus: BM25 over a representation
 // (lib/bm25), dense search over stored vectors (lib/dense), fusions of the
 // two (lib/fusion), and remedies for aggregate questions that reorder a base
-// retriever's ranking (lib/diversify, lib/hierarchy). It holds no storage of
-// its own: chunks, summaries and vectors come from the caller, typically
-// lib/store.
+// retriever's ranking (lib/diversify, lib/hierarchy). Chunks, summaries and
+// vectors come from the caller (NewBuilder) or from a lib/store database
+// (NewStoreBuilder), which is read only when an index is not on disk.
 //
 // A Builder caches what retrievers share: one BM25 index per
 // (representation, tokenizer) and one vector matrix per (representation,
-// model), so the paper's 126-configuration sweep builds each once.
+// model), so the paper's 126-configuration sweep builds each once, and keeps
+// them in an index folder between processes (Options.IndexDir).
 package retrieval
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/linemem/linemem/lib/internal/parallel"
@@ -26,6 +28,7 @@ import (
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/hierarchy"
 	"github.com/linemem/linemem/lib/represent"
+	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
@@ -78,22 +81,24 @@ type VectorSource interface {
 type Options struct {
 	Tokenizer  string // BM25 tokenizer name; "" means tokenize.Default
 	EmbedModel string // model of chunk and query vectors; needed by vector retrievers
-	// IndexDir is a folder where BM25 indexes are kept between processes,
-	// each under a hash of what it is built from (tokenizer, document IDs,
-	// start times and texts), so a changed corpus never meets a stale index.
-	// "" takes the vector source's DerivedDir when it is an IndexDirer;
-	// "-" keeps nothing.
+	// IndexDir is a folder where BM25 indexes and vector matrices are kept
+	// between processes (see derivedFormat), each under keys of what it is
+	// built from, so a changed corpus never meets a stale index. "" takes
+	// the store's DerivedDir (NewStoreBuilder), else the vector source's
+	// when it is an IndexDirer; "-" keeps nothing.
 	IndexDir string
 }
 
 // Builder builds retrievers by name over one corpus, sharing indexes and
 // matrices between them. It is safe for concurrent use.
 type Builder struct {
-	corpus  Corpus
 	vectors VectorSource
 	opts    Options
+	st      *store.Store // NewStoreBuilder: the corpus, its keys and the chunk vectors come from here
 
 	mu       sync.Mutex
+	corpus   Corpus // read from st on first need when loaded is false
+	loaded   bool
 	texts    map[string][]string             // by representation
 	indexes  map[[2]string]*bm25.Index       // by (rep, tokenizer)
 	matrices map[[2]string]*dense.Matrix     // by (rep, model)
@@ -105,23 +110,64 @@ type Builder struct {
 // NewBuilder returns a Builder over c. vs may be nil when only BM25
 // retrievers are built.
 func NewBuilder(c Corpus, vs VectorSource, opts Options) *Builder {
-	if opts.Tokenizer == "" {
-		opts.Tokenizer = tokenize.Default
-	}
 	if d, ok := vs.(IndexDirer); ok && opts.IndexDir == "" {
 		opts.IndexDir = d.DerivedDir()
+	}
+	b := newBuilder(vs, opts)
+	b.corpus, b.loaded = c, true
+	return b
+}
+
+// NewStoreBuilder returns a Builder over the corpus stored in st (its chunks,
+// in source and chunk_index order, and its summaries), read only when a
+// retriever needs it: a BM25 index or vector matrix kept in st's DerivedDir
+// under the store's current ContentKey is opened without reading the corpus,
+// so a fresh process can search at once. Chunk vectors come from st; vs
+// supplies query vectors (nil: st's).
+func NewStoreBuilder(st *store.Store, vs VectorSource, opts Options) *Builder {
+	if opts.IndexDir == "" {
+		opts.IndexDir = st.DerivedDir()
+	}
+	if vs == nil {
+		vs = st
+	}
+	b := newBuilder(vs, opts)
+	b.st = st
+	return b
+}
+
+func newBuilder(vs VectorSource, opts Options) *Builder {
+	if opts.Tokenizer == "" {
+		opts.Tokenizer = tokenize.Default
 	}
 	if opts.IndexDir == "-" {
 		opts.IndexDir = ""
 	}
 	return &Builder{
-		corpus:   c,
 		vectors:  vs,
 		opts:     opts,
 		texts:    map[string][]string{},
 		indexes:  map[[2]string]*bm25.Index{},
 		matrices: map[[2]string]*dense.Matrix{},
 	}
+}
+
+// corpusLocked returns the corpus, reading it from the store the first time;
+// b.mu must be held.
+func (b *Builder) corpusLocked() (Corpus, error) {
+	if b.loaded {
+		return b.corpus, nil
+	}
+	chunks, err := b.st.ChunksWithoutMembers()
+	if err != nil {
+		return Corpus{}, err
+	}
+	sums, err := b.st.Summaries()
+	if err != nil {
+		return Corpus{}, err
+	}
+	b.corpus, b.loaded = Corpus{Chunks: chunks, Summaries: sums}, true
+	return b.corpus, nil
 }
 
 // Build returns the retriever called name (see ParseName). A single
@@ -174,40 +220,85 @@ func (b *Builder) bm25(s Single) (*BM25, error) {
 		if err != nil {
 			return nil, err
 		}
-		texts, err := b.textsLocked(s.Rep)
-		if err != nil {
+		if ix, err = b.buildBM25(s.Rep, tok); err != nil {
 			return nil, err
 		}
-		docs := make([]bm25.Doc, len(texts))
-		for i, c := range b.corpus.Chunks {
-			docs[i] = bm25.Doc{ID: c.ID, StartAt: c.StartAt, Text: texts[i]}
-		}
-		ix = b.buildBM25(s.Rep, tok, docs)
 		b.indexes[key] = ix
 	}
 	return &BM25{name: s.Name(), Index: ix}, nil
 }
 
-// buildBM25 reads the index of docs from the index folder, or builds it and
-// stores it there.
-func (b *Builder) buildBM25(rep string, tok tokenize.Tokenizer, docs []bm25.Doc) *bm25.Index {
+// contentKinds are the kinds of stored content a representation's texts are
+// made of.
+func contentKinds(rep string) []string {
+	if rep == represent.RawText {
+		return []string{store.ContentChunks}
+	}
+	return []string{store.ContentChunks, store.ContentSummaries}
+}
+
+// buildBM25 opens the index of rep from the index folder, or builds it from
+// the corpus and stores it there; b.mu must be held. A store Builder looks
+// it up by the store's content key before reading the corpus; every Builder
+// then looks it up by the hash of the texts.
+func (b *Builder) buildBM25(rep string, tok tokenize.Tokenizer) (*bm25.Index, error) {
+	dir := b.opts.IndexDir
+	var content string
+	if dir != "" && b.st != nil {
+		// The key is read before the corpus: a write in between leaves the
+		// index stamped with a key that is never current again.
+		var err error
+		if content, err = b.st.ContentKey(contentKinds(rep)...); err != nil {
+			return nil, err
+		}
+		if ix := loadBM25(dir, rep, tok, keyContent, content); ix != nil {
+			return ix, nil
+		}
+	}
+	texts, err := b.textsLocked(rep)
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]bm25.Doc, len(texts))
+	for i, c := range b.corpus.Chunks {
+		docs[i] = bm25.Doc{ID: c.ID, StartAt: c.StartAt, Text: texts[i]}
+	}
+	if dir == "" {
+		return bm25.New(docs, tok), nil
+	}
+	hash := bm25Key(tok.Name(), docs)
+	ix := loadBM25(dir, rep, tok, keyTexts, hash)
+	if ix != nil && content == "" {
+		return ix, nil
+	}
+	if ix == nil {
+		ix = bm25.New(docs, tok)
+	}
+	// Built, or found by its texts by a store Builder: store it with every
+	// key known, so the next store Builder finds it by its content key.
+	saveBM25(dir, rep, tok.Name(), keyPairs(keyContent, content, keyTexts, hash), ix)
+	return ix, nil
+}
+
+// IndexDir returns the folder where the Builder keeps BM25 indexes and
+// vector matrices, or "-" when it keeps none (Options.IndexDir), for a
+// Builder over the same corpus with other options.
+func (b *Builder) IndexDir() string {
 	if b.opts.IndexDir == "" {
-		return bm25.New(docs, tok)
+		return "-"
 	}
-	key := bm25Key(tok.Name(), docs)
-	if ix, ok := loadBM25(b.opts.IndexDir, rep, tok, key); ok {
-		return ix
-	}
-	ix := bm25.New(docs, tok)
-	saveBM25(b.opts.IndexDir, rep, tok.Name(), key, ix)
-	return ix
+	return b.opts.IndexDir
 }
 
 func (b *Builder) textsLocked(rep string) ([]string, error) {
 	if t, ok := b.texts[rep]; ok {
 		return t, nil
 	}
-	t, err := represent.Texts(rep, b.corpus.Chunks, b.corpus.Summaries)
+	c, err := b.corpusLocked()
+	if err != nil {
+		return nil, err
+	}
+	t, err := represent.Texts(rep, c.Chunks, c.Summaries)
 	if err != nil {
 		return nil, err
 	}
@@ -228,26 +319,95 @@ func (b *Builder) vector(s Single) (*Vector, error) {
 	key := [2]string{s.Rep, model}
 	m, ok := b.matrices[key]
 	if !ok {
-		ids, dim, data, err := b.vectors.ChunkVectors(s.Rep, model)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Name(), err)
-		}
-		if err := b.checkCoverage(s, model, ids); err != nil {
+		var err error
+		if m, err = b.buildMatrix(s, model); err != nil {
 			return nil, err
-		}
-		if m, err = dense.NewMatrix(ids, dim, data); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Name(), err)
 		}
 		b.matrices[key] = m
 	}
 	return &Vector{name: s.Name(), model: model, Matrix: m, source: b.vectors}, nil
 }
 
-// checkCoverage requires exactly one vector per corpus chunk.
+// buildMatrix opens the matrix of (s.Rep, model) from the index folder, or
+// builds it from the stored vectors and stores it there; b.mu must be held.
+// Either way the vectors must cover the corpus exactly. A store Builder
+// takes the vectors and keys from the store and checks coverage against the
+// stored chunk IDs, skipped when the file was checked against the current
+// chunks; a Builder over a corpus in memory keeps matrices only for a vector
+// source that is a ContentKeyer, and checks against its corpus.
+func (b *Builder) buildMatrix(s Single, model string) (*dense.Matrix, error) {
+	var keyer ContentKeyer
+	source := b.vectors
+	if b.st != nil {
+		keyer, source = b.st, b.st
+	} else if k, ok := b.vectors.(ContentKeyer); ok {
+		keyer = k
+	}
+	dir := b.opts.IndexDir
+	var vectorsKey, chunksKey string
+	if dir != "" && keyer != nil {
+		var err error
+		if vectorsKey, err = keyer.ContentKey(store.ContentVectors); err != nil {
+			return nil, err
+		}
+		if b.st != nil {
+			if chunksKey, err = b.st.ContentKey(store.ContentChunks); err != nil {
+				return nil, err
+			}
+		}
+		if m, covers := loadMatrix(dir, s.Rep, model, vectorsKey); m != nil {
+			if b.st != nil && covers == chunksKey {
+				return m, nil
+			}
+			if err := b.checkCoverage(s, model, m.IDs()); err != nil {
+				return nil, err
+			}
+			if b.st != nil {
+				// Checked against the stored chunks now: say so in the
+				// file, so the next process skips the check.
+				saveMatrix(dir, s.Rep, model, keyPairs(keyVectors, vectorsKey, keyCovers, chunksKey), m)
+			}
+			return m, nil
+		}
+	}
+	ids, dim, data, err := source.ChunkVectors(s.Rep, model)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name(), err)
+	}
+	if err := b.checkCoverage(s, model, ids); err != nil {
+		return nil, err
+	}
+	m, err := dense.NewMatrix(ids, dim, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name(), err)
+	}
+	if vectorsKey != "" {
+		saveMatrix(dir, s.Rep, model, keyPairs(keyVectors, vectorsKey, keyCovers, chunksKey), m)
+	}
+	return m, nil
+}
+
+// checkCoverage requires exactly one vector per corpus chunk; b.mu must be
+// held. A store Builder compares with the stored chunk IDs (both in byte
+// order), without reading the corpus.
 func (b *Builder) checkCoverage(s Single, model string, ids []string) error {
-	inCorpus := make(map[string]bool, len(b.corpus.Chunks))
-	for _, c := range b.corpus.Chunks {
-		inCorpus[c.ID] = true
+	var chunkIDs []string
+	if b.st != nil && !b.loaded {
+		var err error
+		if chunkIDs, err = b.st.ChunkIDs(); err != nil {
+			return err
+		}
+		if slices.Equal(ids, chunkIDs) {
+			return nil
+		}
+	} else {
+		for _, c := range b.corpus.Chunks {
+			chunkIDs = append(chunkIDs, c.ID)
+		}
+	}
+	inCorpus := make(map[string]bool, len(chunkIDs))
+	for _, id := range chunkIDs {
+		inCorpus[id] = true
 	}
 	seen := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -259,8 +419,8 @@ func (b *Builder) checkCoverage(s Single, model string, ids []string) error {
 		}
 		seen[id] = true
 	}
-	if missing := len(b.corpus.Chunks) - len(seen); missing > 0 {
-		return fmt.Errorf("%s: %d of %d chunks have no %s vector under model %q; embed or import them first", s.Name(), missing, len(b.corpus.Chunks), s.Rep, model)
+	if missing := len(chunkIDs) - len(seen); missing > 0 {
+		return fmt.Errorf("%s: %d of %d chunks have no %s vector under model %q; embed or import them first", s.Name(), missing, len(chunkIDs), s.Rep, model)
 	}
 	return nil
 }

@@ -4,15 +4,21 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Kinds of content whose versions key derived indexes (ContentKey). Every
-// write to a kind bumps its version in the same transaction; a database
-// also carries a random identity, so a file deleted and ingested again never
-// reuses an old key.
+// write to a kind sets its version to a new random number in the same
+// transaction, and a database also carries a random identity, so a key is
+// never reused: not by a file deleted and ingested again, nor by a copy
+// restored from a backup and then written to.
 const (
 	ContentChunks    = "chunks"    // chunks and their raw_text (ingest)
 	ContentSummaries = "summaries" // chunk summaries
@@ -51,9 +57,11 @@ func contentKey(q queryer, kinds ...string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// bumpContent marks kinds as written in tx.
+// bumpContent marks kinds as written in tx: each gets a new random version
+// (63 random bits, the same for all kinds of one write).
 func bumpContent(tx *sql.Tx, kinds ...string) error {
-	_, err := tx.Exec(`UPDATE content_versions SET version = version + 1 WHERE kind IN (?`+strings.Repeat(", ?", len(kinds)-1)+`)`, anySlice(kinds)...)
+	v := rand.Int64()
+	_, err := tx.Exec(`UPDATE content_versions SET version = ? WHERE kind IN (?`+strings.Repeat(", ?", len(kinds)-1)+`)`, append([]any{v}, anySlice(kinds)...)...)
 	return err
 }
 
@@ -66,20 +74,42 @@ func anySlice(ss []string) []any {
 }
 
 // ChunkVectorModels returns the models that chunk vectors are stored for,
-// in byte order; a cheap part of Stats for commands that pick a model.
+// in byte order; a cheap part of Stats for commands that pick a model. It
+// seeks from one (rep, model) set to the next on the table's key, so its
+// cost grows with the number of sets, not of vectors.
 func (s *Store) ChunkVectorModels() ([]string, error) {
-	rows, err := s.db.Query(`SELECT DISTINCT model FROM vectors ORDER BY model`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var models []string
-	for rows.Next() {
-		var m string
-		if err := rows.Scan(&m); err != nil {
+	seen := map[string]bool{}
+	var rep, model string
+	for first := true; ; first = false {
+		q := `SELECT rep, model FROM vectors WHERE (rep, model) > (?, ?) ORDER BY rep, model LIMIT 1`
+		if first {
+			q = `SELECT rep, model FROM vectors ORDER BY rep, model LIMIT 1`
+		}
+		err := s.db.QueryRow(q, rep, model).Scan(&rep, &model)
+		if errors.Is(err, sql.ErrNoRows) {
+			break
+		}
+		if err != nil {
 			return nil, err
 		}
-		models = append(models, m)
+		seen[model] = true
 	}
-	return models, rows.Err()
+	return slices.Sorted(maps.Keys(seen)), nil
+}
+
+// Counts returns the number of chunks and of chunk summaries, without the
+// rest of Stats.
+func (s *Store) Counts() (chunks, summaries int, err error) {
+	if err := s.db.QueryRow(`SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM summaries)`).Scan(&chunks, &summaries); err != nil {
+		return 0, 0, err
+	}
+	return chunks, summaries, nil
+}
+
+// nativeLittleEndian reports whether the machine stores integers and floats
+// little-endian, the byte order of stored vectors, so a blob can be read in
+// place.
+func nativeLittleEndian() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
 }

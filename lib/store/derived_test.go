@@ -2,72 +2,91 @@ package store_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/store"
 )
 
-// TestChunkVectorsMatrixFile checks that the matrix file kept in DerivedDir
-// serves exactly what the database holds, follows every write, and that
-// deleting or damaging it loses nothing.
-func TestChunkVectorsMatrixFile(t *testing.T) {
+// TestLookups checks the by-ID and cheap readers against the full ones:
+// ChunksByID against Chunks, ChunkSpans against ChunksWithoutMembers,
+// Counts and ChunkVectorModels against Stats.
+func TestLookups(t *testing.T) {
 	st, ids := corpus(t)
-	put := func(scale float32) [][]float32 {
-		rows := make([]store.VectorRow, len(ids))
-		want := make([][]float32, len(ids))
-		for i, id := range ids {
-			want[i] = []float32{scale * float32(i+1), -0.5, 1e-30}
-			rows[i] = store.VectorRow{Key: id, Vector: want[i]}
-		}
-		if err := st.PutChunkVectors(store.RepSummary, "m/1", 0, rows); err != nil {
-			t.Fatal(err)
-		}
-		return want
+	ingest(t, st, "t.json", "sha2", smallOptions, messages("t.json", 5, "n"))
+	all, err := st.Chunks()
+	if err != nil {
+		t.Fatal(err)
 	}
-	check := func(name string, want [][]float32) {
+	want := map[string]chat.Chunk{}
+	for _, c := range all {
+		want[c.ID] = c
+	}
+	pick := []string{all[len(all)-1].ID, "no-such-chunk", all[0].ID, all[1].ID}
+	got, err := st.ChunksByID(pick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Errorf("ChunksByID found %d chunks, want 3", len(got))
+	}
+	for _, id := range pick {
+		if w, ok := want[id]; ok && !reflect.DeepEqual(got[id], w) {
+			t.Errorf("ChunksByID[%s] = %+v, want %+v", id, got[id], w)
+		}
+	}
+	spans, err := st.ChunkSpans()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spans) != len(all) {
+		t.Fatalf("%d spans, want %d", len(spans), len(all))
+	}
+	for i, c := range all {
+		if w := (store.ChunkSpan{ID: c.ID, Source: c.Source, StartAt: c.StartAt, EndAt: c.EndAt}); spans[i] != w {
+			t.Errorf("span %d = %+v, want %+v", i, spans[i], w)
+		}
+	}
+
+	countsAndModels := func() (int, int, []string) {
 		t.Helper()
-		gotIDs, dim, data, err := st.ChunkVectors(store.RepSummary, "m/1")
+		c, s, err := st.Counts()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var flat []float32
-		for _, v := range want {
-			flat = append(flat, v...)
+		m, err := st.ChunkVectorModels()
+		if err != nil {
+			t.Fatal(err)
 		}
-		if dim != 3 || !slices.Equal(gotIDs, slices.Sorted(slices.Values(ids))) || !slices.Equal(data, flat) {
-			t.Errorf("%s: ChunkVectors = %v %d %v, want %v 3 %v", name, gotIDs, dim, data, ids, flat)
-		}
+		return c, s, m
 	}
-	matrixFiles := func() []string {
-		files, _ := filepath.Glob(filepath.Join(st.DerivedDir(), "vectors-summary-*.f32"))
-		return files
+	if c, s, m := countsAndModels(); c != len(all) || s != 0 || len(m) != 0 {
+		t.Errorf("Counts, models = %d, %d, %v; want %d, 0, none", c, s, m, len(all))
 	}
-
-	want := put(1)
-	check("from the database", want)
-	if n := len(matrixFiles()); n != 1 {
-		t.Fatalf("%d matrix files after the first read, want 1", n)
-	}
-	check("from the matrix file", want)
-
-	want = put(2) // a write makes the file stale
-	check("after a write", want)
-
-	if err := os.RemoveAll(st.DerivedDir()); err != nil {
+	if err := st.PutSummaries([]store.SummaryRow{{ChunkID: ids[0], Summary: "s", Origin: store.OriginImport}}); err != nil {
 		t.Fatal(err)
 	}
-	check("after deleting the folder", want)
-
-	for _, f := range matrixFiles() {
-		b, _ := os.ReadFile(f)
-		if err := os.WriteFile(f, b[:len(b)-3], 0o644); err != nil {
+	for _, set := range []struct{ rep, model string }{{store.RepSummary, "m/2"}, {store.RepRawText, "m/1"}, {store.RepSummary, "m/1"}, {store.RepEmbeddingText, "a"}} {
+		if err := st.PutChunkVectors(set.rep, set.model, 0, []store.VectorRow{{Key: ids[0], Vector: []float32{1}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	check("after truncating the file", want)
+	stats, err := st.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var models []string
+	for _, set := range stats.VectorSets {
+		models = append(models, set.Model)
+	}
+	slices.Sort(models)
+	models = slices.Compact(models)
+	if c, s, m := countsAndModels(); c != stats.Chunks || s != stats.Summaries || !slices.Equal(m, models) {
+		t.Errorf("Counts, models = %d, %d, %v; Stats says %d, %d, %v", c, s, m, stats.Chunks, stats.Summaries, models)
+	}
 }
 
 // TestContentKey checks that ContentKey changes with a write to its kinds
@@ -93,6 +112,26 @@ func TestContentKey(t *testing.T) {
 	}
 	if key(store.ContentVectors) == vectors {
 		t.Error("a vector write left the vector key unchanged")
+	}
+	// A copy of the database (a backup restored) shares its identity;
+	// versions are random rather than counted, so the copy and the
+	// original, each written once more, still have different keys.
+	copyPath := filepath.Join(t.TempDir(), "copy.db")
+	if _, err := st.DB().Exec(`VACUUM INTO ?`, copyPath); err != nil {
+		t.Fatal(err)
+	}
+	cp, err := store.Open(copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cp.Close()
+	for _, s := range []*store.Store{st, cp} {
+		if err := s.PutChunkVectors(store.RepSummary, "m", 0, []store.VectorRow{{Key: ids[0], Vector: []float32{2}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if k, err := cp.ContentKey(store.ContentVectors); err != nil || k == key(store.ContentVectors) {
+		t.Errorf("a copy and its original, each written once, share the key %s (err %v)", k, err)
 	}
 	other := openTemp(t)
 	k, err := other.ContentKey(store.ContentChunks)

@@ -133,3 +133,88 @@ func scanMessage(row interface{ Scan(...any) error }) (chat.Message, error) {
 	}
 	return m, nil
 }
+
+// ChunksByID returns the stored chunks with the given IDs, each with its
+// member message IDs in window order, keyed by ID; unknown IDs are absent
+// from the map. It reads only those chunks, for callers that hold a ranking
+// and need its first few.
+func (s *Store) ChunksByID(ids []string) (map[string]chat.Chunk, error) {
+	out := make(map[string]chat.Chunk, len(ids))
+	const batch = 500
+	for start := 0; start < len(ids); start += batch {
+		part := ids[start:min(start+batch, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		in := `(?` + strings.Repeat(",?", len(part)-1) + `)`
+		rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text FROM chunks WHERE chunk_id IN `+in, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var c chat.Chunk
+			if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[c.ID] = c
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		members, err := s.db.Query(`SELECT chunk_id, message_id FROM chunk_messages WHERE chunk_id IN `+in+` ORDER BY chunk_id, position`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for members.Next() {
+			var chunkID, messageID string
+			if err := members.Scan(&chunkID, &messageID); err != nil {
+				members.Close()
+				return nil, err
+			}
+			if c, ok := out[chunkID]; ok {
+				c.MessageIDs = append(c.MessageIDs, messageID)
+				out[chunkID] = c
+			}
+		}
+		if err := members.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// ChunkSpan is where and when one chunk lies.
+type ChunkSpan struct {
+	ID, Source, StartAt, EndAt string
+}
+
+// ChunkSpans returns the source and time span of every chunk, ordered by
+// source, then chunk_index, without their texts or members.
+func (s *Store) ChunkSpans() ([]ChunkSpan, error) {
+	rows, err := s.db.Query(`SELECT chunk_id, source, start_at, end_at FROM chunks ORDER BY source, chunk_index`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ChunkSpan
+	for rows.Next() {
+		var c ChunkSpan
+		if err := rows.Scan(&c.ID, &c.Source, &c.StartAt, &c.EndAt); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ChunkVectors returns the vectors of (rep, model) ordered by chunk ID: ids[i]
+// owns data[i*dim : (i+1)*dim]. A set with no vectors gives no ids and dim 0.
+// lib/retrieval keeps a load-ready matrix of them in DerivedDir.
+func (s *Store) ChunkVectors(rep, model string) (ids []string, dim int, data []float32, err error) {
+	if err := ValidRep(rep); err != nil {
+		return nil, 0, nil, err
+	}
+	return chunkVectors(s.db, rep, model)
+}

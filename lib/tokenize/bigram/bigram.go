@@ -15,6 +15,7 @@ package bigram
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -35,7 +36,7 @@ func (Tokenizer) Name() string { return Name }
 // Tokens returns the 2-grams of text in order, repeats kept; nil when text
 // holds no letter or digit.
 func (Tokenizer) Tokens(text string) []string {
-	s := strings.ToLower(norm.NFKC.String(text))
+	s := lower(norm.NFKC.String(text))
 	var out []string
 	var run []int // byte offsets of the current run's characters
 	flush := func(end int) {
@@ -55,7 +56,7 @@ func (Tokenizer) Tokens(text string) []string {
 		run = run[:0]
 	}
 	for i, r := range s {
-		if unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) {
+		if isWord(r) {
 			run = append(run, i)
 			continue
 		}
@@ -63,4 +64,42 @@ func (Tokenizer) Tokens(text string) []string {
 	}
 	flush(len(s))
 	return out
+}
+
+// lower is strings.ToLower(s). Characters that have no case (ASCII other
+// than A–Z, kana, CJK ideographs) skip the per-character case lookup; when
+// any character would change, or s holds a byte that is not UTF-8,
+// strings.ToLower itself does the work.
+func lower(s string) string {
+	for _, r := range s {
+		if r < 0x80 {
+			if 'A' <= r && r <= 'Z' {
+				return strings.ToLower(s)
+			}
+			continue
+		}
+		if kanaOrIdeograph(r) {
+			continue
+		}
+		if r == utf8.RuneError || unicode.ToLower(r) != r {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// isWord is unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r),
+// answered without a table lookup for ASCII, kana and CJK ideographs.
+func isWord(r rune) bool {
+	if r < 0x80 {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return kanaOrIdeograph(r) || unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r)
+}
+
+// kanaOrIdeograph reports whether r is a hiragana (U+3041–U+3096) or
+// katakana (U+30A1–U+30FA) letter or a CJK unified ideograph
+// (U+4E00–U+9FFF): letters without case.
+func kanaOrIdeograph(r rune) bool {
+	return 0x3041 <= r && r <= 0x3096 || 0x30A1 <= r && r <= 0x30FA || 0x4E00 <= r && r <= 0x9FFF
 }

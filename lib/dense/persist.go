@@ -1,0 +1,165 @@
+package dense
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"unsafe"
+)
+
+// formatVersion versions the layout WriteTo writes; Open refuses any other.
+const formatVersion = 1
+
+var magic = [8]byte{'l', 'm', 'd', 'e', 'n', 's', 'e', 'm'}
+
+// headerSize is magic, format, n, dim and the ID bytes' length.
+const headerSize = 8 + 4*4
+
+// WriteTo writes the matrix in a load-ready form that Open uses in place:
+// the rows as they are kept for search (scaled by a power of two, see the
+// package doc) and their inverse norms, so opening needs no pass over the
+// vectors. Integers are little-endian uint32, floats little-endian IEEE 754:
+//
+//	magic "lmdensem", format, n, dim, S = the IDs' total length
+//	n+1 ID offsets: ID_i = ids[o[i]:o[i+1]], then the S ID bytes
+//	zero padding to a multiple of 8 bytes from the start
+//	n float64 inverse norms, then n·dim float32 rows, row-major
+//	CRC-32 (IEEE) of every byte before it
+func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
+	crc := crc32.NewIEEE()
+	cw := &countWriter{w: io.MultiWriter(w, crc)}
+	bw := bufio.NewWriterSize(cw, 1<<20)
+	var buf [8]byte
+	u32 := func(v int) {
+		binary.LittleEndian.PutUint32(buf[:4], uint32(v))
+		bw.Write(buf[:4])
+	}
+	idBytes := 0
+	for _, id := range m.ids {
+		idBytes += len(id)
+	}
+	bw.Write(magic[:])
+	for _, v := range []int{formatVersion, len(m.ids), m.dim, idBytes} {
+		u32(v)
+	}
+	off := 0
+	u32(off)
+	for _, id := range m.ids {
+		off += len(id)
+		u32(off)
+	}
+	for _, id := range m.ids {
+		bw.WriteString(id)
+	}
+	bw.Write(make([]byte, pad8(headerSize+4*(len(m.ids)+1)+idBytes)))
+	if nativeLittleEndian && len(m.ids) > 0 {
+		bw.Write(unsafe.Slice((*byte)(unsafe.Pointer(&m.inv[0])), 8*len(m.inv)))
+		bw.Write(unsafe.Slice((*byte)(unsafe.Pointer(&m.rows[0])), 4*len(m.rows)))
+	} else {
+		for _, v := range m.inv {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+			bw.Write(buf[:])
+		}
+		for _, v := range m.rows {
+			binary.LittleEndian.PutUint32(buf[:4], math.Float32bits(v))
+			bw.Write(buf[:4])
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return cw.n, err
+	}
+	binary.LittleEndian.PutUint32(buf[:4], crc.Sum32())
+	n, err := w.Write(buf[:4])
+	return cw.n + int64(n), err
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// pad8 is the number of zero bytes that bring n to a multiple of 8.
+func pad8(n int) int { return (8 - n%8) % 8 }
+
+// Open returns the matrix whose WriteTo bytes are data, using the rows and
+// inverse norms in place (no copy, no pass over them beyond the checksum)
+// when the machine is little-endian and data is 8-byte aligned, as a memory
+// mapping or a fresh allocation is; otherwise they are decoded. data must
+// stay unchanged and readable while the matrix is in use. Damaged input (a
+// checksum mismatch, counts or offsets out of range, an inverse norm that is
+// negative or not finite) or foreign input is an error.
+func Open(data []byte) (*Matrix, error) {
+	if len(data) < headerSize+4 || string(data[:len(magic)]) != string(magic[:]) {
+		return nil, errors.New("dense: not a matrix file")
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(data[8:]); v != formatVersion {
+		return nil, fmt.Errorf("dense: matrix format %d, expected %d", v, formatVersion)
+	}
+	body := data[:len(data)-4]
+	if crc32.ChecksumIEEE(body) != le.Uint32(data[len(data)-4:]) {
+		return nil, errors.New("dense: damaged matrix file (checksum)")
+	}
+	n, dim, idBytes := int64(le.Uint32(data[12:])), int64(le.Uint32(data[16:])), int64(le.Uint32(data[20:]))
+	offsAt := int64(headerSize)
+	idsAt := offsAt + 4*(n+1)
+	invAt := idsAt + idBytes
+	invAt += int64(pad8(int(invAt % 8)))
+	rowsAt := invAt + 8*n
+	if dim <= 0 || rowsAt+4*n*dim != int64(len(body)) {
+		return nil, errors.New("dense: damaged matrix file")
+	}
+	ids := make([]string, n)
+	all := string(body[idsAt : idsAt+idBytes])
+	prev := uint32(0)
+	for i := range ids {
+		a, b := le.Uint32(body[offsAt+4*int64(i):]), le.Uint32(body[offsAt+4*int64(i+1):])
+		if a != prev || b < a || int64(b) > idBytes {
+			return nil, errors.New("dense: damaged matrix file (IDs)")
+		}
+		ids[i], prev = all[a:b], b
+	}
+	if int64(prev) != idBytes {
+		return nil, errors.New("dense: damaged matrix file (IDs)")
+	}
+	m := &Matrix{ids: ids, dim: int(dim)}
+	aligned := nativeLittleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(body)))%8 == 0
+	if n == 0 {
+		m.rows, m.inv = []float32{}, []float64{}
+	} else if aligned {
+		m.inv = unsafe.Slice((*float64)(unsafe.Pointer(&body[invAt])), n)
+		m.rows = unsafe.Slice((*float32)(unsafe.Pointer(&body[rowsAt])), n*dim)
+	} else {
+		m.inv = make([]float64, n)
+		for i := range m.inv {
+			m.inv[i] = math.Float64frombits(le.Uint64(body[invAt+8*int64(i):]))
+		}
+		m.rows = make([]float32, n*dim)
+		for i := range m.rows {
+			m.rows[i] = math.Float32frombits(le.Uint32(body[rowsAt+4*int64(i):]))
+		}
+	}
+	for _, v := range m.inv {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return nil, errors.New("dense: damaged matrix file (norms)")
+		}
+	}
+	return m, nil
+}
+
+// nativeLittleEndian is true on little-endian machines, where the file's
+// numbers are used in place.
+var nativeLittleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()

@@ -1,0 +1,14 @@
+//go:build !unix
+
+package retrieval
+
+import "os"
+
+// mapFile reads the file at path into memory (systems without mmap).
+func mapFile(path string) (data []byte, release func(), err error) {
+	data, err = os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, func() {}, nil
+}
