@@ -148,37 +148,24 @@ func (s *Store) ChunksByID(ids []string) (map[string]chat.Chunk, error) {
 			args[i] = id
 		}
 		in := `(?` + strings.Repeat(",?", len(part)-1) + `)`
-		rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text FROM chunks WHERE chunk_id IN `+in, args...)
+		rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text, message_ids FROM chunks WHERE chunk_id IN `+in, args...)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
 			var c chat.Chunk
-			if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText); err != nil {
+			var members string
+			if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText, &members); err != nil {
 				rows.Close()
 				return nil, err
+			}
+			if c.MessageIDs, err = decodeMembers(members); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: chunk %s: message_ids: %w", c.ID, err)
 			}
 			out[c.ID] = c
 		}
 		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-		members, err := s.db.Query(`SELECT chunk_id, message_id FROM chunk_messages WHERE chunk_id IN `+in+` ORDER BY chunk_id, position`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for members.Next() {
-			var chunkID, messageID string
-			if err := members.Scan(&chunkID, &messageID); err != nil {
-				members.Close()
-				return nil, err
-			}
-			if c, ok := out[chunkID]; ok {
-				c.MessageIDs = append(c.MessageIDs, messageID)
-				out[chunkID] = c
-			}
-		}
-		if err := members.Close(); err != nil {
 			return nil, err
 		}
 	}
