@@ -114,10 +114,12 @@ type Prepared struct {
 	Unchanged bool // stored already with the same content and options
 	Result    *lineexport.Result
 	Chunks    []chat.Chunk
+	Uncovered int // messages in no chunk
 	Err       error
 }
 
-// Prepare hashes, parses and chunks one export without writing. The file is
+// Prepare hashes, parses and chunks one export without writing, and counts
+// its messages in no chunk. The file is
 // read once, and the stored hash is that of the bytes parsed, even when the
 // file changes meanwhile. A file stored already with the same SHA-256 of its
 // bytes and the same options is recognised before parsing.
@@ -144,7 +146,9 @@ func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 	}
 	if p.Chunks, err = chunking.Build(p.Result.Messages, opts); err != nil {
 		p.Err = fmt.Errorf("%s: %w", in.Path, err)
+		return p
 	}
+	p.Uncovered = chunking.Uncovered(p.Result.Messages, p.Chunks)
 	return p
 }
 
@@ -169,7 +173,7 @@ func Commit(st *store.Store, p Prepared, opts chunking.Options) (Report, error) 
 		return rep, err
 	}
 	rep.Outcome, rep.Messages, rep.Chunks = outcome, len(p.Result.Messages), len(p.Chunks)
-	rep.Uncovered = chunking.Uncovered(p.Result.Messages, p.Chunks)
+	rep.Uncovered = p.Uncovered
 	rep.Warnings = p.Result.Warnings
 	return rep, nil
 }

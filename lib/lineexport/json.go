@@ -55,10 +55,73 @@ func parseJSON(source string, data []byte) (*Result, error) {
 	if bytes.HasPrefix(data, utf8BOM) {
 		base = int64(len(utf8BOM))
 	}
+	if json.Valid(data[base:]) {
+		jr := &jsonReader{source: source, data: data, base: base, lines: newLineIndex(data)}
+		if res, ok := jr.readValid(); ok {
+			return res, nil
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data[base:]))
 	dec.UseNumber() // other fields may hold numbers beyond float64 range
 	jr := &jsonReader{source: source, data: data, base: base, dec: dec, lines: newLineIndex(data)}
 	return jr.read()
+}
+
+// readValid reads a document that json.Valid accepted by walking its bytes
+// in place, without the decoder's token-by-token validation. It gives up
+// (ok false) at the first thing that is not a well-formed export, for the
+// decoder path to report it exactly.
+func (jr *jsonReader) readValid() (res *Result, ok bool) {
+	sc := rawScanner{b: jr.data, i: int(jr.base)}
+	sc.skipSpace()
+	if sc.i >= len(sc.b) || sc.b[sc.i] != '{' {
+		return nil, false
+	}
+	sc.i++
+	for {
+		sc.skipSpace()
+		if sc.b[sc.i] == '}' {
+			break
+		}
+		key, err := sc.str()
+		if err != nil {
+			return nil, false
+		}
+		date, day, ok := parseDateKey(key)
+		if !ok {
+			return nil, false
+		}
+		sc.skipSpace()
+		sc.i++ // ':'
+		sc.skipSpace()
+		if sc.b[sc.i] != '[' {
+			return nil, false
+		}
+		sc.i++
+		for {
+			sc.skipSpace()
+			if sc.b[sc.i] == ']' {
+				sc.i++
+				break
+			}
+			if sc.b[sc.i] != '{' {
+				return nil, false
+			}
+			start := sc.i
+			if err := jr.scanMessage(sc.value(), int64(start), key, date, day); err != nil {
+				return nil, false
+			}
+			sc.skipSpace()
+			if sc.b[sc.i] == ',' {
+				sc.i++
+			}
+		}
+		sc.skipSpace()
+		if sc.b[sc.i] == ',' {
+			sc.i++
+		}
+	}
+	return &jr.result, true
 }
 
 // jsonReader holds the state of one ReadJSON call.
@@ -151,6 +214,12 @@ func (jr *jsonReader) readMessage(key, date string, day time.Time) error {
 	if raw[0] != '{' {
 		return jr.errorAt(start, fmt.Sprintf("a message object in the array of date key %q, got %s", key, describeRaw(raw)))
 	}
+	return jr.scanMessage(raw, start, key, date, day)
+}
+
+// scanMessage reads the message object raw, valid JSON that begins at file
+// offset start, under date key key.
+func (jr *jsonReader) scanMessage(raw []byte, start int64, key, date string, day time.Time) error {
 	m := chat.Message{Source: jr.source, SourceOrder: len(jr.result.Messages), Date: date}
 	var (
 		clock    time.Duration

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
@@ -57,7 +58,8 @@ type SourceInfo struct {
 // Every message and chunk must belong to source name, and every chunk member
 // must be one of msgs; otherwise nothing is written and an error is returned.
 func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts chunking.Options, msgs []chat.Message, chunks []chat.Chunk) (IngestOutcome, error) {
-	if err := checkIngest(name, msgs, chunks); err != nil {
+	uncovered, err := checkIngest(name, msgs, chunks)
+	if err != nil {
 		return 0, err
 	}
 	if err := opts.Validate(); err != nil {
@@ -83,11 +85,11 @@ func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts
 				return err
 			}
 		}
-		if _, err := tx.Exec(`INSERT INTO sources (name, content_sha256, size, chunking_options, ingested_at)
-			VALUES (?, ?, ?, ?, ?)
+		if _, err := tx.Exec(`INSERT INTO sources (name, content_sha256, size, chunking_options, ingested_at, uncovered)
+			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (name) DO UPDATE SET content_sha256 = excluded.content_sha256, size = excluded.size,
-				chunking_options = excluded.chunking_options, ingested_at = excluded.ingested_at`,
-			name, contentSHA256, size, string(optsJSON), now()); err != nil {
+				chunking_options = excluded.chunking_options, ingested_at = excluded.ingested_at, uncovered = excluded.uncovered`,
+			name, contentSHA256, size, string(optsJSON), now(), uncovered); err != nil {
 			return err
 		}
 		// A replaced source may drop chunks, and their summaries and vectors
@@ -105,39 +107,48 @@ func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts
 
 func now() string { return time.Now().UTC().Format(time.RFC3339) }
 
-func checkIngest(name string, msgs []chat.Message, chunks []chat.Chunk) error {
+// checkIngest validates one source's messages and chunks and returns how
+// many messages are in no chunk. Message IDs must be valid UTF-8, so that a
+// chunk's message_ids array holds them exactly.
+func checkIngest(name string, msgs []chat.Message, chunks []chat.Chunk) (uncovered int, err error) {
 	if name == "" {
-		return errors.New("store: ingest: empty source name")
+		return 0, errors.New("store: ingest: empty source name")
 	}
-	ids := make(map[string]struct{}, len(msgs))
+	covered := make(map[string]bool, len(msgs))
 	for _, m := range msgs {
 		if m.Source != name {
-			return fmt.Errorf("store: ingest %s: message %s belongs to source %q", name, m.ID, m.Source)
+			return 0, fmt.Errorf("store: ingest %s: message %s belongs to source %q", name, m.ID, m.Source)
 		}
-		if _, dup := ids[m.ID]; dup {
-			return fmt.Errorf("store: ingest %s: message ID %s appears twice", name, m.ID)
+		if !utf8.ValidString(m.ID) {
+			return 0, fmt.Errorf("store: ingest %s: message %d has ID %q, which is not valid UTF-8", name, m.SourceOrder, m.ID)
 		}
-		ids[m.ID] = struct{}{}
+		if _, dup := covered[m.ID]; dup {
+			return 0, fmt.Errorf("store: ingest %s: message ID %s appears twice", name, m.ID)
+		}
+		covered[m.ID] = false
 	}
 	for _, c := range chunks {
 		if c.Source != name {
-			return fmt.Errorf("store: ingest %s: chunk %s belongs to source %q", name, c.ID, c.Source)
+			return 0, fmt.Errorf("store: ingest %s: chunk %s belongs to source %q", name, c.ID, c.Source)
 		}
 		for _, id := range c.MessageIDs {
-			if _, ok := ids[id]; !ok {
-				return fmt.Errorf("store: ingest %s: chunk %s holds message %s, which is not among the source's messages", name, c.ID, id)
+			if _, ok := covered[id]; !ok {
+				return 0, fmt.Errorf("store: ingest %s: chunk %s holds message %s, which is not among the source's messages", name, c.ID, id)
 			}
+			covered[id] = true
 		}
 	}
-	return nil
+	for _, in := range covered {
+		if !in {
+			uncovered++
+		}
+	}
+	return uncovered, nil
 }
 
-// clearSource deletes a stored source's memberships, messages and the chunks
-// whose IDs are not among keep (with their summaries and vectors, by cascade).
+// clearSource deletes a stored source's messages and the chunks whose IDs
+// are not among keep (with their summaries and vectors, by cascade).
 func clearSource(tx *sql.Tx, name string, keep []chat.Chunk) error {
-	if _, err := tx.Exec(`DELETE FROM chunk_messages WHERE chunk_id IN (SELECT chunk_id FROM chunks WHERE source = ?)`, name); err != nil {
-		return err
-	}
 	kept := make(map[string]struct{}, len(keep))
 	for _, c := range keep {
 		kept[c.ID] = struct{}{}
@@ -171,17 +182,29 @@ func clearSource(tx *sql.Tx, name string, keep []chat.Chunk) error {
 			return err
 		}
 	}
+	if _, err := tx.Exec(`DELETE FROM message_keys WHERE source = ?`, name); err != nil {
+		return err
+	}
 	_, err = tx.Exec(`DELETE FROM messages WHERE source = ?`, name)
 	return err
 }
 
+// insertSource writes one source's messages and chunks.
+//
+// Messages go in the order given, which for a reader's output is key order,
+// so the table grows at its end, in multi-row INSERT OR FAIL statements: no
+// row can violate a constraint after checkIngest, and with the foreign key
+// to sources checked at commit such a statement needs no statement journal
+// (which copies every page a statement touches, to undo it alone). Chunks,
+// whose foreign key is checked at once, go one row per statement, which
+// needs none either.
 func insertSource(tx *sql.Tx, msgs []chat.Message, chunks []chat.Chunk) error {
-	mi, err := newBatchInsert(tx, `INSERT INTO messages (message_id, source, source_order, date, time, occurred_at, sender, type, text) VALUES `, "", 9)
+	mi, err := newBatchInsert(tx, `INSERT OR FAIL INTO messages (source, source_order, message_id, date, time, occurred_at, sender, type, text) VALUES `, "", 9)
 	if err != nil {
 		return err
 	}
 	for _, m := range msgs {
-		if err := mi.add(m.ID, m.Source, m.SourceOrder, m.Date, m.Time, m.OccurredAtString(), m.Sender, m.Type, m.Text); err != nil {
+		if err := mi.add(m.Source, m.SourceOrder, m.ID, m.Date, m.Time, m.OccurredAtString(), m.Sender, m.Type, m.Text); err != nil {
 			mi.abandon()
 			return err
 		}
@@ -189,36 +212,26 @@ func insertSource(tx *sql.Tx, msgs []chat.Message, chunks []chat.Chunk) error {
 	if err := mi.flush(); err != nil {
 		return err
 	}
-	// A chunk kept from before (same ID, hence same source, index and members)
-	// is rewritten in place so its summaries and vectors stay attached.
-	ci, err := newBatchInsert(tx, `INSERT INTO chunks (chunk_id, source, chunk_index, start_at, end_at, raw_text) VALUES `,
-		`ON CONFLICT (chunk_id) DO UPDATE SET source = excluded.source, chunk_index = excluded.chunk_index,
-			start_at = excluded.start_at, end_at = excluded.end_at, raw_text = excluded.raw_text`, 6)
-	if err != nil {
-		return err
-	}
-	for _, c := range chunks {
-		if err := ci.add(c.ID, c.Source, c.Index, c.StartAt, c.EndAt, c.RawText); err != nil {
-			ci.abandon()
+	if len(msgs) > 0 {
+		if err := insertMessageKeys(tx, msgs[0].Source, msgs); err != nil {
 			return err
 		}
 	}
-	if err := ci.flush(); err != nil {
-		return err
-	}
-	mm, err := newBatchInsert(tx, `INSERT INTO chunk_messages (chunk_id, position, message_id) VALUES `, "", 3)
+	// A chunk kept from before (same ID, hence same source, index and members)
+	// is rewritten in place so its summaries and vectors stay attached.
+	ci, err := tx.Prepare(`INSERT INTO chunks (chunk_id, source, chunk_index, start_at, end_at, raw_text, message_ids) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (chunk_id) DO UPDATE SET source = excluded.source, chunk_index = excluded.chunk_index,
+			start_at = excluded.start_at, end_at = excluded.end_at, raw_text = excluded.raw_text, message_ids = excluded.message_ids`)
 	if err != nil {
 		return err
 	}
+	defer ci.Close()
 	for _, c := range chunks {
-		for pos, id := range c.MessageIDs {
-			if err := mm.add(c.ID, pos, id); err != nil {
-				mm.abandon()
-				return err
-			}
+		if _, err := ci.Exec(c.ID, c.Source, c.Index, c.StartAt, c.EndAt, c.RawText, encodeMembers(c.MessageIDs)); err != nil {
+			return err
 		}
 	}
-	return mm.flush()
+	return nil
 }
 
 // Source returns the stored source called name; found is false when there is
@@ -283,29 +296,24 @@ func (s *Store) Sources() ([]SourceInfo, error) {
 // Chunks returns every chunk ordered by source, then chunk_index, with its
 // member message IDs in window order.
 func (s *Store) Chunks() ([]chat.Chunk, error) {
-	out, err := s.ChunksWithoutMembers()
+	rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text, message_ids FROM chunks ORDER BY source, chunk_index`)
 	if err != nil {
 		return nil, err
 	}
-	at := make(map[string]int, len(out))
-	for i, c := range out {
-		at[c.ID] = i
-	}
-	members, err := s.db.Query(`SELECT chunk_id, message_id FROM chunk_messages ORDER BY chunk_id, position`)
-	if err != nil {
-		return nil, err
-	}
-	defer members.Close()
-	for members.Next() {
-		var chunkID, messageID string
-		if err := members.Scan(&chunkID, &messageID); err != nil {
+	defer rows.Close()
+	var out []chat.Chunk
+	for rows.Next() {
+		var c chat.Chunk
+		var members string
+		if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText, &members); err != nil {
 			return nil, err
 		}
-		if i, ok := at[chunkID]; ok {
-			out[i].MessageIDs = append(out[i].MessageIDs, messageID)
+		if c.MessageIDs, err = decodeMembers(members); err != nil {
+			return nil, fmt.Errorf("store: chunk %s: message_ids: %w", c.ID, err)
 		}
+		out = append(out, c)
 	}
-	return out, members.Err()
+	return out, rows.Err()
 }
 
 // ChunksWithoutMembers is Chunks without the member message IDs
@@ -355,19 +363,6 @@ func (s *Store) Messages(source string) ([]chat.Message, error) {
 // ChunkIDsOfMessage returns the IDs of the chunks holding messageID, ordered
 // by source and chunk_index; none for a message in no chunk or an unknown ID.
 func (s *Store) ChunkIDsOfMessage(messageID string) ([]string, error) {
-	rows, err := s.db.Query(`SELECT c.chunk_id FROM chunk_messages cm JOIN chunks c ON c.chunk_id = cm.chunk_id
-		WHERE cm.message_id = ? ORDER BY c.source, c.chunk_index`, messageID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	byMessage, err := s.ChunkIDsOfMessages([]string{messageID})
+	return byMessage[messageID], err
 }

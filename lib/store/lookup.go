@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,26 +12,87 @@ import (
 // MessagesByID returns the stored messages with the given IDs, keyed by ID;
 // unknown IDs are absent from the map.
 func (s *Store) MessagesByID(ids []string) (map[string]chat.Message, error) {
-	out := make(map[string]chat.Message, len(ids))
-	const batch = 500
-	for start := 0; start < len(ids); start += batch {
-		part := ids[start:min(start+batch, len(ids))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
+	refs, err := s.locateMessages(ids)
+	if err != nil {
+		return nil, err
+	}
+	orders := map[string][]any{} // source → candidate source_orders
+	for _, rs := range refs {
+		for _, r := range rs {
+			orders[r.source] = append(orders[r.source], r.order)
 		}
-		rows, err := s.db.Query(`SELECT message_id, source, source_order, date, time, occurred_at, sender, type, text
-			FROM messages WHERE message_id IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
+	}
+	out := make(map[string]chat.Message, len(refs))
+	const batch = 500
+	for source, all := range orders {
+		for start := 0; start < len(all); start += batch {
+			part := all[start:min(start+batch, len(all))]
+			rows, err := s.db.Query(`SELECT message_id, source, source_order, date, time, occurred_at, sender, type, text
+				FROM messages WHERE source = ? AND source_order IN (?`+strings.Repeat(",?", len(part)-1)+`)`, append([]any{source}, part...)...)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				m, err := scanMessage(rows)
+				if err != nil {
+					rows.Close()
+					return nil, err
+				}
+				if _, asked := refs[m.ID]; asked {
+					out[m.ID] = m
+				}
+			}
+			if err := rows.Close(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// ChunkIDsOfMessages returns, for each of ids held by some chunk, the IDs of
+// the chunks holding it, ordered by source and chunk_index; unknown IDs and
+// messages in no chunk are absent from the map.
+func (s *Store) ChunkIDsOfMessages(ids []string) (map[string][]string, error) {
+	found, err := s.MessagesByID(ids)
+	if err != nil {
+		return nil, err
+	}
+	bySource := map[string]map[string]bool{}
+	for id, m := range found {
+		if bySource[m.Source] == nil {
+			bySource[m.Source] = map[string]bool{}
+		}
+		bySource[m.Source][id] = true
+	}
+	sources := make([]string, 0, len(bySource))
+	for src := range bySource {
+		sources = append(sources, src)
+	}
+	slices.Sort(sources)
+	out := make(map[string][]string, len(found))
+	for _, src := range sources {
+		wanted := bySource[src]
+		rows, err := s.db.Query(`SELECT chunk_id, message_ids FROM chunks WHERE source = ? ORDER BY chunk_index`, src)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
-			m, err := scanMessage(rows)
-			if err != nil {
+			var chunkID, members string
+			if err := rows.Scan(&chunkID, &members); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			out[m.ID] = m
+			ids, err := decodeMembers(members)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: chunk %s: message_ids: %w", chunkID, err)
+			}
+			for _, id := range ids {
+				if wanted[id] {
+					out[id] = append(out[id], chunkID)
+				}
+			}
 		}
 		if err := rows.Close(); err != nil {
 			return nil, err
@@ -86,37 +148,24 @@ func (s *Store) ChunksByID(ids []string) (map[string]chat.Chunk, error) {
 			args[i] = id
 		}
 		in := `(?` + strings.Repeat(",?", len(part)-1) + `)`
-		rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text FROM chunks WHERE chunk_id IN `+in, args...)
+		rows, err := s.db.Query(`SELECT chunk_id, source, chunk_index, start_at, end_at, raw_text, message_ids FROM chunks WHERE chunk_id IN `+in, args...)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
 			var c chat.Chunk
-			if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText); err != nil {
+			var members string
+			if err := rows.Scan(&c.ID, &c.Source, &c.Index, &c.StartAt, &c.EndAt, &c.RawText, &members); err != nil {
 				rows.Close()
 				return nil, err
+			}
+			if c.MessageIDs, err = decodeMembers(members); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: chunk %s: message_ids: %w", c.ID, err)
 			}
 			out[c.ID] = c
 		}
 		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-		members, err := s.db.Query(`SELECT chunk_id, message_id FROM chunk_messages WHERE chunk_id IN `+in+` ORDER BY chunk_id, position`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for members.Next() {
-			var chunkID, messageID string
-			if err := members.Scan(&chunkID, &messageID); err != nil {
-				members.Close()
-				return nil, err
-			}
-			if c, ok := out[chunkID]; ok {
-				c.MessageIDs = append(c.MessageIDs, messageID)
-				out[chunkID] = c
-			}
-		}
-		if err := members.Close(); err != nil {
 			return nil, err
 		}
 	}

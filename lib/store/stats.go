@@ -43,7 +43,7 @@ func (s *Store) Stats() (Stats, error) {
 		{&st.Sources, `SELECT count(*) FROM sources`},
 		{&st.Messages, `SELECT count(*) FROM messages`},
 		{&st.Chunks, `SELECT count(*) FROM chunks`},
-		{&st.UncoveredMessages, `SELECT count(*) FROM messages WHERE message_id NOT IN (SELECT message_id FROM chunk_messages)`},
+		{&st.UncoveredMessages, `SELECT coalesce(sum(uncovered), 0) FROM sources`},
 		{&st.Summaries, `SELECT count(*) FROM summaries`},
 	} {
 		if err := s.db.QueryRow(c.query).Scan(c.dst); err != nil {
@@ -70,8 +70,7 @@ func (s *Store) Stats() (Stats, error) {
 // UncoveredMessages counts the messages of source that are in no chunk.
 func (s *Store) UncoveredMessages(source string) (int, error) {
 	var n int
-	err := s.db.QueryRow(`SELECT count(*) FROM messages
-		WHERE source = ? AND message_id NOT IN (SELECT message_id FROM chunk_messages)`, source).Scan(&n)
+	err := s.db.QueryRow(`SELECT coalesce(sum(uncovered), 0) FROM sources WHERE name = ?`, source).Scan(&n)
 	return n, err
 }
 

@@ -1,7 +1,7 @@
 // Package store persists linemem's memory in one SQLite file (modernc.org/sqlite,
-// pure Go): the ingested sources, their messages and chunks, chunk membership
-// (chunk_messages, the paper's line_chunk_messages), imported or generated
-// summaries, and chunk and query vectors.
+// pure Go): the ingested sources, their messages and chunks with their
+// membership (the paper's line_chunk_messages, kept as each chunk's
+// message_ids), imported or generated summaries, and chunk and query vectors.
 //
 // The schema is versioned with PRAGMA user_version and upgraded by ordered
 // migrations when a file is opened. Connections run in WAL mode with foreign
@@ -9,6 +9,13 @@
 // all-or-nothing (ingesting one source, one import) is one transaction, so a
 // failure leaves what was stored before untouched. Other packages may keep
 // their own tables in the same file through DB.
+//
+// Layout for writing at scale (schema version 5): messages are kept WITHOUT
+// ROWID under (source, source_order), so storing a source appends its rows;
+// they are found by message_id through message_keys (messagekeys.go) rather
+// than a B-tree index that every hashed ID would enter at a random page; a
+// chunk's members are the JSON array message_ids on its row; a source keeps
+// its count of messages in no chunk.
 package store
 
 import (
@@ -238,6 +245,51 @@ INSERT INTO vectors_v4 (rep, model, chunk_id, dim, input_cap, vec)
 DROP TABLE vectors;
 ALTER TABLE vectors_v4 RENAME TO vectors;
 CREATE INDEX vectors_by_chunk ON vectors(chunk_id);
+`,
+	// 5: ingest at scale. Messages are kept in the order they are read,
+	// keyed by (source, source_order), and found by their hashed message_id
+	// through message_keys (messagekeys.go), one row per source and leading
+	// two characters of the ID, instead of a B-tree index that every message
+	// enters at a random place. A chunk's members move from chunk_messages
+	// (one row per member, indexed twice) to the chunk's own row:
+	// message_ids, a JSON array of its member IDs in window order. Each
+	// source keeps the count of its messages in no chunk. The foreign keys of
+	// messages and message_keys are checked at commit, so a multi-row INSERT
+	// OR FAIL of messages needs no statement journal.
+	`
+ALTER TABLE sources ADD COLUMN uncovered INTEGER NOT NULL DEFAULT 0;
+UPDATE sources SET uncovered = (SELECT count(*) FROM messages m
+	WHERE m.source = sources.name AND m.message_id NOT IN (SELECT message_id FROM chunk_messages));
+ALTER TABLE chunks ADD COLUMN message_ids TEXT NOT NULL DEFAULT '[]';
+UPDATE chunks SET message_ids = (SELECT json_group_array(cm.message_id ORDER BY cm.position)
+	FROM chunk_messages cm WHERE cm.chunk_id = chunks.chunk_id);
+DROP TABLE chunk_messages;
+CREATE TABLE messages_by_order (
+	source       TEXT NOT NULL REFERENCES sources(name) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+	source_order INTEGER NOT NULL,
+	message_id   TEXT NOT NULL,
+	date         TEXT NOT NULL,
+	time         TEXT NOT NULL,
+	occurred_at  TEXT NOT NULL,
+	sender       TEXT NOT NULL,
+	type         TEXT NOT NULL,
+	text         TEXT NOT NULL,
+	PRIMARY KEY (source, source_order)
+) WITHOUT ROWID;
+INSERT INTO messages_by_order (source, source_order, message_id, date, time, occurred_at, sender, type, text)
+	SELECT source, source_order, message_id, date, time, occurred_at, sender, type, text
+	FROM messages ORDER BY source, source_order;
+DROP TABLE messages;
+ALTER TABLE messages_by_order RENAME TO messages;
+CREATE TABLE message_keys (
+	bucket  TEXT NOT NULL,
+	source  TEXT NOT NULL REFERENCES sources(name) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+	entries TEXT NOT NULL,
+	PRIMARY KEY (bucket, source)
+) WITHOUT ROWID;
+INSERT INTO message_keys (bucket, source, entries)
+	SELECT substr(message_id, 1, 2), source, json_group_array(json_array(message_id, source_order) ORDER BY message_id)
+	FROM messages GROUP BY substr(message_id, 1, 2), source;
 `,
 }
 

@@ -142,7 +142,7 @@ func TestOpen(t *testing.T) {
 func writeLog(t *testing.T, st *store.Store) func() int {
 	t.Helper()
 	stmts := []string{`CREATE TABLE test_write_log (n INTEGER)`}
-	for _, table := range []string{"sources", "messages", "chunks", "chunk_messages", "summaries", "vectors"} {
+	for _, table := range []string{"sources", "messages", "chunks", "summaries", "vectors"} {
 		for _, op := range []string{"INSERT", "UPDATE", "DELETE"} {
 			stmts = append(stmts, fmt.Sprintf(`CREATE TRIGGER test_log_%s_%s AFTER %s ON %s BEGIN INSERT INTO test_write_log VALUES (1); END`,
 				table, strings.ToLower(op), op, table))
@@ -445,4 +445,42 @@ func ExampleStore_IngestSource() {
 	// added <nil>
 	// unchanged <nil>
 	// replaced <nil>
+}
+
+// TestLookupByOddIDs checks that messages are found by IDs that JSON must
+// escape or that look like the layout of the stored key entries, and by
+// plain IDs stored beside them.
+func TestLookupByOddIDs(t *testing.T) {
+	st := openTemp(t)
+	msgs := messages("s.json", 12, "m")
+	odd := []string{`a"b`, `[",5],["`, `,5],[`, `x[`, `\`, "長い", "é", "a\x1fb,", "", "ab", `a`}
+	for i, id := range odd {
+		msgs[i].ID = id
+	}
+	in, _ := ingest(t, st, "s.json", "sha", smallOptions, msgs)
+	ids := make([]string, len(msgs))
+	for i, m := range msgs {
+		ids[i] = m.ID
+	}
+	got, err := st.MessagesByID(append(ids, "missing", `["`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(msgs) {
+		t.Errorf("found %d messages, want %d", len(got), len(msgs))
+	}
+	for _, m := range msgs {
+		if got[m.ID] != m {
+			t.Errorf("MessagesByID[%q] = %+v, want %+v", m.ID, got[m.ID], m)
+		}
+		var want []string
+		for _, c := range in.chunks {
+			if slices.Contains(c.MessageIDs, m.ID) {
+				want = append(want, c.ID)
+			}
+		}
+		if chunks, err := st.ChunkIDsOfMessage(m.ID); err != nil || !slices.Equal(chunks, want) {
+			t.Errorf("ChunkIDsOfMessage(%q) = %v, %v; want %v", m.ID, chunks, err, want)
+		}
+	}
 }

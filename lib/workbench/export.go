@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/linemem/linemem/lib/trec"
@@ -138,37 +139,54 @@ type Group struct {
 // groups builds the evidence groups of every question from the stored
 // evidence, with the labels given.
 func (b *Bench) groups(labels map[string]map[string]int) (map[string][]Group, error) {
-	rows, err := b.db.Query(`SELECT DISTINCT e.qid, e.message_id, e.role, cm.chunk_id FROM gold_evidence e
-		JOIN chunk_messages cm ON cm.message_id = e.message_id
-		WHERE e.message_id != '' ORDER BY e.qid, e.message_id, e.role, cm.chunk_id`)
+	rows, err := b.db.Query(`SELECT DISTINCT qid, message_id, role FROM gold_evidence
+		WHERE message_id != '' ORDER BY qid, message_id, role`)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[string][]Group{}
-	index := map[[2]string]int{}
+	type item struct{ qid, mid, role string }
+	var items []item
+	var mids []string
 	for rows.Next() {
-		var qid, mid, role, cid string
-		if err := rows.Scan(&qid, &mid, &role, &cid); err != nil {
+		var it item
+		if err := rows.Scan(&it.qid, &it.mid, &it.role); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		k := [2]string{qid, mid}
-		i, ok := index[k]
-		if !ok {
-			i = len(out[qid])
-			index[k] = i
-			out[qid] = append(out[qid], Group{QID: qid, MessageID: mid, Role: role})
-		}
-		g := &out[qid][i]
-		if g.Role != role && role == "answer" {
-			g.Role = role
-		}
-		if len(g.ChunkIDs) == 0 || g.ChunkIDs[len(g.ChunkIDs)-1] != cid {
-			g.ChunkIDs = append(g.ChunkIDs, cid)
-		}
-		g.Rel = max(g.Rel, labels[qid][cid])
+		items = append(items, it)
+		mids = append(mids, it.mid)
 	}
-	return out, rows.Err()
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	chunksOf, err := b.st.ChunkIDsOfMessages(mids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]Group{}
+	index := map[[2]string]int{}
+	for _, it := range items {
+		cids := slices.Clone(chunksOf[it.mid])
+		slices.Sort(cids)
+		for _, cid := range cids {
+			k := [2]string{it.qid, it.mid}
+			i, ok := index[k]
+			if !ok {
+				i = len(out[it.qid])
+				index[k] = i
+				out[it.qid] = append(out[it.qid], Group{QID: it.qid, MessageID: it.mid, Role: it.role})
+			}
+			g := &out[it.qid][i]
+			if g.Role != it.role && it.role == "answer" {
+				g.Role = it.role
+			}
+			if len(g.ChunkIDs) == 0 || g.ChunkIDs[len(g.ChunkIDs)-1] != cid {
+				g.ChunkIDs = append(g.ChunkIDs, cid)
+			}
+			g.Rel = max(g.Rel, labels[it.qid][cid])
+		}
+	}
+	return out, nil
 }
 
 // WriteGroups writes groups as JSON lines.

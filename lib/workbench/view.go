@@ -177,25 +177,37 @@ func (b *Bench) evidence(qid string) ([]EvidenceItem, error) {
 }
 
 func (b *Bench) markEvidence(qid string, rows []Row, byID map[string]int) error {
-	res, err := b.db.Query(`SELECT DISTINCT cm.chunk_id, e.message_id FROM gold_evidence e
-		JOIN chunk_messages cm ON cm.message_id = e.message_id WHERE e.qid = ? AND e.message_id != ''`, qid)
+	res, err := b.db.Query(`SELECT DISTINCT message_id FROM gold_evidence WHERE qid = ? AND message_id != ''`, qid)
 	if err != nil {
 		return err
 	}
-	defer res.Close()
+	var mids []string
 	for res.Next() {
-		var cid, mid string
-		if err := res.Scan(&cid, &mid); err != nil {
+		var mid string
+		if err := res.Scan(&mid); err != nil {
+			res.Close()
 			return err
 		}
-		if i, ok := byID[cid]; ok {
-			rows[i].Evidence = append(rows[i].Evidence, mid)
+		mids = append(mids, mid)
+	}
+	if err := res.Close(); err != nil {
+		return err
+	}
+	chunksOf, err := b.st.ChunkIDsOfMessages(mids)
+	if err != nil {
+		return err
+	}
+	for _, mid := range mids {
+		for _, cid := range chunksOf[mid] {
+			if i, ok := byID[cid]; ok {
+				rows[i].Evidence = append(rows[i].Evidence, mid)
+			}
 		}
 	}
 	for i := range rows {
 		sort.Strings(rows[i].Evidence)
 	}
-	return res.Err()
+	return nil
 }
 
 // Progress is how far an annotator is.
