@@ -531,7 +531,7 @@ func beyond2Parameters() map[string]any {
 		"multi_merge":         fmt.Sprintf("rrf K = %d, question weight 1, each of m sub-queries 1/m", retrieval.MultiRRFK),
 		"decompose_prompt":    expand.PromptVersion,
 		"ablation_variants":   ablationVariantNames(),
-		"ablation_methods":    append(append([]string(nil), AblationTokenizers...), beyond.AblationMethod("")),
+		"ablation_methods":    append(append([]string(nil), AblationTokenizers...), beyond.AblationVector),
 		"nested_cv_folds":     beyond.NestedFolds,
 		"nested_cv_split":     "math/rand/v2 PCG(seed, seed), position Perm(n)[i] → fold i mod k",
 		"selection_bootstrap": "selection redone in every resample of the shared B × n matrix; out-of-bag gain on undrawn questions",

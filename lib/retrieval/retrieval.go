@@ -105,9 +105,7 @@ type Builder struct {
 // NewBuilder returns a Builder over c. vs may be nil when only BM25
 // retrievers are built.
 func NewBuilder(c Corpus, vs VectorSource, opts Options) *Builder {
-	if opts.Tokenizer == "" {
-		opts.Tokenizer = tokenize.Default
-	}
+	opts.Tokenizer = tokenize.Or(opts.Tokenizer, tokenize.Default)
 	if d, ok := vs.(IndexDirer); ok && opts.IndexDir == "" {
 		opts.IndexDir = d.DerivedDir()
 	}
