@@ -391,7 +391,7 @@ func (s *Study) EvidenceGroupsTable() (report.Table, bool, error) {
 		return report.Table{}, true, err
 	}
 	_, rep := gold.Resolve(ev, msgs, s.Chunks)
-	groups := beyond.EvidenceGroups(rep.Items, s.Qrels)
+	groups := gold.Groups(rep.Items, s.Qrels)
 	singles, err := s.Singles()
 	if err != nil {
 		return report.Table{}, true, err
@@ -438,8 +438,8 @@ func (s *Study) EvidenceGroupsTable() (report.Table, bool, error) {
 	for _, q := range qids {
 		nGroups += len(groups[q])
 		for _, g := range groups[q] {
-			nChunks += len(g)
-			if len(g) > 1 {
+			nChunks += len(g.ChunkIDs)
+			if len(g.ChunkIDs) > 1 {
 				multi++
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -126,17 +127,14 @@ func (ex Export) WriteQuestions(w io.Writer) error {
 	return bw.Flush()
 }
 
-// Group is the set of pooled chunks that hold one matched evidence message.
-type Group struct {
-	QID       string   `json:"qid"`
-	MessageID string   `json:"message_id"`
-	Role      string   `json:"role"`
-	ChunkIDs  []string `json:"chunk_ids"` // sorted
-	Rel       int      `json:"rel"`       // the highest label among ChunkIDs (0 when none is labelled)
-}
+// Group is one evidence group: the relevance-2 chunks that hold the same
+// answer evidence message (gold.Groups).
+type Group = gold.Group
 
 // groups builds the evidence groups of every question from the stored
-// evidence, with the labels given.
+// evidence and the labels given (gold.Groups, with the labels as the
+// relevance): each matched evidence message is an item holding every stored
+// chunk that contains it.
 func (b *Bench) groups(labels map[string]map[string]int) (map[string][]Group, error) {
 	rows, err := b.db.Query(`SELECT DISTINCT e.qid, e.message_id, e.role, cm.chunk_id FROM gold_evidence e
 		JOIN chunk_messages cm ON cm.message_id = e.message_id
@@ -145,30 +143,22 @@ func (b *Bench) groups(labels map[string]map[string]int) (map[string][]Group, er
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string][]Group{}
-	index := map[[2]string]int{}
+	var items []gold.ItemResult
 	for rows.Next() {
 		var qid, mid, role, cid string
 		if err := rows.Scan(&qid, &mid, &role, &cid); err != nil {
 			return nil, err
 		}
-		k := [2]string{qid, mid}
-		i, ok := index[k]
-		if !ok {
-			i = len(out[qid])
-			index[k] = i
-			out[qid] = append(out[qid], Group{QID: qid, MessageID: mid, Role: role})
+		if n := len(items); n == 0 || items[n-1].QID != qid || items[n-1].MessageID != mid || items[n-1].Item.Role != role {
+			items = append(items, gold.ItemResult{QID: qid, Item: gold.Item{Role: role}, MessageID: mid})
 		}
-		g := &out[qid][i]
-		if g.Role != role && role == "answer" {
-			g.Role = role
-		}
-		if len(g.ChunkIDs) == 0 || g.ChunkIDs[len(g.ChunkIDs)-1] != cid {
-			g.ChunkIDs = append(g.ChunkIDs, cid)
-		}
-		g.Rel = max(g.Rel, labels[qid][cid])
+		it := &items[len(items)-1]
+		it.ChunkIDs = append(it.ChunkIDs, cid)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return gold.Groups(items, labels), nil
 }
 
 // WriteGroups writes groups as JSON lines.
@@ -184,32 +174,18 @@ func WriteGroups(w io.Writer, groups []Group) error {
 	return bw.Flush()
 }
 
-// GroupRecall is, per question, the share of its relevance-2 groups with at
-// least one member among the first k hits of run; questions without a
-// relevance-2 group are absent. k larger than a ranking uses all of it.
+// GroupRecall is, per question, gold.GroupRecall@k of run over its evidence
+// groups: the share of the groups with at least one member among the first k
+// hits; questions without a group are absent. k larger than a ranking uses
+// all of it.
 func GroupRecall(groups []Group, run trec.Run, k int) map[string]float64 {
-	total := map[string]int{}
-	found := map[string]int{}
+	byQID := map[string][]Group{}
 	for _, g := range groups {
-		if g.Rel != 2 {
-			continue
-		}
-		total[g.QID]++
-		hits := run[g.QID]
-		top := map[string]bool{}
-		for i := 0; i < len(hits) && i < k; i++ {
-			top[hits[i].ChunkID] = true
-		}
-		for _, cid := range g.ChunkIDs {
-			if top[cid] {
-				found[g.QID]++
-				break
-			}
-		}
+		byQID[g.QID] = append(byQID[g.QID], g)
 	}
-	out := make(map[string]float64, len(total))
-	for q, n := range total {
-		out[q] = float64(found[q]) / float64(n)
+	out := make(map[string]float64, len(byQID))
+	for q, gs := range byQID {
+		out[q] = gold.GroupRecall(gs, run[q], k)
 	}
 	return out
 }
