@@ -322,6 +322,8 @@ func TestReadTextBadInput(t *testing.T) {
 			[]string{"day line", `got "x\""`}},
 		{"a quoted message line before any day line is quoted alone", "[LINE] x\n10:00\tA\t\"a\n10:01\tB\tb\n", 2,
 			[]string{fmt.Sprintf("before the first message, got message line %q", "10:00\tA\t\"a")}},
+		{"a quote never closed before any day line is quoted alone", "[LINE] x\n10:00\tA\t\"a\nb\n", 2,
+			[]string{fmt.Sprintf("before the first message, got message line %q", "10:00\tA\t\"a")}},
 		{"a line of 60 characters is quoted whole", header + "2024/01/14(日)\n10:00\tAoi\thi\n\n" + strings.Repeat("あ", 60) + "\n", 7,
 			[]string{fmt.Sprintf("got %q", strings.Repeat("あ", 60))}},
 		{"a longer line is cut at 60 characters", header + "2024/01/14(日)\n10:00\tAoi\thi\n\n" + strings.Repeat("あ", 61) + "\n", 7,
