@@ -261,8 +261,10 @@ has judged) become qrels of every labelled row, relevance 0 included, for the
 retained questions: those with at least one chunk labelled 2 that the
 annotator did not drop. The report on stderr lists every other question with
 its reason, and the pool rows left unlabelled (evaluation reads them as 0).
---groups-out writes the evidence groups (chunks that share an evidence
-message) as JSON lines, for a group-level recall beside the chunk-level one.`,
+--groups-out writes the evidence groups (chunks labelled 2 that share an
+answer evidence message; one labelled 2 that holds none is a group of its own)
+as JSON lines {"qid", "chunk_ids", "message_ids"}, for a group-level recall
+beside the chunk-level one.`,
 	}
 	c.run = func(env *environment, args []string) error { return runGoldExport(env, c, args) }
 	register(c)

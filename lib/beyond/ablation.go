@@ -10,6 +10,7 @@ import (
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -41,13 +42,14 @@ func excerpt(raw string) string {
 	return string(r[:min(len(r), represent.ExcerptChars)])
 }
 
-// AblationMethod names a retrieval method of the ablation: BM25 under a
-// tokenizer, or the local vector model.
+// AblationVector names the ablation's vector method: the local LSA model,
+// fitted on each variant's texts.
+const AblationVector = "vector (local LSA)"
+
+// AblationMethod names the ablation's BM25 method under a tokenizer ("" is
+// tokenize.Default).
 func AblationMethod(tokenizer string) string {
-	if tokenizer == "" {
-		return "vector (local LSA)"
-	}
-	return "BM25 " + tokenizer
+	return "BM25 " + tokenize.Or(tokenizer, tokenize.Default)
 }
 
 // AblationRow is one variant under one method.
@@ -59,14 +61,15 @@ type AblationRow struct {
 }
 
 // Ablation evaluates every variant of AblationVariants under BM25 with each
-// tokenizer of tokenizers and under the local LSA embedder (fitted on the
-// variant's own texts, queries folded in), with the paper's metrics on the
-// same questions and qrels and B resamples from seed; each row's Recall@5 is
-// paired against the paper's variant under the same method, and Holm's
-// correction runs over all those differences. A variant's text is indexed
-// as if it were the summary representation (retrieval's summary_bm25 and
-// summary_vector over a corpus whose summaries are the variant texts), so
-// BM25 and the vector search are exactly the paper's.
+// tokenizer of tokenizers ("" is tokenize.Default) and then under the local
+// LSA embedder (fitted on the variant's own texts, queries folded in), with
+// the paper's metrics on the same questions and qrels and B resamples from
+// seed; each row's Recall@5 is paired against the paper's variant under the
+// same method, and Holm's correction runs over all those differences. A
+// variant's text is indexed as if it were the summary representation
+// (retrieval's summary_bm25 and summary_vector over a corpus whose summaries
+// are the variant texts), so BM25 and the vector search are exactly the
+// paper's.
 func Ablation(chunks []chat.Chunk, summaries map[string]string, qs []questions.Question, qrels trec.Qrels, tokenizers []string, b int, seed uint64) ([]AblationRow, error) {
 	texts := make([]map[string]string, len(AblationVariants))
 	for v, av := range AblationVariants {
@@ -79,13 +82,18 @@ func Ablation(chunks []chat.Chunk, summaries map[string]string, qs []questions.Q
 			texts[v][c.ID] = av.Text(s, c.RawText)
 		}
 	}
-	methods := append(append([]string(nil), tokenizers...), "")
 	var rows []AblationRow
-	for _, tok := range methods {
+	for m := range len(tokenizers) + 1 { // BM25 under each tokenizer, then the vectors
+		vector := m == len(tokenizers)
+		tok, method := "", AblationVector
+		if !vector {
+			tok = tokenize.Or(tokenizers[m], tokenize.Default)
+			method = AblationMethod(tok)
+		}
 		start := len(rows)
 		for v, av := range AblationVariants {
-			row := AblationRow{Variant: av.Name, Method: AblationMethod(tok)}
-			ev, skipped, err := ablationEval(chunks, texts[v], qs, qrels, tok, b, seed)
+			row := AblationRow{Variant: av.Name, Method: method}
+			ev, skipped, err := ablationEval(chunks, texts[v], qs, qrels, tok, vector, b, seed)
 			if err != nil {
 				return nil, fmt.Errorf("ablation %s, %s: %w", av.Name, row.Method, err)
 			}
@@ -115,12 +123,14 @@ func Ablation(chunks []chat.Chunk, summaries map[string]string, qs []questions.Q
 	return rows, nil
 }
 
-func ablationEval(chunks []chat.Chunk, texts map[string]string, qs []questions.Question, qrels trec.Qrels, tok string, b int, seed uint64) (*experiment.Evaluation, string, error) {
+// ablationEval evaluates summary_bm25 under tokenizer tok, or summary_vector
+// of an LSA model fitted on texts when vector is set.
+func ablationEval(chunks []chat.Chunk, texts map[string]string, qs []questions.Question, qrels trec.Qrels, tok string, vector bool, b int, seed uint64) (*experiment.Evaluation, string, error) {
 	corpus := retrieval.Corpus{Chunks: chunks, Summaries: texts}
 	name := retrieval.Single{Rep: represent.Summary, Method: retrieval.MethodBM25}.Name()
 	var vs retrieval.VectorSource
 	opts := retrieval.Options{Tokenizer: tok}
-	if tok == "" {
+	if vector {
 		list := make([]string, len(chunks))
 		distinct := map[string]bool{}
 		for i, c := range chunks {

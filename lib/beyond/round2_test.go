@@ -98,42 +98,16 @@ func TestSelectionAware(t *testing.T) {
 	}
 }
 
-func TestEvidenceGroups(t *testing.T) {
-	qrels := trec.Qrels{"q1": {"c1": 2, "c2": 2, "c3": 2, "c4": 1, "c5": 2}, "q2": {"c9": 2}}
-	item := func(q, role string, chunks ...string) gold.ItemResult {
-		return gold.ItemResult{QID: q, Item: gold.Item{Role: role}, ChunkIDs: chunks}
+func TestGroupScores(t *testing.T) {
+	groups := map[string][]gold.Group{
+		"q1": {{QID: "q1", ChunkIDs: []string{"c1", "c2"}}, {QID: "q1", ChunkIDs: []string{"c5"}}},
+		"q2": {{QID: "q2", ChunkIDs: []string{"c9"}}},
 	}
-	items := []gold.ItemResult{
-		item("q1", "answer", "c1", "c2"),  // c1, c2 overlap on one message
-		item("q1", "", "c2", "c3"),        // c3 joins through c2 (an empty role is an answer)
-		item("q1", "support", "c3", "c5"), // support items never join
-		item("q1", "answer", "c4"),        // c4 is rel 1: no group
-	}
-	got := beyond.EvidenceGroups(items, qrels)
-	want := map[string][][]string{"q1": {{"c1", "c2", "c3"}, {"c5"}}, "q2": {{"c9"}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("groups %v, want %v", got, want)
-	}
-	hits := func(ids ...string) []trec.Hit {
-		var h []trec.Hit
-		for _, id := range ids {
-			h = append(h, trec.Hit{ChunkID: id})
-		}
-		return h
-	}
-	// Two chunks of one group in the top 2 count once: 1 of 2 groups.
-	if r := beyond.GroupRecall(got["q1"], hits("c2", "c3", "c5"), 2); r != 1.0/2 {
-		t.Errorf("GroupRecall@2 = %v, want 1/2", r)
-	}
-	if r := beyond.GroupRecall(got["q1"], hits("c2", "x", "c5"), 5); r != 1 {
-		t.Errorf("GroupRecall@5 = %v, want 1", r)
-	}
-	if r := beyond.GroupRecall(nil, hits("c1"), 5); r != 0 {
-		t.Errorf("no groups: %v, want 0", r)
-	}
-	scores := beyond.GroupScores(got, trec.Run{"q1": hits("c5"), "q2": hits("c9")}, []string{"q1", "q2"}, 5)
-	if !slices.Equal(scores, []float64{1.0 / 2, 1}) {
-		t.Errorf("GroupScores = %v, want [1/2 1]", scores)
+	run := trec.Run{"q1": {{ChunkID: "c5"}}, "q2": {{ChunkID: "x"}, {ChunkID: "c9"}}}
+	// q1: 1 of 2 groups in the top 5; q2: 1 of 1; q3: no groups, 0.
+	want := []float64{1.0 / 2, 1.0 / 1, 0}
+	if got := beyond.GroupScores(groups, run, []string{"q1", "q2", "q3"}, 5); !slices.Equal(got, want) {
+		t.Errorf("GroupScores = %v, want %v", got, want)
 	}
 }
 

@@ -3,8 +3,8 @@ package bm25_test
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/crc32"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"reflect"
 	"testing"

@@ -4,6 +4,9 @@
 // prefix; the item is matched to a stored message, the message is mapped to
 // every chunk that contains it, and chunks holding an answer message get
 // relevance 2 while chunks holding only supporting messages get relevance 1.
+// Groups then joins the relevance-2 chunks that hold the same answer message
+// into evidence groups, the one definition the gold workbench and the
+// evidence-group analysis both use.
 package gold
 
 import (

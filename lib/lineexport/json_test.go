@@ -109,8 +109,8 @@ func TestReadJSONBadInput(t *testing.T) {
 		{"sender as boolean", "{\"2024-01-14\": [{\"sender\": true}]}", 1, -1, []string{`field "sender"`, "boolean true"}},
 		{"type as array", "{\"2024-01-14\": [{\"type\": [\"text\"]}]}", 1, -1, []string{`field "type"`, "an array"}},
 		{"invalid UTF-8", "{\"2024-01-14\": [\n{\"text\": \"ab\xff\"}]}", 2, int64(len("{\"2024-01-14\": [\n{\"text\": \"ab")), []string{"valid UTF-8", "0xFF"}},
-		{"second top-level value", "{}\n{}", 2, 3, []string{"end of input after the top-level object"}},
-		{"trailing garbage", "{}\nx", 2, 3, []string{"end of input after the top-level object"}},
+		{"second top-level value", "{}\n{}", 2, 3, []string{"end of input after the top-level object", "got an object"}},
+		{"trailing garbage", "{}\nx", 2, 3, []string{"end of input after the top-level object", "got more data"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

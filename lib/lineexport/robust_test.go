@@ -119,8 +119,9 @@ func TestCROnlyAndHeaderOnly(t *testing.T) {
 	}
 	for _, body := range []string{"[LINE] 佐藤花子とのトーク履歴\n保存日時：2024/01/20 21:03\n\n", "[LINE] Chat history with Ren\n", "[LINE] x\n\n2024/01/14(日)\n"} {
 		got, warnings := messagesOf(t, []byte(body))
-		if len(got) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "no messages") {
-			t.Errorf("%q: %d messages, warnings %v; want none and a warning", body, len(got), warnings)
+		last := strings.Count(body, "\n") // the warning names the file's last line
+		if len(got) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "no messages") || warnings[0].Line != last {
+			t.Errorf("%q: %d messages, warnings %v; want none and a warning on line %d", body, len(got), warnings, last)
 		}
 	}
 }

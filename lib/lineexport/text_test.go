@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,6 +151,9 @@ func TestReadTextDayLines(t *testing.T) {
 		{"Sun, 14/01/2024", "2024-01-14"},
 		{"Sun, 01/01/2024", "2024-01-01"},
 		{"2024/02/29(木)", "2024-02-29"},
+		{"Thu, 12/12/2024", "2024-12-12"}, // both 12: the largest month either way
+		{"Sun, 31/12/2023", "2023-12-31"}, // 31 > 12: day-first, the largest day
+		{"Wed, 01/31/2024", "2024-01-31"}, // 31 > 12: month-first
 	}
 	for _, tc := range tests {
 		t.Run(tc.line, func(t *testing.T) {
@@ -192,6 +196,12 @@ func TestReadTextMessages(t *testing.T) {
 			[]string{"2024-01-14|22:10:00|Aoi|text|a", "2024-01-14|22:11:00|Ren|text|b"}},
 		{"single quoted line keeps its quotes", "2024/01/14(日)\n22:10\tAoi\t\"a\"\n",
 			[]string{"2024-01-14|22:10:00|Aoi|text|\"a\""}},
+		{"quote never closed keeps its quote", "2024/01/14(日)\n22:10\tAoi\t\"a\nb\n",
+			[]string{"2024-01-14|22:10:00|Aoi|text|\"a\nb"}},
+		{"a quoted one-line text before a day line stays one line", "2024/01/14(日)\n22:10\tAoi\t\"\"\n2024/01/15 Mon\"\n1:00\tRen\tc\n",
+			[]string{"2024-01-14|22:10:00|Aoi|text|\"\"", "2024-01-15|01:00:00|Ren|text|c"}},
+		{"a day-shaped line right after a quoted line is inside the quote", "2024/01/14(日)\n22:10\tAoi\t\"deadline\n2024/02/30(金)\nend\"\n22:11\tRen\tx\n",
+			[]string{"2024-01-14|22:10:00|Aoi|text|deadline\n2024/02/30(金)\nend", "2024-01-14|22:11:00|Ren|text|x"}},
 		{"placeholders", "2024/01/14(日)\n1:00\tAoi\t[Photo]\n1:01\tAoi\t[写真] です\n1:02\tAoi\t☎ Missed call\n",
 			[]string{"2024-01-14|01:00:00|Aoi|photo|[Photo]", "2024-01-14|01:01:00|Aoi|text|[写真] です", "2024-01-14|01:02:00|Aoi|call|☎ Missed call"}},
 	}
@@ -206,20 +216,33 @@ func TestReadTextMessages(t *testing.T) {
 }
 
 func TestReadTextCRLF(t *testing.T) {
-	in := "[LINE] Chat history with Ren\r\nSaved on: 2024/01/20 21:03\r\n\r\n2024/01/14(Sun)\r\n" +
-		"10:00\tRen\t\"a\n10:01\tRen\tstill the first message\n\nb\"\r\n10:02\tAoi\tc\r\n"
-	res, err := lineexport.ReadText("t.txt", strings.NewReader(in))
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name, in string
+		want     []string // texts
+	}{
+		{"bare LFs inside a message",
+			"[LINE] Chat history with Ren\r\nSaved on: 2024/01/20 21:03\r\n\r\n2024/01/14(Sun)\r\n" +
+				"10:00\tRen\t\"a\n10:01\tRen\tstill the first message\n\nb\"\r\n10:02\tAoi\tc\r\n",
+			[]string{"a\n10:01\tRen\tstill the first message\n\nb", "c"}},
+		{"a bare LF ends the file",
+			"[LINE] x\r\n\r\n2024/01/14(Sun)\r\n10:00\tRen\t\"a\nb\"\n",
+			[]string{"a\nb"}},
 	}
-	want := []string{"a\n10:01\tRen\tstill the first message\n\nb", "c"}
-	if len(res.Messages) != len(want) {
-		t.Fatalf("got %d messages, want %d", len(res.Messages), len(want))
-	}
-	for i, m := range res.Messages {
-		if m.Text != want[i] {
-			t.Errorf("message %d text %q, want %q", i, m.Text, want[i])
-		}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := lineexport.ReadText("t.txt", strings.NewReader(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Messages) != len(tc.want) {
+				t.Fatalf("got %d messages, want %d", len(res.Messages), len(tc.want))
+			}
+			for i, m := range res.Messages {
+				if m.Text != tc.want[i] {
+					t.Errorf("message %d text %q, want %q", i, m.Text, tc.want[i])
+				}
+			}
+		})
 	}
 }
 
@@ -295,6 +318,17 @@ func TestReadTextBadInput(t *testing.T) {
 		{"mixed day orders", header + "Sat, 13/01/2024\n1:00\tA\tx\n\nSun, 01/14/2024\n1:00\tA\ty\n", 7, []string{"one order"}},
 		{"month-first date not in calendar", header + "Fri, 02/30/2024\n1:00\tA\tx\n", 4, []string{"real calendar date"}},
 		{"invalid UTF-8", header + "2024/01/14(日)\n10:00\tAoi\th\xffi\n", 5, []string{"valid UTF-8"}},
+		{"quote search stops at a day line after a blank", header + "2024/01/14(日)\n22:10\tAoi\t\"a\n\n2024/01/15(月)\nx\"\n22:11\tRen\tb\n", 8,
+			[]string{"day line", `got "x\""`}},
+		{"a quoted message line before any day line is quoted alone", "[LINE] x\n10:00\tA\t\"a\n10:01\tB\tb\n", 2,
+			[]string{fmt.Sprintf("before the first message, got message line %q", "10:00\tA\t\"a")}},
+		{"a quote never closed before any day line is quoted alone", "[LINE] x\n10:00\tA\t\"a\nb\n", 2,
+			[]string{fmt.Sprintf("before the first message, got message line %q", "10:00\tA\t\"a")}},
+		{"a line of 60 characters is quoted whole", header + "2024/01/14(日)\n10:00\tAoi\thi\n\n" + strings.Repeat("あ", 60) + "\n", 7,
+			[]string{fmt.Sprintf("got %q", strings.Repeat("あ", 60))}},
+		{"a longer line is cut at 60 characters", header + "2024/01/14(日)\n10:00\tAoi\thi\n\n" + strings.Repeat("あ", 61) + "\n", 7,
+			[]string{fmt.Sprintf("got %q", strings.Repeat("あ", 60)+"…")}},
+		{"CR-only file opening with a blank line", "\r[LINE] x\r\r2024/01/14(日)\r", 1, []string{"header", `got ""`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -93,10 +93,7 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	if name == "" {
 		name = defaultRetriever(chunks, summaries)
 	}
-	tokName := opts.Tokenizer
-	if tokName == "" {
-		tokName = DefaultTokenizer
-	}
+	tokName := tokenize.Or(opts.Tokenizer, DefaultTokenizer)
 	tok, err := tokenize.New(tokName)
 	if err != nil {
 		return nil, err

@@ -391,7 +391,7 @@ func (s *Study) EvidenceGroupsTable() (report.Table, bool, error) {
 		return report.Table{}, true, err
 	}
 	_, rep := gold.Resolve(ev, msgs, s.Chunks)
-	groups := beyond.EvidenceGroups(rep.Items, s.Qrels)
+	groups := gold.Groups(rep.Items, s.Qrels)
 	singles, err := s.Singles()
 	if err != nil {
 		return report.Table{}, true, err
@@ -438,8 +438,8 @@ func (s *Study) EvidenceGroupsTable() (report.Table, bool, error) {
 	for _, q := range qids {
 		nGroups += len(groups[q])
 		for _, g := range groups[q] {
-			nChunks += len(g)
-			if len(g) > 1 {
+			nChunks += len(g.ChunkIDs)
+			if len(g.ChunkIDs) > 1 {
 				multi++
 			}
 		}
@@ -531,7 +531,7 @@ func beyond2Parameters() map[string]any {
 		"multi_merge":         fmt.Sprintf("rrf K = %d, question weight 1, each of m sub-queries 1/m", retrieval.MultiRRFK),
 		"decompose_prompt":    expand.PromptVersion,
 		"ablation_variants":   ablationVariantNames(),
-		"ablation_methods":    append(append([]string(nil), AblationTokenizers...), beyond.AblationMethod("")),
+		"ablation_methods":    append(append([]string(nil), AblationTokenizers...), beyond.AblationVector),
 		"nested_cv_folds":     beyond.NestedFolds,
 		"nested_cv_split":     "math/rand/v2 PCG(seed, seed), position Perm(n)[i] → fold i mod k",
 		"selection_bootstrap": "selection redone in every resample of the shared B × n matrix; out-of-bag gain on undrawn questions",

@@ -137,9 +137,7 @@ func NewStoreBuilder(st *store.Store, vs VectorSource, opts Options) *Builder {
 }
 
 func newBuilder(vs VectorSource, opts Options) *Builder {
-	if opts.Tokenizer == "" {
-		opts.Tokenizer = tokenize.Default
-	}
+	opts.Tokenizer = tokenize.Or(opts.Tokenizer, tokenize.Default)
 	if opts.IndexDir == "-" {
 		opts.IndexDir = ""
 	}

@@ -49,12 +49,21 @@ func Names() []string {
 	return names
 }
 
+// Or is the one rule for an empty tokenizer name: it returns name, or def
+// when name is "". Options that leave the tokenizer empty mean their
+// package's default: Default for BM25 (New, lib/retrieval), the local
+// embedder's own for lib/provider/lsa.
+func Or(name, def string) string {
+	if name == "" {
+		return def
+	}
+	return name
+}
+
 // New returns the tokenizer called name; "" means Default. An unknown name is
 // an error that lists the known ones.
 func New(name string) (Tokenizer, error) {
-	if name == "" {
-		name = Default
-	}
+	name = Or(name, Default)
 	for _, r := range registry {
 		if r.name == name {
 			return r.make()

@@ -61,3 +61,17 @@ func ExampleNew() {
 	fmt.Println(tok.Name(), tok.Tokens("USBとPVの件"))
 	// Output: paper-regex [usb pv]
 }
+
+func TestOr(t *testing.T) {
+	for _, c := range []struct{ name, def, want string }{
+		{"", tokenize.Default, tokenize.Default},
+		{"", "char-bigram", "char-bigram"}, // a package with a default of its own
+		{"kagome", tokenize.Default, "kagome"},
+		{"char-bigram", "", "char-bigram"},
+		{"", "", ""},
+	} {
+		if got := tokenize.Or(c.name, c.def); got != c.want {
+			t.Errorf("Or(%q, %q) = %q, want %q", c.name, c.def, got, c.want)
+		}
+	}
+}

@@ -15,7 +15,10 @@
 //
 // Judging. The annotator's name lives in a cookie; each label, note and
 // keep/drop is its own small POST, stored at once (a killed server loses
-// nothing). Rows are shown blind unless ?reveal=1.
+// nothing). Rows are shown blind unless ?reveal=1. A write the workbench
+// refuses (an unknown question, a chunk outside the question's pool, a
+// relevance other than 0, 1 or 2) stores nothing and is answered 404 or 400
+// with {"error": "…"}.
 //
 // Imports: lib/memory, lib/workbench, lib/store, lib/tokenize and the
 // standard library.
@@ -257,7 +260,7 @@ func (s *Server) readAPI(w http.ResponseWriter, r *http.Request) (apiRow, string
 	var row apiRow
 	ann := s.annotator(r)
 	if ann == "" {
-		http.Error(w, "set your annotator name first", http.StatusBadRequest)
+		apiError(w, http.StatusBadRequest, "set your annotator name first")
 		return row, "", false
 	}
 	body, err := io.ReadAll(r.Body)
@@ -265,18 +268,30 @@ func (s *Server) readAPI(w http.ResponseWriter, r *http.Request) (apiRow, string
 		err = json.Unmarshal(body, &row)
 	}
 	if err != nil {
-		http.Error(w, "a JSON object {qid, chunk_id, rel | note | keep}", http.StatusBadRequest)
+		apiError(w, http.StatusBadRequest, "a JSON object {qid, chunk_id, rel | note | keep}")
 		return row, "", false
 	}
 	return row, ann, true
 }
 
-func (s *Server) apiError(w http.ResponseWriter, err error) {
+// benchError answers a write the workbench refused: 404 for an unknown
+// question, chunk or pool row, 400 for anything else.
+func benchError(w http.ResponseWriter, err error) {
+	status := http.StatusBadRequest
 	if errors.Is(err, workbench.ErrUnknown) {
-		http.Error(w, err.Error(), http.StatusNotFound)
-		return
+		status = http.StatusNotFound
 	}
-	http.Error(w, err.Error(), http.StatusBadRequest)
+	apiError(w, status, err.Error())
+}
+
+// apiError answers an API request with status and the JSON object
+// {"error": msg}.
+func apiError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(struct {
+		Error string `json:"error"`
+	}{msg})
 }
 
 func (s *Server) label(w http.ResponseWriter, r *http.Request) {
@@ -285,7 +300,7 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.bench.Label(ann, row.QID, row.ChunkID, row.Rel); err != nil {
-		s.apiError(w, err)
+		benchError(w, err)
 		return
 	}
 	s.progress(w, ann, row.QID)
@@ -301,7 +316,7 @@ func (s *Server) note(w http.ResponseWriter, r *http.Request) {
 		note = *row.Note
 	}
 	if err := s.bench.Note(ann, row.QID, row.ChunkID, note); err != nil {
-		s.apiError(w, err)
+		benchError(w, err)
 		return
 	}
 	s.progress(w, ann, row.QID)
@@ -313,7 +328,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.bench.Decide(ann, row.QID, row.Keep); err != nil {
-		s.apiError(w, err)
+		benchError(w, err)
 		return
 	}
 	s.progress(w, ann, row.QID)
@@ -323,7 +338,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 func (s *Server) progress(w http.ResponseWriter, ann, qid string) {
 	ps, err := s.bench.Progress(ann)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		apiError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	var out struct {

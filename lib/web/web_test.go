@@ -159,3 +159,93 @@ func TestJudgePageIsBlindUntilRevealed(t *testing.T) {
 		t.Errorf("blind page lacks the evidence items")
 	}
 }
+
+// postBody posts body as annotator A with the token and returns the status,
+// the Content-Type and the decoded {"error"} of the answer.
+func postBody(t *testing.T, u string, body any) (int, string, string) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPost, u, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-CSRF-Token", token)
+	req.AddCookie(&http.Cookie{Name: "linemem_annotator", Value: "A"})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var e struct {
+		Error string `json:"error"`
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Errorf("error answer %q is not a JSON object: %v", raw, err)
+		}
+	}
+	return resp.StatusCode, resp.Header.Get("Content-Type"), e.Error
+}
+
+// TestLabelOutsideThePoolIsRefused: a label or a note is stored only for a
+// chunk of the question's own pool; anything else is a 4xx with a JSON error
+// naming the question and the chunk, and leaves the judgments as they were.
+func TestLabelOutsideThePoolIsRefused(t *testing.T) {
+	ts, bench := newServer(t, io.Discard)
+	w1, _ := bench.View("", "w1", false)
+	w2, _ := bench.View("", "w2", false)
+	inW1 := map[string]bool{}
+	for _, r := range w1.Rows {
+		inW1[r.ChunkID] = true
+	}
+	other := "" // pooled for w2, not for w1
+	for _, r := range w2.Rows {
+		if !inW1[r.ChunkID] {
+			other = r.ChunkID
+			break
+		}
+	}
+	if other == "" {
+		t.Fatal("the fixture has no chunk pooled for w2 and not for w1")
+	}
+	cases := []struct {
+		name, path string
+		body       map[string]any
+		fragments  []string // the error names these
+	}{
+		{"label of another question's chunk", "/api/label", map[string]any{"qid": "w1", "chunk_id": other, "rel": 2}, []string{other, `"w1"`, "pool"}},
+		{"note on another question's chunk", "/api/note", map[string]any{"qid": "w1", "chunk_id": other, "note": "x"}, []string{other, `"w1"`, "pool"}},
+		{"unknown question", "/api/label", map[string]any{"qid": "nope", "chunk_id": w1.Rows[0].ChunkID, "rel": 1}, []string{`"nope"`, "question"}},
+		{"unknown chunk", "/api/label", map[string]any{"qid": "w1", "chunk_id": "zz", "rel": 1}, []string{`"zz"`, "chunk"}},
+		{"relevance 3", "/api/label", map[string]any{"qid": "w1", "chunk_id": w1.Rows[0].ChunkID, "rel": 3}, []string{"0, 1 or 2", "3"}},
+		{"no JSON object", "/api/label", nil, []string{"JSON object"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var body any = c.body
+			if c.body == nil {
+				body = "not an object"
+			}
+			status, ctype, msg := postBody(t, ts.URL+c.path, body)
+			if status < 400 || status >= 500 {
+				t.Errorf("status %d, want 4xx", status)
+			}
+			if !strings.HasPrefix(ctype, "application/json") {
+				t.Errorf("Content-Type %q, want application/json", ctype)
+			}
+			for _, f := range c.fragments {
+				if !strings.Contains(msg, f) {
+					t.Errorf("error %q does not name %s", msg, f)
+				}
+			}
+		})
+	}
+	if js, _ := bench.Judgments("A"); len(js) != 0 {
+		t.Errorf("stored %+v after refused writes, want nothing", js)
+	}
+	if status, _, _ := postBody(t, ts.URL+"/api/label", map[string]any{"qid": "w2", "chunk_id": other, "rel": 2}); status != http.StatusOK {
+		t.Errorf("label of w2's own chunk: %d, want 200", status)
+	}
+	if labels, _ := bench.Labels("A"); len(labels) != 1 || labels["w2"][other] != 2 {
+		t.Errorf("stored %v, want only w2's label", labels)
+	}
+}

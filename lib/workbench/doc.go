@@ -47,11 +47,14 @@
 // relevance-2 chunk). Unlabelled pool rows are counted: the paper's
 // evaluation treats them as relevance 0.
 //
-// Evidence groups. Chunks that share a matched evidence message form one
-// group (overlapping windows hold the same message). Group recall@k is the
-// share of a question's relevance-2 groups with at least one member in the
-// top k, reported beside the paper's chunk-level recall, which counts every
-// overlapping window separately.
+// Evidence groups (gold.Groups, the definition the study's evidence-group
+// analysis uses too): an annotator's relevance-2 chunks that hold the same
+// matched answer message form one group (overlapping windows hold the same
+// message), groups sharing a chunk merge, and a relevance-2 chunk holding no
+// answer message is a group of its own. Group recall@k is the share of a
+// question's groups with at least one member in the top k, reported beside
+// the paper's chunk-level recall, which counts every overlapping window
+// separately.
 //
 // Imports: lib/chat, lib/gold, lib/questions, lib/retrieval, lib/store,
 // lib/trec, lib/jsonl, lib/inputerr and the standard library.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -127,34 +128,30 @@ func (ex Export) WriteQuestions(w io.Writer) error {
 	return bw.Flush()
 }
 
-// Group is the set of pooled chunks that hold one matched evidence message.
-type Group struct {
-	QID       string   `json:"qid"`
-	MessageID string   `json:"message_id"`
-	Role      string   `json:"role"`
-	ChunkIDs  []string `json:"chunk_ids"` // sorted
-	Rel       int      `json:"rel"`       // the highest label among ChunkIDs (0 when none is labelled)
-}
+// Group is one evidence group: the relevance-2 chunks that hold the same
+// answer evidence message (gold.Groups).
+type Group = gold.Group
 
 // groups builds the evidence groups of every question from the stored
-// evidence, with the labels given.
+// evidence and the labels given (gold.Groups, with the labels as the
+// relevance): each matched evidence message is an item holding every stored
+// chunk that contains it.
 func (b *Bench) groups(labels map[string]map[string]int) (map[string][]Group, error) {
 	rows, err := b.db.Query(`SELECT DISTINCT qid, message_id, role FROM gold_evidence
 		WHERE message_id != '' ORDER BY qid, message_id, role`)
 	if err != nil {
 		return nil, err
 	}
-	type item struct{ qid, mid, role string }
-	var items []item
+	var items []gold.ItemResult
 	var mids []string
 	for rows.Next() {
-		var it item
-		if err := rows.Scan(&it.qid, &it.mid, &it.role); err != nil {
+		var qid, mid, role string
+		if err := rows.Scan(&qid, &mid, &role); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		items = append(items, it)
-		mids = append(mids, it.mid)
+		items = append(items, gold.ItemResult{QID: qid, Item: gold.Item{Role: role}, MessageID: mid})
+		mids = append(mids, mid)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err
@@ -163,30 +160,14 @@ func (b *Bench) groups(labels map[string]map[string]int) (map[string][]Group, er
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]Group{}
-	index := map[[2]string]int{}
+	held := items[:0] // an evidence message in no chunk is in no group
 	for _, it := range items {
-		cids := slices.Clone(chunksOf[it.mid])
-		slices.Sort(cids)
-		for _, cid := range cids {
-			k := [2]string{it.qid, it.mid}
-			i, ok := index[k]
-			if !ok {
-				i = len(out[it.qid])
-				index[k] = i
-				out[it.qid] = append(out[it.qid], Group{QID: it.qid, MessageID: it.mid, Role: it.role})
-			}
-			g := &out[it.qid][i]
-			if g.Role != it.role && it.role == "answer" {
-				g.Role = it.role
-			}
-			if len(g.ChunkIDs) == 0 || g.ChunkIDs[len(g.ChunkIDs)-1] != cid {
-				g.ChunkIDs = append(g.ChunkIDs, cid)
-			}
-			g.Rel = max(g.Rel, labels[it.qid][cid])
+		if cids := chunksOf[it.MessageID]; len(cids) > 0 {
+			it.ChunkIDs = slices.Sorted(slices.Values(cids))
+			held = append(held, it)
 		}
 	}
-	return out, nil
+	return gold.Groups(held, labels), nil
 }
 
 // WriteGroups writes groups as JSON lines.
@@ -202,32 +183,18 @@ func WriteGroups(w io.Writer, groups []Group) error {
 	return bw.Flush()
 }
 
-// GroupRecall is, per question, the share of its relevance-2 groups with at
-// least one member among the first k hits of run; questions without a
-// relevance-2 group are absent. k larger than a ranking uses all of it.
+// GroupRecall is, per question, gold.GroupRecall@k of run over its evidence
+// groups: the share of the groups with at least one member among the first k
+// hits; questions without a group are absent. k larger than a ranking uses
+// all of it.
 func GroupRecall(groups []Group, run trec.Run, k int) map[string]float64 {
-	total := map[string]int{}
-	found := map[string]int{}
+	byQID := map[string][]Group{}
 	for _, g := range groups {
-		if g.Rel != 2 {
-			continue
-		}
-		total[g.QID]++
-		hits := run[g.QID]
-		top := map[string]bool{}
-		for i := 0; i < len(hits) && i < k; i++ {
-			top[hits[i].ChunkID] = true
-		}
-		for _, cid := range g.ChunkIDs {
-			if top[cid] {
-				found[g.QID]++
-				break
-			}
-		}
+		byQID[g.QID] = append(byQID[g.QID], g)
 	}
-	out := make(map[string]float64, len(total))
-	for q, n := range total {
-		out[q] = float64(found[q]) / float64(n)
+	out := make(map[string]float64, len(byQID))
+	for q, gs := range byQID {
+		out[q] = gold.GroupRecall(gs, run[q], k)
 	}
 	return out
 }

@@ -25,7 +25,8 @@ type Judgment struct {
 	At        string `json:"at,omitempty"` // RFC 3339
 }
 
-// ErrUnknown marks a qid that was never pooled or a chunk_id that is not stored.
+// ErrUnknown marks a qid that was never pooled, a chunk_id that is not stored
+// or, for Label and Note, a chunk outside the question's pool.
 var ErrUnknown = errors.New("unknown")
 
 // Label sets annotator's relevance of (qid, chunkID), keeping its note; a nil
@@ -71,7 +72,9 @@ func relValue(rel *int) any {
 }
 
 // checkRow reports an empty annotator, a rel outside 0–2, a qid that was
-// never pooled and a chunkID that is not stored (the last two wrap ErrUnknown).
+// never pooled, a chunkID that is not stored and one that is not in qid's
+// pool (the last three wrap ErrUnknown): a label or a note is written only on
+// a row of the question's pool.
 func (b *Bench) checkRow(annotator, qid, chunkID string, rel *int) error {
 	if annotator == "" {
 		return errors.New("an annotator name is required")
@@ -91,6 +94,12 @@ func (b *Bench) checkRow(annotator, qid, chunkID string, rel *int) error {
 	}
 	if n == 0 {
 		return fmt.Errorf("%w chunk %q", ErrUnknown, chunkID)
+	}
+	if err := b.db.QueryRow(`SELECT COUNT(*) FROM gold_pool WHERE qid = ? AND chunk_id = ?`, qid, chunkID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("%w row: chunk %q is not in the pool of question %q", ErrUnknown, chunkID, qid)
 	}
 	return nil
 }

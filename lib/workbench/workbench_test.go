@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -219,19 +220,70 @@ func TestJudgmentsRoundTripAndBadImportChangesNothing(t *testing.T) {
 
 func TestGroupRecall(t *testing.T) {
 	groups := []workbench.Group{
-		{QID: "q", MessageID: "m1", ChunkIDs: []string{"a", "b"}, Rel: 2}, // overlapping windows a, b
-		{QID: "q", MessageID: "m2", ChunkIDs: []string{"c"}, Rel: 2},
-		{QID: "q", MessageID: "m3", ChunkIDs: []string{"d"}, Rel: 1}, // not primary: ignored
+		{QID: "q", MessageIDs: []string{"m1"}, ChunkIDs: []string{"a", "b"}}, // overlapping windows a, b
+		{QID: "q", MessageIDs: []string{"m2"}, ChunkIDs: []string{"c"}},
+		{QID: "r", ChunkIDs: []string{"d"}},
 	}
 	run := trec.Run{"q": {{ChunkID: "b"}, {ChunkID: "x"}, {ChunkID: "c"}}}
 	cases := []struct {
 		k    int
-		want float64
-	}{{1, 1.0 / 2}, {2, 1.0 / 2}, {3, 2.0 / 2}, {50, 2.0 / 2}}
+		q, r float64 // q: groups hit / 2 groups; r: its ranking is empty
+	}{{0, 0, 0}, {1, 1.0 / 2, 0}, {2, 1.0 / 2, 0}, {3, 2.0 / 2, 0}, {50, 2.0 / 2, 0}}
 	for _, c := range cases {
-		if got := workbench.GroupRecall(groups, run, c.k)["q"]; got != c.want {
-			t.Errorf("group recall@%d = %v, want %v", c.k, got, c.want)
+		got := workbench.GroupRecall(groups, run, c.k)
+		if got["q"] != c.q || got["r"] != c.r || len(got) != 2 {
+			t.Errorf("group recall@%d = %v, want q %v and r %v (no hit in an empty ranking), nothing else", c.k, got, c.q, c.r)
 		}
+	}
+}
+
+// TestExportGroups: the exported groups are gold.Groups over the stored
+// evidence with the annotator's labels as relevance: the relevance-2 chunks
+// holding the answer message are one group, every other relevance-2 chunk is
+// a group of its own (a support message joins nothing), and chunks labelled
+// below 2 are in no group.
+func TestExportGroups(t *testing.T) {
+	st, _ := workbenchtest.Pooled(t, t.TempDir())
+	b := workbench.Open(st)
+	v, err := b.View("A", "w2", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := ""
+	for _, e := range v.Evidence {
+		if e.Role == gold.RoleAnswer {
+			answer = e.MessageID
+		}
+	}
+	if answer == "" || len(v.Rows) < 3 {
+		t.Fatalf("fixture: w2 has answer message %q and %d rows; want one and at least 3 rows", answer, len(v.Rows))
+	}
+	want := []workbench.Group{{QID: "w2", MessageIDs: []string{answer}}}
+	for i, row := range v.Rows {
+		r := 2
+		if i == len(v.Rows)-1 && !slices.Contains(row.Evidence, answer) {
+			r = 1 // the last row, unless it holds the answer: relevance 1, in no group
+		}
+		if err := b.Label("A", "w2", row.ChunkID, rel(r)); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case slices.Contains(row.Evidence, answer):
+			want[0].ChunkIDs = append(want[0].ChunkIDs, row.ChunkID)
+		case r == 2:
+			want = append(want, workbench.Group{QID: "w2", ChunkIDs: []string{row.ChunkID}, MessageIDs: []string{}})
+		}
+	}
+	for _, g := range want {
+		slices.Sort(g.ChunkIDs)
+	}
+	slices.SortFunc(want, func(a, b workbench.Group) int { return strings.Compare(a.ChunkIDs[0], b.ChunkIDs[0]) })
+	ex, err := b.Export("A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ex.Groups, want) {
+		t.Errorf("groups %+v,\nwant %+v", ex.Groups, want)
 	}
 }
 

@@ -175,74 +175,27 @@ func (j Embeddings) Run(ctx context.Context) (Report, error) {
 	if len(empty) > 0 && j.FailFast {
 		return rep, fmt.Errorf("stopped at the first failure (--fail-fast): %s has an empty text", empty[0])
 	}
-	var rows []store.VectorRow
-	var misses []*item
-	for _, it := range items {
-		if it.cached == nil {
-			misses = append(misses, it)
-			continue
-		}
-		for _, k := range it.keys {
-			rows = append(rows, store.VectorRow{Key: k, Vector: it.cached.Vector})
-		}
-		rep.Cached += len(it.keys)
-		prog.add(len(it.keys))
-		if len(rows) >= flushEvery {
-			if err := j.put(rows); err != nil {
-				return rep, err
-			}
-			rows = rows[:0]
-		}
-	}
-	if err := j.put(rows); err != nil {
-		return rep, err
-	}
-	owner := newOwner()
 	failures := j.newStreak()
-	for queue := misses; len(queue) > 0; {
-		var later []*item
-		for _, batch := range j.batches(queue) {
-			var mine []*item
-			for _, it := range batch {
-				d, err := decide(ctx, j.Options.Cache, it, owner)
-				if err != nil {
-					return rep, err
-				}
-				switch d {
-				case send:
-					mine = append(mine, it)
-				case wait:
-					later = append(later, it)
-				case fromPeer:
-					var peer []store.VectorRow
-					for _, k := range it.keys {
-						peer = append(peer, store.VectorRow{Key: k, Vector: it.cached.Vector})
-					}
-					if err := j.put(peer); err != nil {
-						return rep, err
-					}
-					rep.Cached += len(it.keys)
-					prog.add(len(it.keys))
-				}
-			}
-			if len(mine) == 0 {
-				continue
-			}
-			err := j.send(ctx, mine, &rep, prog, failures)
-			release(ctx, j.Options.Cache, mine, owner)
-			if err != nil {
-				return rep, err
-			}
-		}
-		if len(later) > 0 {
-			if err := pause(ctx); err != nil {
-				rep.Interrupted = true
-				return rep, err
-			}
-		}
-		queue = later
+	l := loop[store.VectorRow]{
+		rows: func(keys []string, out *cache.Output) []store.VectorRow {
+			return vectorRows(keys, out.Vector)
+		},
+		put:     j.put,
+		batches: j.batches,
+		send: func(batch []*item) error {
+			return j.send(ctx, batch, &rep, prog, failures)
+		},
 	}
-	return rep, nil
+	err = l.run(ctx, j.Options.Cache, items, &rep, prog)
+	return rep, err
+}
+
+func vectorRows(keys []string, vec []float32) []store.VectorRow {
+	rows := make([]store.VectorRow, len(keys))
+	for i, k := range keys {
+		rows[i] = store.VectorRow{Key: k, Vector: vec}
+	}
+	return rows
 }
 
 // batches splits items in order so that no batch exceeds the input count or
@@ -323,9 +276,7 @@ func (j Embeddings) send(ctx context.Context, batch []*item, rep *Report, prog *
 	for i, it := range batch {
 		outs[i] = cache.Output{Key: it.key, Kind: cache.KindVector, Item: it.keys[0], InputChars: utf8.RuneCountInString(it.input),
 			Span: it.span, Redaction: j.Redactor.Describe(), Redacted: it.redacted, Vector: res.Vectors[i]}
-		for _, k := range it.keys {
-			rows = append(rows, store.VectorRow{Key: k, Vector: res.Vectors[i]})
-		}
+		rows = append(rows, vectorRows(it.keys, res.Vectors[i])...)
 	}
 	call := cache.Call{Provider: j.Embedder.Name(), Kind: cache.KindVector, Params: j.Embedder.Params(), BatchSize: len(batch), Call: res.Call}
 	if err := j.Options.Cache.Put(detached(ctx), call, outs); err != nil {

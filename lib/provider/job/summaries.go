@@ -22,9 +22,6 @@ type Summaries struct {
 	Options
 }
 
-// flushEvery bounds how many cache hits are written to the store per transaction.
-const flushEvery = 512
-
 func (j Summaries) prepare(ctx context.Context) (total, stored int, items []*item, err error) {
 	chunks, err := j.Store.Chunks()
 	if err != nil {
@@ -91,82 +88,27 @@ func (j Summaries) Run(ctx context.Context) (Report, error) {
 	prog := newProgress(j.Options, "summarize", total-stored)
 	defer prog.finish()
 	orig := origin(j.Summarizer)
-	var pending []store.SummaryRow
-	flush := func() error {
-		if len(pending) == 0 {
-			return nil
-		}
-		err := j.Store.PutSummaries(pending)
-		pending = pending[:0]
-		return err
-	}
-	for _, it := range items {
-		if it.cached == nil {
-			continue
-		}
-		for _, k := range it.keys {
-			pending = append(pending, store.SummaryRow{ChunkID: k, Summary: it.cached.Text, Origin: orig})
-		}
-		rep.Cached += len(it.keys)
-		prog.add(len(it.keys))
-		if len(pending) >= flushEvery {
-			if err := flush(); err != nil {
-				return rep, err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return rep, err
-	}
-	var queue []*item
-	for _, it := range items {
-		if it.cached == nil {
-			queue = append(queue, it)
-		}
-	}
-	owner := newOwner()
 	failures := j.newStreak()
-	for len(queue) > 0 {
-		var later []*item
-		for _, it := range queue {
-			if err := ctx.Err(); err != nil {
-				rep.Interrupted = true
-				return rep, err
-			}
-			d, err := decide(ctx, j.Options.Cache, it, owner)
-			if err != nil {
-				return rep, err
-			}
-			switch d {
-			case wait:
-				later = append(later, it)
-				continue
-			case fromPeer:
-				for _, k := range it.keys {
-					pending = append(pending, store.SummaryRow{ChunkID: k, Summary: it.cached.Text, Origin: orig})
-				}
-				if err := flush(); err != nil {
-					return rep, err
-				}
-				rep.Cached += len(it.keys)
-				prog.add(len(it.keys))
-				continue
-			}
-			err = j.summarize(ctx, it, orig, &rep, prog, failures)
-			release(ctx, j.Options.Cache, []*item{it}, owner)
-			if err != nil {
-				return rep, err
-			}
-		}
-		if len(later) > 0 {
-			if err := pause(ctx); err != nil {
-				rep.Interrupted = true
-				return rep, err
-			}
-		}
-		queue = later
+	l := loop[store.SummaryRow]{
+		rows: func(keys []string, out *cache.Output) []store.SummaryRow {
+			return summaryRows(keys, out.Text, orig)
+		},
+		put:     j.Store.PutSummaries,
+		batches: oneByOne,
+		send: func(batch []*item) error {
+			return j.summarize(ctx, batch[0], orig, &rep, prog, failures)
+		},
 	}
-	return rep, nil
+	err = l.run(ctx, j.Options.Cache, items, &rep, prog)
+	return rep, err
+}
+
+func summaryRows(keys []string, summary, orig string) []store.SummaryRow {
+	rows := make([]store.SummaryRow, len(keys))
+	for i, k := range keys {
+		rows[i] = store.SummaryRow{ChunkID: k, Summary: summary, Origin: orig}
+	}
+	return rows
 }
 
 // summarize sends one item this run holds the claim for and stores the
@@ -200,11 +142,7 @@ func (j Summaries) summarize(ctx context.Context, it *item, orig string, rep *Re
 	if err := j.Options.Cache.Put(detached(ctx), call, []cache.Output{out}); err != nil {
 		return err
 	}
-	rows := make([]store.SummaryRow, 0, len(it.keys))
-	for _, k := range it.keys {
-		rows = append(rows, store.SummaryRow{ChunkID: k, Summary: res.Text, Origin: orig})
-	}
-	if err := j.Store.PutSummaries(rows); err != nil {
+	if err := j.Store.PutSummaries(summaryRows(it.keys, res.Text, orig)); err != nil {
 		return err
 	}
 	rep.Done += len(it.keys)

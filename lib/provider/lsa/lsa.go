@@ -88,9 +88,7 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Tokenizer == "" {
-		o.Tokenizer = DefaultTokenizer
-	}
+	o.Tokenizer = tokenize.Or(o.Tokenizer, DefaultTokenizer)
 	if o.VocabSize == 0 {
 		o.VocabSize = DefaultVocabSize
 	}

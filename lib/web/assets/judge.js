@@ -25,7 +25,13 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": token },
       body: JSON.stringify(body),
     }).then((r) => {
-      if (!r.ok) return r.text().then((t) => Promise.reject(new Error(t)));
+      if (!r.ok) {
+        return r.text().then((t) => {
+          let msg = t;
+          try { msg = JSON.parse(t).error || t; } catch (e) { /* not JSON: show the text */ }
+          return Promise.reject(new Error(msg));
+        });
+      }
       return r.json();
     }).then((p) => {
       document.getElementById("progress").textContent = p.question.Judged + " / " + p.question.Rows;
