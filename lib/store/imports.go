@@ -583,17 +583,27 @@ func decodeVector(dst []float32, b []byte) {
 	}
 }
 
-// chunkVectors reads the vectors of (rep, model) from the vectors table.
+// chunkVectors reads the vectors of (rep, model) from the vectors table,
+// ordered by chunk ID, into one slice allocated once at its final size.
 func chunkVectors(q queryer, rep, model string) (ids []string, dim int, data []float32, err error) {
+	var n, maxDim int
+	if err := q.QueryRow(`SELECT count(*), coalesce(max(dim), 0) FROM vectors WHERE rep = ? AND model = ?`, rep, model).Scan(&n, &maxDim); err != nil {
+		return nil, 0, nil, err
+	}
+	if n == 0 {
+		return nil, 0, nil, nil
+	}
 	rows, err := q.Query(`SELECT chunk_id, dim, vec FROM vectors WHERE rep = ? AND model = ? ORDER BY chunk_id`, rep, model)
 	if err != nil {
 		return nil, 0, nil, err
 	}
 	defer rows.Close()
+	ids = make([]string, 0, n)
+	data = make([]float32, 0, n*maxDim)
 	for rows.Next() {
 		var id string
 		var d int
-		var blob []byte
+		var blob sql.RawBytes // valid until the next row; decoded into data at once
 		if err := rows.Scan(&id, &d, &blob); err != nil {
 			return nil, 0, nil, err
 		}
