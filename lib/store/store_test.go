@@ -1,9 +1,11 @@
 package store_test
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -62,6 +64,39 @@ func ingest(t *testing.T, st *store.Store, source, sha string, opts chunking.Opt
 	return ingested{msgs, chunks}, outcome
 }
 
+// TestOpenKeepsPageSize: a file created elsewhere (here by SQLite at its
+// default page size) keeps its page size; an empty file gets store.PageSize.
+func TestOpenKeepsPageSize(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing.db")
+	raw, err := sql.Open("sqlite", "file:"+existing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`PRAGMA page_size = 4096; CREATE TABLE other (a)`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]int{existing: 4096, empty: store.PageSize} {
+		st, err := store.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int
+		if err := st.DB().QueryRow(`PRAGMA page_size`).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		if got != want {
+			t.Errorf("%s: page_size = %d, want %d", filepath.Base(path), got, want)
+		}
+	}
+}
+
 func TestOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "linemem.db")
 	st, err := store.Open(path)
@@ -72,6 +107,7 @@ func TestOpen(t *testing.T) {
 		"user_version": fmt.Sprint(store.SchemaVersion()),
 		"journal_mode": "wal",
 		"foreign_keys": "1",
+		"page_size":    fmt.Sprint(store.PageSize),
 	} {
 		var got string
 		if err := st.DB().QueryRow("PRAGMA " + pragma).Scan(&got); err != nil {
