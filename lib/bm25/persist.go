@@ -1,17 +1,16 @@
 package bm25
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"slices"
 	"sort"
 	"strings"
 	"unsafe"
 
+	"github.com/linemem/linemem/lib/internal/sealed"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
@@ -43,9 +42,7 @@ const headerSize = 8 + 5*4
 //
 // where each run of bytes is padded with zeros to a multiple of 4.
 func (ix *Index) WriteTo(w io.Writer) (int64, error) {
-	crc := crc32.NewIEEE()
-	cw := &countWriter{w: io.MultiWriter(w, crc)}
-	bw := bufio.NewWriterSize(cw, 1<<20)
+	bw := sealed.NewWriter(w)
 	var buf [8]byte
 	u32 := func(v int) {
 		binary.LittleEndian.PutUint32(buf[:4], uint32(v))
@@ -106,23 +103,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 			bw.Write(buf[:8])
 		}
 	}
-	if err := bw.Flush(); err != nil {
-		return cw.n, err
-	}
-	binary.LittleEndian.PutUint32(buf[:4], crc.Sum32())
-	n, err := w.Write(buf[:4])
-	return cw.n + int64(n), err
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return bw.Seal()
 }
 
 // padding is the number of zero bytes that bring n to a multiple of 4.
@@ -171,8 +152,8 @@ func Open(data []byte, tok tokenize.Tokenizer) (*Index, error) {
 	if v := le.Uint32(data[8:]); v != formatVersion {
 		return nil, fmt.Errorf("bm25: index format %d, expected %d", v, formatVersion)
 	}
-	body := data[:len(data)-4]
-	if crc32.ChecksumIEEE(body) != le.Uint32(data[len(data)-4:]) {
+	body, ok := sealed.Body(data)
+	if !ok {
 		return nil, errors.New("bm25: damaged index file (checksum)")
 	}
 	n, t, p, tl := int(le.Uint32(data[12:])), int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))

@@ -1,14 +1,14 @@
 package dense
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"unsafe"
+
+	"github.com/linemem/linemem/lib/internal/sealed"
 )
 
 // formatVersion versions the layout WriteTo writes; Open refuses any other.
@@ -30,9 +30,7 @@ const headerSize = 8 + 4*4
 //	n float64 inverse norms, then n·dim float32 rows, row-major
 //	CRC-32 (IEEE) of every byte before it
 func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
-	crc := crc32.NewIEEE()
-	cw := &countWriter{w: io.MultiWriter(w, crc)}
-	bw := bufio.NewWriterSize(cw, 1<<20)
+	bw := sealed.NewWriter(w)
 	var buf [8]byte
 	u32 := func(v int) {
 		binary.LittleEndian.PutUint32(buf[:4], uint32(v))
@@ -69,23 +67,7 @@ func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
 			bw.Write(buf[:4])
 		}
 	}
-	if err := bw.Flush(); err != nil {
-		return cw.n, err
-	}
-	binary.LittleEndian.PutUint32(buf[:4], crc.Sum32())
-	n, err := w.Write(buf[:4])
-	return cw.n + int64(n), err
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return bw.Seal()
 }
 
 // pad8 is the number of zero bytes that bring n to a multiple of 8.
@@ -106,8 +88,8 @@ func Open(data []byte) (*Matrix, error) {
 	if v := le.Uint32(data[8:]); v != formatVersion {
 		return nil, fmt.Errorf("dense: matrix format %d, expected %d", v, formatVersion)
 	}
-	body := data[:len(data)-4]
-	if crc32.ChecksumIEEE(body) != le.Uint32(data[len(data)-4:]) {
+	body, ok := sealed.Body(data)
+	if !ok {
 		return nil, errors.New("dense: damaged matrix file (checksum)")
 	}
 	n, dim, idBytes := int64(le.Uint32(data[12:])), int64(le.Uint32(data[16:])), int64(le.Uint32(data[20:]))

@@ -89,14 +89,7 @@ const summaryShape = `a JSON object {"chunk_id": string, "summary": string}`
 func (s *Store) ImportSummaries(file string, r io.Reader) (int, error) {
 	var count int
 	err := s.inTx(func(tx *sql.Tx) error {
-		if err := bumpContent(tx, ContentSummaries); err != nil {
-			return err
-		}
-		known, err := chunkIDSet(tx)
-		if err != nil {
-			return err
-		}
-		ins, err := newSummaryInsert(tx)
+		known, ins, err := beginSummaries(tx)
 		if err != nil {
 			return err
 		}
@@ -150,6 +143,20 @@ func parseSummaryLine(file string, line int, data []byte) (SummaryRow, error) {
 	return SummaryRow{ChunkID: *v.ChunkID, Summary: *v.Summary, Origin: OriginImport}, nil
 }
 
+// beginSummaries starts a write of summaries in tx: it bumps their content
+// version and returns the corpus's chunk IDs and the insert of summary rows
+// (a later row of a chunk replaces the stored one).
+func beginSummaries(tx *sql.Tx) (known map[string]struct{}, ins *batchInsert, err error) {
+	if err := bumpContent(tx, ContentSummaries); err != nil {
+		return nil, nil, err
+	}
+	if known, err = chunkIDSet(tx); err != nil {
+		return nil, nil, err
+	}
+	ins, err = newSummaryInsert(tx)
+	return known, ins, err
+}
+
 func newSummaryInsert(tx *sql.Tx) (*batchInsert, error) {
 	return newBatchInsert(tx, `INSERT INTO summaries (chunk_id, summary, origin, imported_at) VALUES `,
 		`ON CONFLICT (chunk_id) DO UPDATE SET summary = excluded.summary, origin = excluded.origin, imported_at = excluded.imported_at`, 4)
@@ -160,14 +167,7 @@ func newSummaryInsert(tx *sql.Tx) (*batchInsert, error) {
 // error, and then nothing is stored.
 func (s *Store) PutSummaries(rows []SummaryRow) error {
 	return s.inTx(func(tx *sql.Tx) error {
-		if err := bumpContent(tx, ContentSummaries); err != nil {
-			return err
-		}
-		known, err := chunkIDSet(tx)
-		if err != nil {
-			return err
-		}
-		ins, err := newSummaryInsert(tx)
+		known, ins, err := beginSummaries(tx)
 		if err != nil {
 			return err
 		}
