@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/linemem/linemem/lib/gold"
@@ -160,14 +159,10 @@ func (b *Bench) groups(labels map[string]map[string]int) (map[string][]Group, er
 	if err != nil {
 		return nil, err
 	}
-	held := items[:0] // an evidence message in no chunk is in no group
-	for _, it := range items {
-		if cids := chunksOf[it.MessageID]; len(cids) > 0 {
-			it.ChunkIDs = slices.Sorted(slices.Values(cids))
-			held = append(held, it)
-		}
+	for i := range items {
+		items[i].ChunkIDs = chunksOf[items[i].MessageID]
 	}
-	return gold.Groups(held, labels), nil
+	return gold.Groups(items, labels), nil
 }
 
 // WriteGroups writes groups as JSON lines.
