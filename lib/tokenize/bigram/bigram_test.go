@@ -1,11 +1,17 @@
 package bigram_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -111,4 +117,151 @@ func TestTokensEveryCharacter(t *testing.T) {
 			t.Errorf("Tokens(%q) = %q, want %q", text, got, want)
 		}
 	}
+}
+
+// chunkTexts returns the raw text of every chunk of the conformance corpus:
+// Japanese chat with timestamps, names, full-width punctuation and emoji.
+func chunkTexts(tb testing.TB) []string {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "conformance", "expected_chunks.jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var texts []string
+	for line := range bytes.Lines(data) {
+		var c struct {
+			RawText string `json:"raw_text"`
+		}
+		if err := json.Unmarshal(line, &c); err != nil {
+			tb.Fatal(err)
+		}
+		texts = append(texts, c.RawText)
+	}
+	return texts
+}
+
+func BenchmarkTokens(b *testing.B) {
+	texts := chunkTexts(b)
+	var size int64
+	for _, t := range texts {
+		size += int64(len(t))
+	}
+	tok := bigram.New()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			tok.Tokens(t)
+		}
+	}
+}
+
+// TestStable checks every code point that bigram.Stable accepts: NFKC and
+// unicode.ToLower leave it unchanged, it is a starter that combines with
+// nothing before it (so NFKC may split the text in front of it), it is not
+// U+FFFD (what a byte that is not UTF-8 decodes to), and its word flag is
+// unicode.IsLetter || unicode.IsMark || unicode.IsDigit.
+func TestStable(t *testing.T) {
+	count := 0
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		ok, word := bigram.Stable(r)
+		if !ok {
+			continue
+		}
+		count++
+		s := string(r)
+		p := norm.NFKC.PropertiesString(s)
+		switch {
+		case r == utf8.RuneError:
+			t.Errorf("%U is stable", r)
+		case norm.NFKC.String(s) != s:
+			t.Errorf("%U: NFKC gives %+q", r, norm.NFKC.String(s))
+		case unicode.ToLower(r) != r:
+			t.Errorf("%U: ToLower gives %U", r, unicode.ToLower(r))
+		case p.CCC() != 0 || !p.BoundaryBefore():
+			t.Errorf("%U: CCC %d, BoundaryBefore %v", r, p.CCC(), p.BoundaryBefore())
+		case word != (unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r)):
+			t.Errorf("%U: word = %v", r, word)
+		}
+	}
+	if count == 0 {
+		t.Fatal("no stable character")
+	}
+}
+
+// unstableFollowers are characters that change what comes before them under
+// NFKC (combining marks compose with the preceding starter; a Hangul vowel
+// joins a leading consonant) or change themselves (full-width, half-width and
+// compatibility forms, upper case), plus bytes that are not UTF-8.
+var unstableFollowers = []string{
+	"\u3099", "\u309A", "\u0301", "\u0308", "\u0323", "\uFF9E", "\uFF9F", "\u1161", "\u11A8",
+	"\u309B", "Ａ", "ｶ", "？", "…", "㍿", "A", "Σ", "Д", "\xff", "\xe3\x81",
+}
+
+// TestTokensStableBeforeUnstable checks Tokens against reference on every
+// stable character followed by each unstable one, in one text per stable
+// character that starts with a stable letter.
+func TestTokensStableBeforeUnstable(t *testing.T) {
+	tok := bigram.New()
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if ok, _ := bigram.Stable(r); !ok {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString("あ")
+		for _, f := range unstableFollowers {
+			b.WriteRune(r)
+			b.WriteString(f)
+		}
+		text := b.String()
+		if got, want := tok.Tokens(text), reference(text); !slices.Equal(got, want) {
+			t.Fatalf("Tokens(%+q) = %+q, want %+q", text, got, want)
+		}
+	}
+}
+
+// pieces is the alphabet of the random texts: Japanese, ASCII, full-width
+// and half-width forms, combining marks, emoji, upper-case Latin, Greek and
+// Cyrillic, compatibility characters and bytes that are not UTF-8.
+var pieces = []string{
+	"あ", "か", "は", "う", "ゝ", "ゞ", "ア", "カ", "ハ", "ー", "・", "東", "京", "々", "〆", "〇", "、", "。", "「", "」", "〜",
+	"a", "z", "0", "9", " ", "\n", ":", "-", ".", "A", "Z", "É", "Σ", "ς", "Д", "İ", "K", "ǅ",
+	"Ａ", "ｚ", "０", "？", "！", "：", "ｶ", "ﾞ", "ﾟ", "ﾊ", "\u3099", "\u309A", "\u309B", "\u0301", "\u0308", "\u0345",
+	"😂", "🙏", "☎", "✨", "\u200D", "\uFE0F", "♀", "…", "㍿", "①", "ﬁ", "\u1100", "\u1161", "\u11A8", "가",
+	"\uFFFD", "\xff", "\xe3\x81", "\xc0\xaf", "\xed\xa0\x80",
+}
+
+// randomText joins n pieces drawn by rng.
+func randomText(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
+}
+
+// TestTokensRandom checks Tokens against reference on seeded random texts.
+func TestTokensRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	tok := bigram.New()
+	for range 20000 {
+		text := randomText(rng, rng.IntN(40))
+		if got, want := tok.Tokens(text), reference(text); !slices.Equal(got, want) {
+			t.Fatalf("Tokens(%+q) = %+q, want %+q", text, got, want)
+		}
+	}
+}
+
+func FuzzTokens(f *testing.F) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 32 {
+		f.Add(randomText(rng, 24))
+	}
+	f.Add("ｶﾞｷﾞ か\u3099き\u309A ÉCOLE ΣΊΣΥΦΟΣ ＵＳＢ…😂\xff")
+	tok := bigram.New()
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := tok.Tokens(text), reference(text); !slices.Equal(got, want) {
+			t.Fatalf("Tokens(%+q) = %+q, want %+q", text, got, want)
+		}
+	})
 }

@@ -1,0 +1,4 @@
+package bigram
+
+// Stable exposes stable to the black-box tests.
+var Stable = stable
