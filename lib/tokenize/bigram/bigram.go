@@ -14,6 +14,7 @@ package bigram
 
 import (
 	"bytes"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -58,7 +59,12 @@ func (Tokenizer) Tokens(text string) []string {
 				if i > 0 {
 					i, prev, run, out = lastI, lastPrev, lastRun, out[:lastOut]
 				}
-				s, raw = normalize(text, i), false
+				var whole bool
+				s, whole = normalize(text, i)
+				if whole {
+					i, prev, run, out = 0, 0, 0, out[:0]
+				}
+				raw = false
 				continue
 			}
 			lastI, lastPrev, lastRun, lastOut = i, prev, run, len(out)
@@ -98,7 +104,12 @@ func (Tokenizer) Tokens(text string) []string {
 // (norm.Properties.BoundaryBefore), so the NFKC of the text is the
 // concatenation of the NFKC of the pieces, and the case mapping works
 // character by character.
-func normalize(text string, start int) string {
+//
+// A byte that is not UTF-8 makes norm's reading depend on what follows it
+// (an incomplete sequence at the end of a piece is kept as it is), so when
+// text holds one, normalize returns the whole text normalised at once and
+// whole is true.
+func normalize(text string, start int) (s string, whole bool) {
 	buf := make([]byte, 0, len(text)+len(text)/8)
 	done := 0  // text[:done] is in buf
 	last := -1 // start of the last stable character, -1 at a stretch's end
@@ -113,11 +124,17 @@ func normalize(text string, start int) string {
 		if last >= 0 {
 			from = last
 		}
+		if r == utf8.RuneError && n == 1 {
+			return strings.ToLower(norm.NFKC.String(text)), true
+		}
 		to := i + n
 		for to < len(text) {
 			r, n := decode(text, to)
 			if ok, _ := stable(r); ok {
 				break
+			}
+			if r == utf8.RuneError && n == 1 {
+				return strings.ToLower(norm.NFKC.String(text)), true
 			}
 			to += n
 		}
@@ -131,7 +148,7 @@ func normalize(text string, start int) string {
 		done, last, i = to, -1, to
 	}
 	buf = append(buf, text[done:]...)
-	return string(buf)
+	return string(buf), false
 }
 
 // decode returns the character at s[i] and its size in bytes, as

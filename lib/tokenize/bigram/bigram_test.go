@@ -222,13 +222,15 @@ func TestTokensStableBeforeUnstable(t *testing.T) {
 
 // pieces is the alphabet of the random texts: Japanese, ASCII, full-width
 // and half-width forms, combining marks, emoji, upper-case Latin, Greek and
-// Cyrillic, compatibility characters and bytes that are not UTF-8.
+// Cyrillic, compatibility characters, runs of more than 30 combining marks
+// (where NFKC inserts U+034F) and bytes that are not UTF-8.
 var pieces = []string{
 	"あ", "か", "は", "う", "ゝ", "ゞ", "ア", "カ", "ハ", "ー", "・", "東", "京", "々", "〆", "〇", "、", "。", "「", "」", "〜",
 	"a", "z", "0", "9", " ", "\n", ":", "-", ".", "A", "Z", "É", "Σ", "ς", "Д", "İ", "K", "ǅ",
 	"Ａ", "ｚ", "０", "？", "！", "：", "ｶ", "ﾞ", "ﾟ", "ﾊ", "\u3099", "\u309A", "\u309B", "\u0301", "\u0308", "\u0345",
 	"😂", "🙏", "☎", "✨", "\u200D", "\uFE0F", "♀", "…", "㍿", "①", "ﬁ", "\u1100", "\u1161", "\u11A8", "가",
-	"\uFFFD", "\xff", "\xe3\x81", "\xc0\xaf", "\xed\xa0\x80",
+	"ˡ", "ｄ", strings.Repeat("\u0301", 35), strings.Repeat("\u3099", 31),
+	"\uFFFD", "\xff", "\xf2", "\xf0\x9f", "\xe3\x81", "\xc0\xaf", "\xed\xa0\x80",
 }
 
 // randomText joins n pieces drawn by rng.
