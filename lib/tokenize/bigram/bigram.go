@@ -37,118 +37,209 @@ func (Tokenizer) Name() string { return Name }
 // Tokens returns the 2-grams of text in order, repeats kept; nil when text
 // holds no letter or digit.
 //
-// The text is read once while its characters are stable (see stable): such a
-// prefix is already normalised and lower-case, so its 2-grams are slices of
-// text itself. At the first other character the rest is normalised (see
-// normalize) from the character before it, which may compose with it, and
-// reading resumes there.
+// The text is read once. Stable characters (see stable) are their own NFKC
+// and lower case, so 2-grams between them are slices of text. Each stretch of
+// other characters is normalised on its own into a short piece that also
+// holds the character before the stretch and the one after it, so that the
+// 2-grams reaching into the stretch are slices of the piece. The pieces give
+// what normalising the whole text gives because NFKC may cut a text before
+// any starter that combines with nothing before it
+// (norm.Properties.BoundaryBefore) and normalise the parts on their own, and
+// the case mapping works character by character. Stable characters and A–Z
+// are such starters, so a stretch starts at the stable character before its
+// first unstable one, which may compose with it (か + U+3099 → が), or at the
+// unstable one itself when it is A–Z or opens the text; it ends before a
+// stable character followed by another stable character or by the end of
+// the text (see stretchEnd), so the character after it is left as it is.
+// norm reads a byte that is not UTF-8 differently at the end of a part (an
+// incomplete sequence is kept as it is), so a text holding one is normalised
+// at once instead.
 func (Tokenizer) Tokens(text string) []string {
-	s := text
 	out := make([]string, 0, len(text)/3+1)
-	raw := true       // s is text, stable so far
-	prev, run := 0, 0 // start of the run's last character; characters in the run
-	// the state before the last character read, where reading resumes once
-	// s is normalised
-	lastI, lastPrev, lastRun, lastOut := 0, 0, 0, 0
-	for i := 0; i < len(s); {
-		r, n := decode(s, i)
-		var word bool
-		if raw {
-			var ok bool
-			if ok, word = stable(r); !ok {
-				if i > 0 {
-					i, prev, run, out = lastI, lastPrev, lastRun, out[:lastOut]
-				}
-				var whole bool
-				s, whole = normalize(text, i)
-				if whole {
-					i, prev, run, out = 0, 0, 0, out[:0]
-				}
-				raw = false
-				continue
+	prev, end, run := 0, 0, 0 // the run's last character is text[prev:end]; characters in the run
+	// the state before the last stable character read, which starts at last
+	// (-1 when there is none)
+	sPrev, sEnd, sRun, sOut, last := 0, 0, 0, 0, -1
+	var buf []byte
+	for i := 0; i < len(text); {
+		var r rune
+		var n int
+		var ok, word bool
+		if c := text[i]; c < utf8.RuneSelf {
+			r, n = rune(c), 1
+			ok = c < 'A' || 'Z' < c
+			word = 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		} else if c <= 0xE9 && 0xE3 <= c && i+2 < len(text) && text[i+1]&0xC0 == 0x80 && text[i+2]&0xC0 == 0x80 {
+			// U+3000–U+9FFF, as decode reads it
+			r, n = rune(c&0x0F)<<12|rune(text[i+1]&0x3F)<<6|rune(text[i+2]&0x3F), 3
+			if r >= 0x4E00 || 0x3041 <= r && r <= 0x3096 {
+				ok, word = true, true
+			} else {
+				ok, word = stable(r)
 			}
-			lastI, lastPrev, lastRun, lastOut = i, prev, run, len(out)
 		} else {
-			word = isWord(r)
+			r, n = decode(text, i)
+			ok, word = stable(r)
 		}
-		if word {
-			if run > 0 {
-				out = append(out, s[prev:i+n])
+		if ok {
+			sPrev, sEnd, sRun, sOut, last = prev, end, run, len(out), i
+			if word {
+				if run > 0 {
+					out = append(out, text[prev:i+n])
+				}
+				prev, end = i, i+n
+				run++
+			} else {
+				if run == 1 {
+					out = append(out, text[prev:end])
+				}
+				run = 0
 			}
-			prev = i
-			run++
+			i += n
+			continue
+		}
+		if r == utf8.RuneError && n == 1 {
+			return whole(text)
+		}
+		// A stretch starts at the stable character before i, which may
+		// compose with the character at i (か + U+3099 → が); A–Z combine
+		// with nothing before them.
+		from := i
+		if last >= 0 && !('A' <= r && r <= 'Z') {
+			from, prev, end, run, out = last, sPrev, sEnd, sRun, out[:sOut]
+		}
+		to, ascii, invalid := stretchEnd(text, i+n, r < utf8.RuneSelf)
+		if invalid {
+			return whole(text)
+		}
+		next := to // end of the stable character after the stretch
+		if to < len(text) {
+			_, m := decode(text, to)
+			next = to + m
+		}
+		buf = buf[:0]
+		if run > 0 {
+			buf = append(buf, text[prev:end]...)
+		}
+		k := len(buf)
+		if ascii && from == i {
+			for j := from; j < to; j++ {
+				c := text[j]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				buf = append(buf, c)
+			}
 		} else {
-			if run == 1 {
-				out = append(out, s[prev:i])
+			buf = norm.NFKC.AppendString(buf, text[from:to])
+			if needsLower(buf[k:]) {
+				lowered := bytes.ToLower(buf[k:])
+				buf = append(buf[:k], lowered...)
 			}
-			run = 0
 		}
-		i += n
+		buf = append(buf, text[to:next]...)
+		piece := string(buf)
+		b := bigrams{out: out, src: piece, end: k, run: run}
+		b.scan(piece, k)
+		if next == to {
+			b.flush()
+			return nonEmpty(b.out)
+		}
+		out, run = b.out, b.run
+		prev, end, last, i = to, next, -1, next
 	}
 	if run == 1 {
-		out = append(out, s[prev:])
+		out = append(out, text[prev:end])
 	}
+	return nonEmpty(out)
+}
+
+// nonEmpty returns out, or nil when it is empty.
+func nonEmpty(out []string) []string {
 	if len(out) == 0 {
 		return nil
 	}
 	return out
 }
 
-// normalize returns strings.ToLower(norm.NFKC.String(text)) for a text whose
-// characters before start are stable (see stable). Stable characters are
-// copied as they are; only the stretches between them go through norm and
-// the case mapping. A stretch starts at the stable character before the
-// first unstable one, since that character may compose with what follows
-// (か + U+3099 → が), and ends before the next stable character: stable
-// characters are starters that combine with nothing before them
-// (norm.Properties.BoundaryBefore), so the NFKC of the text is the
-// concatenation of the NFKC of the pieces, and the case mapping works
-// character by character.
-//
-// A byte that is not UTF-8 makes norm's reading depend on what follows it
-// (an incomplete sequence at the end of a piece is kept as it is), so when
-// text holds one, normalize returns the whole text normalised at once and
-// whole is true.
-func normalize(text string, start int) (s string, whole bool) {
-	buf := make([]byte, 0, len(text)+len(text)/8)
-	done := 0  // text[:done] is in buf
-	last := -1 // start of the last stable character, -1 at a stretch's end
-	for i := start; i < len(text); {
+// whole tokenizes strings.ToLower(norm.NFKC.String(text)).
+func whole(text string) []string {
+	var b bigrams
+	b.scan(strings.ToLower(norm.NFKC.String(text)), 0)
+	b.flush()
+	return nonEmpty(b.out)
+}
+
+// stretchEnd returns where the stretch of characters to normalise that goes
+// on at text[i:] ends: before the first stable character followed by a
+// stable character or by the end of text, or at len(text). ascii reports
+// whether text[i:end] holds only ASCII and asciiBefore is true (the stretch
+// before i is ASCII); invalid whether text[i:end] holds a byte that is not
+// UTF-8, in which case end is 0.
+func stretchEnd(text string, i int, asciiBefore bool) (end int, ascii, invalid bool) {
+	ascii = asciiBefore
+	for i < len(text) {
 		r, n := decode(text, i)
 		if ok, _ := stable(r); ok {
-			last = i
-			i += n
-			continue
-		}
-		from := i
-		if last >= 0 {
-			from = last
-		}
-		if r == utf8.RuneError && n == 1 {
-			return strings.ToLower(norm.NFKC.String(text)), true
-		}
-		to := i + n
-		for to < len(text) {
-			r, n := decode(text, to)
-			if ok, _ := stable(r); ok {
-				break
+			if i+n == len(text) {
+				return i, ascii, false
 			}
-			if r == utf8.RuneError && n == 1 {
-				return strings.ToLower(norm.NFKC.String(text)), true
+			if ok, _ := stable(decodeRune(text, i+n)); ok {
+				return i, ascii, false
 			}
-			to += n
+		} else if r == utf8.RuneError && n == 1 {
+			return 0, false, true
 		}
-		buf = append(buf, text[done:from]...)
-		m := len(buf)
-		buf = norm.NFKC.AppendString(buf, text[from:to])
-		if needsLower(buf[m:]) {
-			lowered := bytes.ToLower(buf[m:])
-			buf = append(buf[:m], lowered...)
-		}
-		done, last, i = to, -1, to
+		ascii = ascii && r < utf8.RuneSelf
+		i += n
 	}
-	buf = append(buf, text[done:]...)
-	return string(buf), false
+	return i, ascii, false
+}
+
+// decodeRune returns the character at s[i], as decode does.
+func decodeRune(s string, i int) rune {
+	r, _ := decode(s, i)
+	return r
+}
+
+// bigrams collects the 2-grams of characters read one by one.
+type bigrams struct {
+	out  []string
+	src  string // the string that holds the last character of the run
+	prev int    // start of that character in src
+	end  int    // its end
+	run  int    // characters in the current run
+}
+
+// add reads the character src[i:i+n], a letter or digit when word. When the
+// run is not empty, src also holds the run's last character right before i.
+func (b *bigrams) add(src string, i, n int, word bool) {
+	if !word {
+		b.flush()
+		return
+	}
+	if b.run > 0 {
+		b.out = append(b.out, src[b.prev:i+n])
+	}
+	b.src, b.prev, b.end = src, i, i+n
+	b.run++
+}
+
+// flush ends the current run: a run of one character is a token.
+func (b *bigrams) flush() {
+	if b.run == 1 {
+		b.out = append(b.out, b.src[b.prev:b.end])
+	}
+	b.run = 0
+}
+
+// scan reads the characters of s[i:], which is normalised and lower-case.
+func (b *bigrams) scan(s string, i int) {
+	for i < len(s) {
+		r, n := decode(s, i)
+		b.add(s, i, n, isWord(r))
+		i += n
+	}
 }
 
 // decode returns the character at s[i] and its size in bytes, as

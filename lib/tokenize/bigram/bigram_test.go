@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/tokenize/bigram"
 )
 
@@ -119,40 +120,67 @@ func TestTokensEveryCharacter(t *testing.T) {
 	}
 }
 
-// chunkTexts returns the raw text of every chunk of the conformance corpus:
-// Japanese chat with timestamps, names, full-width punctuation and emoji.
-func chunkTexts(tb testing.TB) []string {
+// chunkTexts returns the raw_text and the embedding_text of every chunk of
+// the conformance corpus: Japanese chat with timestamps, names, full-width
+// punctuation and emoji; embedding_text adds a prefix with "LINE" and the
+// chunk's summary.
+func chunkTexts(tb testing.TB) (raw, embedding []string) {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "conformance", "expected_chunks.jsonl"))
-	if err != nil {
-		tb.Fatal(err)
+	dir := filepath.Join("..", "..", "..", "testdata", "conformance")
+	summaries := map[string]string{}
+	for _, line := range readLines(tb, filepath.Join(dir, "summaries.jsonl")) {
+		var s struct {
+			ChunkID string `json:"chunk_id"`
+			Summary string `json:"summary"`
+		}
+		if err := json.Unmarshal(line, &s); err != nil {
+			tb.Fatal(err)
+		}
+		summaries[s.ChunkID] = s.Summary
 	}
-	var texts []string
-	for line := range bytes.Lines(data) {
+	for _, line := range readLines(tb, filepath.Join(dir, "expected_chunks.jsonl")) {
 		var c struct {
+			ChunkID string `json:"chunk_id"`
 			RawText string `json:"raw_text"`
 		}
 		if err := json.Unmarshal(line, &c); err != nil {
 			tb.Fatal(err)
 		}
-		texts = append(texts, c.RawText)
+		raw = append(raw, c.RawText)
+		embedding = append(embedding, represent.EmbeddingText(summaries[c.ChunkID], c.RawText))
 	}
-	return texts
+	return raw, embedding
+}
+
+func readLines(tb testing.TB, path string) [][]byte {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return slices.Collect(bytes.Lines(data))
 }
 
 func BenchmarkTokens(b *testing.B) {
-	texts := chunkTexts(b)
-	var size int64
-	for _, t := range texts {
-		size += int64(len(t))
-	}
-	tok := bigram.New()
-	b.SetBytes(size)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, t := range texts {
-			tok.Tokens(t)
-		}
+	raw, embedding := chunkTexts(b)
+	for _, bc := range []struct {
+		name  string
+		texts []string
+	}{{"raw_text", raw}, {"embedding_text", embedding}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var size int64
+			for _, t := range bc.texts {
+				size += int64(len(t))
+			}
+			tok := bigram.New()
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, t := range bc.texts {
+					tok.Tokens(t)
+				}
+			}
+		})
 	}
 }
 
@@ -160,7 +188,8 @@ func BenchmarkTokens(b *testing.B) {
 // unicode.ToLower leave it unchanged, it is a starter that combines with
 // nothing before it (so NFKC may split the text in front of it), it is not
 // U+FFFD (what a byte that is not UTF-8 decodes to), and its word flag is
-// unicode.IsLetter || unicode.IsMark || unicode.IsDigit.
+// unicode.IsLetter || unicode.IsMark || unicode.IsDigit. Every ASCII
+// character, A–Z included, is its own NFKC and such a starter.
 func TestStable(t *testing.T) {
 	count := 0
 	for r := rune(0); r <= unicode.MaxRune; r++ {
@@ -186,6 +215,15 @@ func TestStable(t *testing.T) {
 	}
 	if count == 0 {
 		t.Fatal("no stable character")
+	}
+	// Tokens starts a stretch at an upper-case ASCII letter without the
+	// character before it, and lower-cases a stretch of ASCII without norm.
+	for r := rune(0); r < utf8.RuneSelf; r++ {
+		s := string(r)
+		p := norm.NFKC.PropertiesString(s)
+		if norm.NFKC.String(s) != s || p.CCC() != 0 || !p.BoundaryBefore() {
+			t.Errorf("%U: NFKC gives %+q, CCC %d, BoundaryBefore %v", r, norm.NFKC.String(s), p.CCC(), p.BoundaryBefore())
+		}
 	}
 }
 
