@@ -55,7 +55,7 @@ func (Tokenizer) Name() string { return Name }
 // incomplete sequence is kept as it is), so a text holding one is normalised
 // at once instead.
 func (Tokenizer) Tokens(text string) []string {
-	out := make([]string, 0, len(text)/3+1)
+	out := make([]string, 0, len(text)/2+1)
 	prev, end, run := 0, 0, 0 // the run's last character is text[prev:end]; characters in the run
 	// the state before the last stable character read, which starts at last
 	// (-1 when there is none)

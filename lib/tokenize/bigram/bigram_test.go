@@ -37,6 +37,9 @@ func TestTokens(t *testing.T) {
 		{"iteration mark is a letter", "人々", []string{"人々"}},
 		{"dotted version splits", "v1.2", []string{"v1", "2"}},
 		{"repeats kept", "あああ", []string{"ああ", "ああ"}},
+		{"combining voiced mark composes", "はか\u3099き", []string{"はが", "がき"}},
+		{"upper case inside a run", "のLINE履歴", []string{"のl", "li", "in", "ne", "e履", "履歴"}},
+		{"full-width question mark ends a run", "いつ？ＯＫ", []string{"いつ", "ok"}},
 	}
 	tok := bigram.New()
 	for _, c := range cases {
