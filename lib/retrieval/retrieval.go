@@ -309,6 +309,9 @@ func contentKinds(rep string) []string {
 // then looks it up by the hash of the texts.
 func (b *Builder) buildBM25(rep string, tok tokenize.Tokenizer) (*bm25.Index, error) {
 	dir := b.opts.IndexDir
+	if dir != "" {
+		defer lockDerived(bm25Path(dir, rep, tok.Name()))()
+	}
 	var content string
 	if dir != "" && b.st != nil {
 		// The key is read before the corpus: a write in between leaves the
@@ -408,6 +411,9 @@ func (b *Builder) buildMatrix(s Single, model string) (*dense.Matrix, error) {
 		keyer = k
 	}
 	dir := b.opts.IndexDir
+	if dir != "" && keyer != nil {
+		defer lockDerived(matrixPath(dir, s.Rep, model))()
+	}
 	var vectorsKey, chunksKey string
 	if dir != "" && keyer != nil {
 		var err error
