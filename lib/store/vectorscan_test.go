@@ -128,13 +128,14 @@ var numberCases = []string{
 	"0.12345678901234567", "0.123456789012345678", "0.1234567890123456789", "0.12345678901234567890",
 	"0.9999999999999999999", "0.9223372036854775807", "0.9223372036854775808", "-0.00012345678901234567",
 	"0.5e1", "0.5E-1", "-0.0000000001e10",
-	"01", "-", "--1", "0.", "-0.", "0.e1", "0.-1", "0.0.1", "-0.1-", "0.1e", "0.12345678e", "0.1234567812345678e", "+1", ".5", "1.", "1.e5", "1e", "1e+", "-.5", "0x10", "1_0", "Inf", "NaN", "1 ",
+	// Not JSON numbers.
+	"01", "-", "--1", "0.", "-0.", "0.e1", "0.-1", "0.0.1", "-0.1-", "0.1e", "0.12345678e",
+	"0.1234567812345678e", "+1", ".5", "1.", "1.e5", "1e", "1e+", "-.5", "0x10", "1_0", "Inf", "NaN", "1 ",
 }
 
-// TestParseNumberAgreesWithStrconv checks parseNumber against
-// strconv.ParseFloat(s, 32) on numberCases and on seeded random numbers of
-// every shape, each alone and followed by more of a line (so that its digits
-// are read 8 bytes at a time).
+// TestParseNumberAgreesWithStrconv checks parseNumber and the array reader
+// (fractions, then parseNumber) against strconv.ParseFloat(s, 32) on
+// numberCases and on seeded random numbers of every shape; see checkNumber.
 func TestParseNumberAgreesWithStrconv(t *testing.T) {
 	for _, s := range numberCases {
 		checkNumber(t, s)
