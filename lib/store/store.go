@@ -29,8 +29,10 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // busyTimeoutMillis is how long a connection waits for another writer's lock
@@ -110,11 +112,27 @@ func Open(path string) (*Store, error) {
 // size and WAL mode; both are written into the file's header, which fixes the
 // page size. An existing file is left alone, and a file that cannot be
 // examined is left for Open to report. Two processes creating the same file
-// at once both set the same values.
+// at once both set the same values: switching to WAL needs the file to
+// itself, and SQLite refuses the switch at once, without waiting, when
+// another connection holds it, so a busy file is examined again (someone
+// else has given it its header) until busyTimeoutMillis have passed.
 func create(path string) error {
-	if fi, err := os.Stat(path); err != nil && !errors.Is(err, fs.ErrNotExist) || err == nil && fi.Size() > 0 {
-		return nil
+	deadline := time.Now().Add(busyTimeoutMillis * time.Millisecond)
+	for {
+		if fi, err := os.Stat(path); err != nil && !errors.Is(err, fs.ErrNotExist) || err == nil && fi.Size() > 0 {
+			return nil
+		}
+		err := setHeader(path)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// setHeader sets the page size and WAL mode of the database at path.
+func setHeader(path string) error {
 	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+url.Values{"_pragma": {fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis)}}.Encode())
 	if err != nil {
 		return err
