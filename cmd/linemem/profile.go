@@ -6,15 +6,20 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
 // Profiling environment variables: a file name in LINEMEM_CPUPROFILE records
 // a CPU profile of the whole command, one in LINEMEM_MEMPROFILE a heap
-// profile (allocations since the start, and what is live at the end). Both
-// are read by `go tool pprof`; unset, nothing is recorded.
+// profile (allocations since the start, and what is live at the end), one
+// in LINEMEM_TRACE an execution trace (where wall time goes: goroutines
+// waiting on each other, system calls, garbage collection). The profiles are
+// read by `go tool pprof`, the trace by `go tool trace`; unset, nothing is
+// recorded.
 const (
 	envCPUProfile = "LINEMEM_CPUPROFILE"
 	envMemProfile = "LINEMEM_MEMPROFILE"
+	envTrace      = "LINEMEM_TRACE"
 )
 
 // profiled runs the command run under the profiles the environment variables
@@ -38,6 +43,20 @@ func startProfiling(stderr io.Writer) (stop func()) {
 		} else {
 			stops = append(stops, func() {
 				pprof.StopCPUProfile()
+				f.Close()
+			})
+		}
+	}
+	if path := os.Getenv(envTrace); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = trace.Start(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "linemem: %s: %v\n", envTrace, err)
+		} else {
+			stops = append(stops, func() {
+				trace.Stop()
 				f.Close()
 			})
 		}

@@ -161,6 +161,14 @@ func (s *Setup) RunSpec(spec retrieval.Spec, depth int) (ranking.Run, error) {
 	return s.runOf(lists), nil
 }
 
+// prepare builds the indexes and matrices of specs at once
+// (retrieval.Builder.Prepare) before they are run one by one. Its error is
+// left to the run that needs the failed component, so that a failure is
+// reported for the same retriever, with the same words, as without it.
+func (s *Setup) prepare(specs []retrieval.Spec) {
+	_ = s.Builder.Prepare(specs...)
+}
+
 // singleLists returns the ranked lists of a single retriever (top depth, in
 // question order), searching them on first use.
 func (s *Setup) singleLists(r retrieval.Retriever, depth int) ([][]ranking.Hit, error) {
@@ -255,6 +263,7 @@ func (s *Setup) Evaluate(name string) (*Evaluation, error) {
 
 // EvaluateSpecs evaluates each parsed retriever name in order.
 func (s *Setup) EvaluateSpecs(specs []retrieval.Spec) ([]*Evaluation, error) {
+	s.prepare(specs)
 	out := make([]*Evaluation, 0, len(specs))
 	for i, spec := range specs {
 		run, err := s.RunSpec(spec, 0)
@@ -413,6 +422,11 @@ func (s *Setup) SweepFusion(kind string, pairings []retrieval.Pairing, betas []f
 	if cut <= 0 || cut > s.Protocol.RunDepth {
 		cut = s.Protocol.RunDepth
 	}
+	specs := make([]retrieval.Spec, len(pairings))
+	for i, p := range pairings {
+		specs[i] = p.Spec(0)
+	}
+	s.prepare(specs)
 	w := &Sweep{Components: map[string][2]ranking.Run{}, depth: s.Protocol.RunDepth}
 	scores := make([]float64, 0, len(pairings)*len(betas))
 	for i, p := range pairings {

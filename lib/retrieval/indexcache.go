@@ -33,6 +33,11 @@ import (
 // files are memory-mapped, so a process reads only what it searches. They
 // are caches: deleting them loses nothing.
 //
+// Each file has a lock file beside it ({file}.lock, empty), held while a
+// process opens, builds or writes the file (lockDerived): two processes
+// that need the same missing index at once build it once, the second
+// waiting for the first and then opening its file.
+//
 // BM25 keys: "content", the store's ContentKey of the chunks (and, for the
 // summary and embedding_text representations, the summaries), which a fresh
 // process reads without reading the corpus; and "texts", a SHA-256 of every
@@ -277,6 +282,17 @@ func saveMatrix(dir, rep, model string, keys [][2]string, m *dense.Matrix) {
 	}
 	h := sha256.Sum256([]byte(model))
 	os.Remove(filepath.Join(dir, fmt.Sprintf("vectors-%s-%s.f32", rep, hex.EncodeToString(h[:8]))))
+}
+
+// lockDerived locks the derived file at path against other processes and
+// other Builders (lockFile on "{path}.lock", its folder created when
+// missing) until unlock is called; in a folder that cannot be written it
+// returns at once, unlocked.
+func lockDerived(path string) (unlock func()) {
+	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+		return func() {}
+	}
+	return lockFile(path + ".lock")
 }
 
 // keyPairs lists the non-empty keys among name, value pairs.

@@ -5,9 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
 )
 
@@ -36,7 +41,7 @@ func TestBuilderIndexDir(t *testing.T) {
 	}
 	files := func() []string {
 		f, _ := filepath.Glob(filepath.Join(dir, "bm25-raw_text-paper-regex*"))
-		return f
+		return withoutLocks(f)
 	}
 	built := search(chunks, "ポスター")
 	first := files()
@@ -65,5 +70,51 @@ func TestBuilderIndexDir(t *testing.T) {
 		t.Errorf("index files after a change %v, want one", now)
 	} else if after, _ := os.ReadFile(now[0]); bytes.Equal(after, before) {
 		t.Error("the index file was not rewritten after a change")
+	}
+}
+
+// withoutLocks drops the lock files that sit beside derived files.
+func withoutLocks(paths []string) []string {
+	return slices.DeleteFunc(paths, func(p string) bool { return strings.HasSuffix(p, ".lock") })
+}
+
+// keyedVectors is a vector source with a content key whose ChunkVectors is
+// slow enough for two Builders to ask for the same matrix at once.
+type keyedVectors struct{ memVectors }
+
+func (k *keyedVectors) ContentKey(...string) (string, error) { return "v1", nil }
+
+func (k *keyedVectors) ChunkVectors(rep, model string) ([]string, int, []float32, error) {
+	time.Sleep(50 * time.Millisecond)
+	return k.memVectors.ChunkVectors(rep, model)
+}
+
+// TestDerivedFileBuiltOnceAcrossBuilders has two Builders over one index
+// folder, as two processes would be, need the same missing matrix at once:
+// it is read from the vector source once, and both get equal matrices.
+func TestDerivedFileBuiltOnceAcrossBuilders(t *testing.T) {
+	dir := t.TempDir()
+	vs := &keyedVectors{memVectors{ids: []string{"c1", "c2"}, dim: 2, data: []float32{1, 0, 0, 1}, queries: map[string][]float32{"数学": {1, 0}}}}
+	corpus := smallCorpus()
+	var wg sync.WaitGroup
+	hits := make([][]ranking.Hit, 2)
+	for i := range hits {
+		b := retrieval.NewBuilder(corpus, vs, retrieval.Options{EmbedModel: "m", IndexDir: dir})
+		wg.Go(func() {
+			r, err := b.Build("summary_vector")
+			if err == nil {
+				hits[i], err = r.Search("数学", 2)
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := vs.calls.Load(); n != 1 {
+		t.Errorf("vectors read %d times by two Builders at once, want once", n)
+	}
+	if !reflect.DeepEqual(hits[0], hits[1]) {
+		t.Errorf("the two Builders rank differently: %v and %v", hits[0], hits[1])
 	}
 }

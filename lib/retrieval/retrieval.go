@@ -96,15 +96,53 @@ type Builder struct {
 	opts    Options
 	st      *store.Store // NewStoreBuilder: the corpus, its keys and the chunk vectors come from here
 
-	mu       sync.Mutex
-	corpus   Corpus // read from st on first need when loaded is false
-	loaded   bool
-	texts    map[string][]string             // by representation
-	indexes  map[[2]string]*bm25.Index       // by (rep, tokenizer)
-	matrices map[[2]string]*dense.Matrix     // by (rep, model)
-	groups   diversify.Group                 // chunk → source, for RemedyMMR
-	units    *hierarchy.Index                // source-month units, for RemedyPeriod
-	expand   map[string]expand.QueryExpander // by expander name, for Multi
+	mu     sync.Mutex
+	corpus Corpus // read from st on first need when loaded is false
+	loaded bool
+	texts  map[string][]string             // by representation
+	groups diversify.Group                 // chunk → source, for RemedyMMR
+	units  *hierarchy.Index                // source-month units, for RemedyPeriod
+	expand map[string]expand.QueryExpander // by expander name, for Multi
+
+	// builtMu guards the maps below; each entry is built once, outside
+	// the lock, so that different indexes and matrices build at once.
+	builtMu  sync.Mutex
+	indexes  map[[2]string]*pending[*bm25.Index]   // by (rep, tokenizer)
+	matrices map[[2]string]*pending[*dense.Matrix] // by (rep, model)
+}
+
+// pending is a value being built once for concurrent callers: done is
+// closed when val and err are set.
+type pending[T any] struct {
+	done chan struct{}
+	val  T
+	err  error
+}
+
+// buildOnce returns the value of key in m, calling build for it only the
+// first time: concurrent callers with the same key wait for that one build.
+// A build that fails is forgotten once its waiters have its error, so that a
+// later call tries again. mu guards m and is not held during build.
+func buildOnce[K comparable, T any](mu *sync.Mutex, m map[K]*pending[T], key K, build func() (T, error)) (T, error) {
+	mu.Lock()
+	p, ok := m[key]
+	if !ok {
+		p = &pending[T]{done: make(chan struct{})}
+		m[key] = p
+	}
+	mu.Unlock()
+	if ok {
+		<-p.done
+		return p.val, p.err
+	}
+	p.val, p.err = build()
+	if p.err != nil {
+		mu.Lock()
+		delete(m, key)
+		mu.Unlock()
+	}
+	close(p.done)
+	return p.val, p.err
 }
 
 // NewBuilder returns a Builder over c. vs may be nil when only BM25
@@ -145,8 +183,8 @@ func newBuilder(vs VectorSource, opts Options) *Builder {
 		vectors:  vs,
 		opts:     opts,
 		texts:    map[string][]string{},
-		indexes:  map[[2]string]*bm25.Index{},
-		matrices: map[[2]string]*dense.Matrix{},
+		indexes:  map[[2]string]*pending[*bm25.Index]{},
+		matrices: map[[2]string]*pending[*dense.Matrix]{},
 	}
 }
 
@@ -209,21 +247,51 @@ func (b *Builder) single(s Single) (Retriever, error) {
 }
 
 func (b *Builder) bm25(s Single) (*BM25, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	key := [2]string{s.Rep, b.opts.Tokenizer}
-	ix, ok := b.indexes[key]
-	if !ok {
+	ix, err := buildOnce(&b.builtMu, b.indexes, [2]string{s.Rep, b.opts.Tokenizer}, func() (*bm25.Index, error) {
 		tok, err := tokenize.New(b.opts.Tokenizer)
 		if err != nil {
 			return nil, err
 		}
-		if ix, err = b.buildBM25(s.Rep, tok); err != nil {
-			return nil, err
-		}
-		b.indexes[key] = ix
+		return b.buildBM25(s.Rep, tok)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &BM25{name: s.Name(), Index: ix}, nil
+}
+
+// Prepare builds every BM25 index and vector matrix that the retrievers of
+// specs search, each distinct one in its own goroutine, so that reading one
+// from the store overlaps building another; BuildSpec then finds them built.
+// It returns the error of the first failing component in specs order.
+func (b *Builder) Prepare(specs ...Spec) error {
+	var parts []Single
+	seen := map[Single]bool{}
+	for _, s := range specs {
+		for _, p := range []Single{s.Single, s.BM25, s.Vector} {
+			if p != (Single{}) && !seen[p] {
+				seen[p] = true
+				parts = append(parts, p)
+			}
+		}
+	}
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Go(func() { _, errs[i] = b.single(p) })
+	}
+	wg.Wait()
+	return firstError(errs)
+}
+
+// firstError returns the first non-nil error of errs, or nil.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // contentKinds are the kinds of stored content a representation's texts are
@@ -236,11 +304,14 @@ func contentKinds(rep string) []string {
 }
 
 // buildBM25 opens the index of rep from the index folder, or builds it from
-// the corpus and stores it there; b.mu must be held. A store Builder looks
+// the corpus and stores it there. A store Builder looks
 // it up by the store's content key before reading the corpus; every Builder
 // then looks it up by the hash of the texts.
 func (b *Builder) buildBM25(rep string, tok tokenize.Tokenizer) (*bm25.Index, error) {
 	dir := b.opts.IndexDir
+	if dir != "" {
+		defer lockDerived(bm25Path(dir, rep, tok.Name()))()
+	}
 	var content string
 	if dir != "" && b.st != nil {
 		// The key is read before the corpus: a write in between leaves the
@@ -253,12 +324,15 @@ func (b *Builder) buildBM25(rep string, tok tokenize.Tokenizer) (*bm25.Index, er
 			return ix, nil
 		}
 	}
+	b.mu.Lock()
 	texts, err := b.textsLocked(rep)
+	chunks := b.corpus.Chunks
+	b.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
 	docs := make([]bm25.Doc, len(texts))
-	for i, c := range b.corpus.Chunks {
+	for i, c := range chunks {
 		docs[i] = bm25.Doc{ID: c.ID, StartAt: c.StartAt, Text: texts[i]}
 	}
 	if dir == "" {
@@ -312,22 +386,17 @@ func (b *Builder) vector(s Single) (*Vector, error) {
 	if b.vectors == nil {
 		return nil, fmt.Errorf("%s: no vector source", s.Name())
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	key := [2]string{s.Rep, model}
-	m, ok := b.matrices[key]
-	if !ok {
-		var err error
-		if m, err = b.buildMatrix(s, model); err != nil {
-			return nil, err
-		}
-		b.matrices[key] = m
+	m, err := buildOnce(&b.builtMu, b.matrices, [2]string{s.Rep, model}, func() (*dense.Matrix, error) {
+		return b.buildMatrix(s, model)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &Vector{name: s.Name(), model: model, Matrix: m, source: b.vectors}, nil
 }
 
 // buildMatrix opens the matrix of (s.Rep, model) from the index folder, or
-// builds it from the stored vectors and stores it there; b.mu must be held.
+// builds it from the stored vectors and stores it there.
 // Either way the vectors must cover the corpus exactly. A store Builder
 // takes the vectors and keys from the store and checks coverage against the
 // stored chunk IDs, skipped when the file was checked against the current
@@ -342,6 +411,9 @@ func (b *Builder) buildMatrix(s Single, model string) (*dense.Matrix, error) {
 		keyer = k
 	}
 	dir := b.opts.IndexDir
+	if dir != "" && keyer != nil {
+		defer lockDerived(matrixPath(dir, s.Rep, model))()
+	}
 	var vectorsKey, chunksKey string
 	if dir != "" && keyer != nil {
 		var err error
@@ -385,12 +457,12 @@ func (b *Builder) buildMatrix(s Single, model string) (*dense.Matrix, error) {
 	return m, nil
 }
 
-// checkCoverage requires exactly one vector per corpus chunk; b.mu must be
-// held. A store Builder compares with the stored chunk IDs (both in byte
-// order), without reading the corpus.
+// checkCoverage requires exactly one vector per corpus chunk. A store
+// Builder compares with the stored chunk IDs (both in byte order), without
+// the corpus; any other Builder's corpus is fixed when it is made.
 func (b *Builder) checkCoverage(s Single, model string, ids []string) error {
 	var chunkIDs []string
-	if b.st != nil && !b.loaded {
+	if b.st != nil {
 		var err error
 		if chunkIDs, err = b.st.ChunkIDs(); err != nil {
 			return err

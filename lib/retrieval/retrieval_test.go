@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/linemem/linemem/lib/chat"
@@ -90,11 +92,11 @@ type memVectors struct {
 	dim     int
 	data    []float32
 	queries map[string][]float32
-	calls   int
+	calls   atomic.Int64
 }
 
 func (m *memVectors) ChunkVectors(rep, model string) ([]string, int, []float32, error) {
-	m.calls++
+	m.calls.Add(1)
 	if model != "m" {
 		return nil, 0, nil, errors.New("unknown model")
 	}
@@ -169,8 +171,8 @@ func TestBuilderSharesIndexes(t *testing.T) {
 	if sparse[0].Index != sparse[1].Index || sparse[1].Index != sparse[2].Index {
 		t.Error("hybrids over one representation built separate BM25 indexes")
 	}
-	if vs.calls != 1 {
-		t.Errorf("chunk vectors loaded %d times, want once", vs.calls)
+	if n := vs.calls.Load(); n != 1 {
+		t.Errorf("chunk vectors loaded %d times, want once", n)
 	}
 	single, err := b.Build("summary_bm25")
 	if err != nil {
@@ -269,5 +271,94 @@ func TestHybridExplain(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPrepareBuildsEachComponentOnce runs Prepare and Build from several
+// goroutines at once (run it with -race): every component is built once and
+// shared, and the retrievers rank as ones built one by one.
+func TestPrepareBuildsEachComponentOnce(t *testing.T) {
+	names := []string{"hybrid:summary_bm25+summary_vector@0.50", "hybrid:raw_text_bm25+summary_vector@0.50", "summary_bm25", "raw_text_bm25"}
+	specs, err := retrieval.ParseNames(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newVectors := func() *memVectors {
+		return &memVectors{ids: []string{"c1", "c2"}, dim: 2, data: []float32{1, 0, 0, 1}, queries: map[string][]float32{"数学": {1, 0}}}
+	}
+	vs := newVectors()
+	b := retrieval.NewBuilder(smallCorpus(), vs, retrieval.Options{EmbedModel: "m", IndexDir: "-"})
+	const goroutines = 4
+	built := make([][]retrieval.Retriever, goroutines)
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			if err := b.Prepare(specs...); err != nil {
+				t.Error(err)
+				return
+			}
+			for _, name := range names {
+				r, err := b.Build(name)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				built[g] = append(built[g], r)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if n := vs.calls.Load(); n != 1 {
+		t.Errorf("chunk vectors loaded %d times, want once", n)
+	}
+	for g := 1; g < goroutines; g++ {
+		if built[g][2].(*retrieval.BM25).Index != built[0][2].(*retrieval.BM25).Index ||
+			built[g][0].(*retrieval.Hybrid).Dense.Matrix != built[0][0].(*retrieval.Hybrid).Dense.Matrix {
+			t.Errorf("goroutine %d got its own index or matrix", g)
+		}
+	}
+	oneByOne := retrieval.NewBuilder(smallCorpus(), newVectors(), retrieval.Options{EmbedModel: "m", IndexDir: "-"})
+	for i, name := range names {
+		want, err := oneByOne.Build(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"数学", "京都の新幹線"} {
+			if name != "summary_bm25" && name != "raw_text_bm25" && q != "数学" {
+				continue // no query vector
+			}
+			got, err1 := built[0][i].Search(q, 2)
+			exp, err2 := want.Search(q, 2)
+			if err1 != nil || err2 != nil || fmt.Sprint(got) != fmt.Sprint(exp) {
+				t.Errorf("%s %q: prepared %v (%v), one by one %v (%v)", name, q, got, err1, exp, err2)
+			}
+		}
+	}
+}
+
+// TestPrepareError returns the first failing component's error, and a
+// later Build of it fails the same way instead of finding a half-built one.
+func TestPrepareError(t *testing.T) {
+	vs := &memVectors{ids: []string{"c1"}, dim: 2, data: []float32{1, 0}}
+	b := retrieval.NewBuilder(smallCorpus(), vs, retrieval.Options{EmbedModel: "m", IndexDir: "-"})
+	specs, err := retrieval.ParseNames([]string{"raw_text_bm25", "hybrid:raw_text_bm25+summary_vector@0.50"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "1 of 2 chunks have no summary vector"
+	if err := b.Prepare(specs...); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Prepare: err = %v, want one containing %q", err, want)
+	}
+	if _, err := b.Build("summary_vector"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Build after Prepare: err = %v, want one containing %q", err, want)
+	}
+	if n := vs.calls.Load(); n != 2 {
+		t.Errorf("chunk vectors loaded %d times, want twice (a failed build is tried again)", n)
+	}
+	if _, err := b.Build("raw_text_bm25"); err != nil {
+		t.Errorf("the component that built: %v", err)
 	}
 }

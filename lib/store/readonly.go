@@ -49,7 +49,7 @@ func openRO(path string, immutable bool) (*Store, int, error) {
 	if immutable {
 		q.Set("immutable", "1")
 	}
-	for _, p := range []string{"foreign_keys(1)", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis), fmt.Sprintf("cache_size(-%d)", cacheKiB), "temp_store(MEMORY)"} {
+	for _, p := range []string{"foreign_keys(1)", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis), fmt.Sprintf("cache_size(-%d)", cacheKiB), "temp_store(MEMORY)", fmt.Sprintf("mmap_size(%d)", mmapBytes)} {
 		q.Add("_pragma", p)
 	}
 	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+q.Encode())

@@ -8,7 +8,10 @@
 // keys on, synchronous=NORMAL and a busy timeout; every write that must be
 // all-or-nothing (ingesting one source, one import) is one transaction, so a
 // failure leaves what was stored before untouched. Other packages may keep
-// their own tables in the same file through DB.
+// their own tables in the same file through DB. Read-only connections read
+// the file through a memory map (mmapBytes); while a transaction runs, the
+// kernel is asked to start writing its pages to the disk (writeBehind), so
+// that the commit's fsyncs find little left to do.
 //
 // Layout for writing at scale (schema version 5): messages are kept WITHOUT
 // ROWID under (source, source_order), so storing a source appends its rows;
@@ -26,8 +29,10 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // busyTimeoutMillis is how long a connection waits for another writer's lock
@@ -38,6 +43,16 @@ const busyTimeoutMillis = 10_000
 // few hundred MiB of B-tree pages, and a larger cache keeps index inserts off
 // the disk.
 const cacheKiB = 64 << 10
+
+// mmapBytes is how much of a database file a read-only connection reads
+// through a memory map instead of copying each page with a read call
+// (PRAGMA mmap_size; SQLite caps it at its build's maximum, 2 GiB on 64-bit
+// Linux). The first sweep after a vectors import reads 274 MB of vectors
+// from the file, and a map takes 77,000 read calls out of it. Pages read so
+// are the kernel's file cache, shared between processes and counted in a
+// process's resident size only while mapped. Connections that write keep
+// read calls, so that a write never depends on a mapped page.
+const mmapBytes = 1 << 31
 
 // PageSize is the page size, in bytes, of a database file that Open creates;
 // a file keeps the page size it was created with. At 16 KiB two 1,536-d
@@ -97,11 +112,27 @@ func Open(path string) (*Store, error) {
 // size and WAL mode; both are written into the file's header, which fixes the
 // page size. An existing file is left alone, and a file that cannot be
 // examined is left for Open to report. Two processes creating the same file
-// at once both set the same values.
+// at once both set the same values: switching to WAL needs the file to
+// itself, and SQLite refuses the switch at once, without waiting, when
+// another connection holds it, so a busy file is examined again (someone
+// else has given it its header) until busyTimeoutMillis have passed.
 func create(path string) error {
-	if fi, err := os.Stat(path); err != nil && !errors.Is(err, fs.ErrNotExist) || err == nil && fi.Size() > 0 {
-		return nil
+	deadline := time.Now().Add(busyTimeoutMillis * time.Millisecond)
+	for {
+		if fi, err := os.Stat(path); err != nil && !errors.Is(err, fs.ErrNotExist) || err == nil && fi.Size() > 0 {
+			return nil
+		}
+		err := setHeader(path)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// setHeader sets the page size and WAL mode of the database at path.
+func setHeader(path string) error {
 	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+url.Values{"_pragma": {fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis)}}.Encode())
 	if err != nil {
 		return err
@@ -375,6 +406,7 @@ func (s *Store) inTx(f func(tx *sql.Tx) error) error {
 	if err != nil {
 		return err
 	}
+	defer s.writeBehind()()
 	if err := f(tx); err != nil {
 		tx.Rollback()
 		return err

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package store
+
+import "os"
+
+const writebackSupported = false
+
+func startWriteback(*os.File) {}
