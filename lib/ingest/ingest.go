@@ -114,12 +114,14 @@ type Prepared struct {
 	Unchanged bool // stored already with the same content and options
 	Result    *lineexport.Result
 	Chunks    []chat.Chunk
-	Uncovered int // messages in no chunk
+	Uncovered int                   // messages in no chunk
+	Stored    *store.PreparedSource // Result's messages and Chunks laid out for storing
 	Err       error
 }
 
-// Prepare hashes, parses and chunks one export without writing, and counts
-// its messages in no chunk. The file is
+// Prepare hashes, parses and chunks one export without writing, counts its
+// messages in no chunk, and lays them out for storing
+// (store.PrepareSource), so that Commit's transaction only writes. The file is
 // read once, and the stored hash is that of the bytes parsed, even when the
 // file changes meanwhile. A file stored already with the same SHA-256 of its
 // bytes and the same options is recognised before parsing.
@@ -148,7 +150,11 @@ func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 		p.Err = fmt.Errorf("%s: %w", in.Path, err)
 		return p
 	}
-	p.Uncovered = chunking.Uncovered(p.Result.Messages, p.Chunks)
+	if p.Stored, err = store.PrepareSource(p.Source, p.Result.Messages, p.Chunks); err != nil {
+		p.Err = fmt.Errorf("%s: %w", in.Path, err)
+		return p
+	}
+	p.Uncovered = p.Stored.Uncovered()
 	return p
 }
 
@@ -168,7 +174,14 @@ func Commit(st *store.Store, p Prepared, opts chunking.Options) (Report, error) 
 		rep.Uncovered, err = st.UncoveredMessages(p.Source)
 		return rep, err
 	}
-	outcome, err := st.IngestSource(p.Source, p.SHA256, p.Size, opts, p.Result.Messages, p.Chunks)
+	stored := p.Stored
+	if stored == nil { // prepared by hand rather than by Prepare
+		var err error
+		if stored, err = store.PrepareSource(p.Source, p.Result.Messages, p.Chunks); err != nil {
+			return rep, err
+		}
+	}
+	outcome, err := st.IngestPrepared(stored, p.SHA256, p.Size, opts)
 	if err != nil {
 		return rep, err
 	}

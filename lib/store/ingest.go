@@ -58,10 +58,55 @@ type SourceInfo struct {
 // Every message and chunk must belong to source name, and every chunk member
 // must be one of msgs; otherwise nothing is written and an error is returned.
 func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts chunking.Options, msgs []chat.Message, chunks []chat.Chunk) (IngestOutcome, error) {
-	uncovered, err := checkIngest(name, msgs, chunks)
+	src, err := PrepareSource(name, msgs, chunks)
 	if err != nil {
 		return 0, err
 	}
+	return s.IngestPrepared(src, contentSHA256, size, opts)
+}
+
+// PreparedSource is one source's messages and chunks, checked as
+// IngestSource requires and laid out as they are stored (each message's
+// occurred_at, each chunk's message_ids array, the source's message_keys
+// rows), so that IngestPrepared's transaction only writes. Preparing needs no
+// database: a caller may prepare the next source while one is written.
+type PreparedSource struct {
+	name      string
+	msgs      []chat.Message
+	chunks    []chat.Chunk
+	uncovered int
+	occurred  []string     // msgs[i].OccurredAtString()
+	members   []string     // encodeMembers(chunks[i].MessageIDs)
+	keys      []messageKey // message_keys rows, in bucket order
+}
+
+// PrepareSource checks one source's messages and chunks for IngestPrepared
+// (every message and chunk of source name, every chunk member one of msgs,
+// message IDs valid UTF-8 and distinct) and lays them out for storing.
+func PrepareSource(name string, msgs []chat.Message, chunks []chat.Chunk) (*PreparedSource, error) {
+	uncovered, err := checkIngest(name, msgs, chunks)
+	if err != nil {
+		return nil, err
+	}
+	p := &PreparedSource{name: name, msgs: msgs, chunks: chunks, uncovered: uncovered,
+		occurred: make([]string, len(msgs)), members: make([]string, len(chunks))}
+	for i, m := range msgs {
+		p.occurred[i] = m.OccurredAtString()
+	}
+	for i, c := range chunks {
+		p.members[i] = encodeMembers(c.MessageIDs)
+	}
+	p.keys = messageKeys(msgs)
+	return p, nil
+}
+
+// Uncovered returns how many of the source's messages are in no chunk.
+func (p *PreparedSource) Uncovered() int { return p.uncovered }
+
+// IngestPrepared stores a prepared source in one transaction, with
+// IngestSource's outcomes.
+func (s *Store) IngestPrepared(p *PreparedSource, contentSHA256 string, size int64, opts chunking.Options) (IngestOutcome, error) {
+	name := p.name
 	if err := opts.Validate(); err != nil {
 		return 0, fmt.Errorf("store: ingest %s: %w", name, err)
 	}
@@ -81,7 +126,7 @@ func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts
 				return nil
 			}
 			outcome = Replaced
-			if err := clearSource(tx, name, chunks); err != nil {
+			if err := clearSource(tx, name, p.chunks); err != nil {
 				return err
 			}
 		}
@@ -89,7 +134,7 @@ func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts
 			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (name) DO UPDATE SET content_sha256 = excluded.content_sha256, size = excluded.size,
 				chunking_options = excluded.chunking_options, ingested_at = excluded.ingested_at, uncovered = excluded.uncovered`,
-			name, contentSHA256, size, string(optsJSON), now(), uncovered); err != nil {
+			name, contentSHA256, size, string(optsJSON), now(), p.uncovered); err != nil {
 			return err
 		}
 		// A replaced source may drop chunks, and their summaries and vectors
@@ -97,7 +142,7 @@ func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts
 		if err := bumpContent(tx, ContentChunks, ContentSummaries, ContentVectors); err != nil {
 			return err
 		}
-		return insertSource(tx, msgs, chunks)
+		return insertSource(tx, p)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: ingest %s: %w", name, err)
@@ -198,13 +243,13 @@ func clearSource(tx *sql.Tx, name string, keep []chat.Chunk) error {
 // (which copies every page a statement touches, to undo it alone). Chunks,
 // whose foreign key is checked at once, go one row per statement, which
 // needs none either.
-func insertSource(tx *sql.Tx, msgs []chat.Message, chunks []chat.Chunk) error {
+func insertSource(tx *sql.Tx, p *PreparedSource) error {
 	mi, err := newBatchInsert(tx, `INSERT OR FAIL INTO messages (source, source_order, message_id, date, time, occurred_at, sender, type, text) VALUES `, "", 9)
 	if err != nil {
 		return err
 	}
-	for _, m := range msgs {
-		if err := mi.add(m.Source, m.SourceOrder, m.ID, m.Date, m.Time, m.OccurredAtString(), m.Sender, m.Type, m.Text); err != nil {
+	for i, m := range p.msgs {
+		if err := mi.add(m.Source, m.SourceOrder, m.ID, m.Date, m.Time, p.occurred[i], m.Sender, m.Type, m.Text); err != nil {
 			mi.abandon()
 			return err
 		}
@@ -212,10 +257,8 @@ func insertSource(tx *sql.Tx, msgs []chat.Message, chunks []chat.Chunk) error {
 	if err := mi.flush(); err != nil {
 		return err
 	}
-	if len(msgs) > 0 {
-		if err := insertMessageKeys(tx, msgs[0].Source, msgs); err != nil {
-			return err
-		}
+	if err := insertMessageKeys(tx, p.name, p.keys); err != nil {
+		return err
 	}
 	// A chunk kept from before (same ID, hence same source, index and members)
 	// is rewritten in place so its summaries and vectors stay attached.
@@ -226,8 +269,8 @@ func insertSource(tx *sql.Tx, msgs []chat.Message, chunks []chat.Chunk) error {
 		return err
 	}
 	defer ci.Close()
-	for _, c := range chunks {
-		if _, err := ci.Exec(c.ID, c.Source, c.Index, c.StartAt, c.EndAt, c.RawText, encodeMembers(c.MessageIDs)); err != nil {
+	for i, c := range p.chunks {
+		if _, err := ci.Exec(c.ID, c.Source, c.Index, c.StartAt, c.EndAt, c.RawText, p.members[i]); err != nil {
 			return err
 		}
 	}

@@ -42,37 +42,40 @@ func keyBucket(id string) string {
 	return id[:end]
 }
 
-// messageKey is one entry of message_keys.
+// messageKey is one row of message_keys for a source: a bucket and its
+// entries, the JSON array of [message_id, source_order] pairs sorted by
+// message_id.
 type messageKey struct {
-	id    string
-	order int
+	bucket  string
+	entries string
 }
 
-// insertMessageKeys writes the message_keys rows of one source's messages.
-func insertMessageKeys(tx *sql.Tx, name string, msgs []chat.Message) error {
+// messageKeys lays out the message_keys rows of one source's messages, in
+// bucket order.
+func messageKeys(msgs []chat.Message) []messageKey {
+	type entry struct {
+		id    string
+		order int
+	}
 	// Grouped by bucket first, so that each sort is a short one.
-	byBucket := map[string][]messageKey{}
+	byBucket := map[string][]entry{}
 	for _, m := range msgs {
 		b := keyBucket(m.ID)
-		byBucket[b] = append(byBucket[b], messageKey{m.ID, m.SourceOrder})
+		byBucket[b] = append(byBucket[b], entry{m.ID, m.SourceOrder})
 	}
 	buckets := make([]string, 0, len(byBucket))
 	for b := range byBucket {
 		buckets = append(buckets, b)
 	}
 	slices.Sort(buckets)
-	stmt, err := tx.Prepare(`INSERT INTO message_keys (bucket, source, entries) VALUES (?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
+	rows := make([]messageKey, len(buckets))
 	var buf []byte
-	for _, bucket := range buckets {
+	for i, bucket := range buckets {
 		keys := byBucket[bucket]
-		slices.SortFunc(keys, func(a, b messageKey) int { return strings.Compare(a.id, b.id) })
+		slices.SortFunc(keys, func(a, b entry) int { return strings.Compare(a.id, b.id) })
 		buf = append(buf[:0], '[')
-		for i, k := range keys {
-			if i > 0 {
+		for j, k := range keys {
+			if j > 0 {
 				buf = append(buf, ',')
 			}
 			buf = append(buf, '[')
@@ -82,7 +85,23 @@ func insertMessageKeys(tx *sql.Tx, name string, msgs []chat.Message) error {
 			buf = append(buf, ']')
 		}
 		buf = append(buf, ']')
-		if _, err := stmt.Exec(bucket, name, string(buf)); err != nil {
+		rows[i] = messageKey{bucket, string(buf)}
+	}
+	return rows
+}
+
+// insertMessageKeys writes the message_keys rows of source name.
+func insertMessageKeys(tx *sql.Tx, name string, rows []messageKey) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	stmt, err := tx.Prepare(`INSERT INTO message_keys (bucket, source, entries) VALUES (?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, r := range rows {
+		if _, err := stmt.Exec(r.bucket, name, r.entries); err != nil {
 			return err
 		}
 	}
