@@ -31,35 +31,38 @@ func profiled(stderr io.Writer, run func() int) int {
 	return run()
 }
 
+// recorders record from the start of a command to its end: the variable
+// naming the file, and how recording into it starts and stops.
+var recorders = []struct {
+	env   string
+	start func(io.Writer) error
+	stop  func()
+}{
+	{envCPUProfile, pprof.StartCPUProfile, pprof.StopCPUProfile},
+	{envTrace, trace.Start, trace.Stop},
+}
+
 func startProfiling(stderr io.Writer) (stop func()) {
 	var stops []func()
-	if path := os.Getenv(envCPUProfile); path != "" {
+	for _, r := range recorders {
+		path := os.Getenv(r.env)
+		if path == "" {
+			continue
+		}
 		f, err := os.Create(path)
 		if err == nil {
-			err = pprof.StartCPUProfile(f)
+			if err = r.start(f); err != nil {
+				f.Close()
+			}
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "linemem: %s: %v\n", envCPUProfile, err)
-		} else {
-			stops = append(stops, func() {
-				pprof.StopCPUProfile()
-				f.Close()
-			})
+			fmt.Fprintf(stderr, "linemem: %s: %v\n", r.env, err)
+			continue
 		}
-	}
-	if path := os.Getenv(envTrace); path != "" {
-		f, err := os.Create(path)
-		if err == nil {
-			err = trace.Start(f)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "linemem: %s: %v\n", envTrace, err)
-		} else {
-			stops = append(stops, func() {
-				trace.Stop()
-				f.Close()
-			})
-		}
+		stops = append(stops, func() {
+			r.stop()
+			f.Close()
+		})
 	}
 	if path := os.Getenv(envMemProfile); path != "" {
 		runtime.MemProfileRate = 64 << 10
