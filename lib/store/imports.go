@@ -125,8 +125,17 @@ func (s *Store) ImportSummaries(file string, r io.Reader) (int, error) {
 	return count, nil
 }
 
-// parseSummaryLine reads one summaries JSONL line.
+// parseSummaryLine reads one summaries JSONL line, with the one-pass scanner
+// when it takes the line and encoding/json otherwise.
 func parseSummaryLine(file string, line int, data []byte) (SummaryRow, error) {
+	if id, summary, ok := scanSummaryLine(data); ok {
+		return SummaryRow{ChunkID: id, Summary: summary, Origin: OriginImport}, nil
+	}
+	return decodeSummaryLine(file, line, data)
+}
+
+// decodeSummaryLine reads one summaries JSONL line with encoding/json.
+func decodeSummaryLine(file string, line int, data []byte) (SummaryRow, error) {
 	var v struct {
 		ChunkID *string `json:"chunk_id"`
 		Summary *string `json:"summary"`
