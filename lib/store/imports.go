@@ -593,10 +593,12 @@ func decodeVector(dst []float32, b []byte) {
 }
 
 // chunkVectors reads the vectors of (rep, model) from the vectors table,
-// ordered by chunk ID, into one slice allocated once at its final size.
+// ordered by chunk ID, into one slice allocated once at its final size: the
+// count comes from the (rep, model, chunk_id) index alone, and the dimension
+// from the first row (any other dimension is an error).
 func chunkVectors(q queryer, rep, model string) (ids []string, dim int, data []float32, err error) {
-	var n, maxDim int
-	if err := q.QueryRow(`SELECT count(*), coalesce(max(dim), 0) FROM vectors WHERE rep = ? AND model = ?`, rep, model).Scan(&n, &maxDim); err != nil {
+	var n int
+	if err := q.QueryRow(`SELECT count(*) FROM vectors WHERE rep = ? AND model = ?`, rep, model).Scan(&n); err != nil {
 		return nil, 0, nil, err
 	}
 	if n == 0 {
@@ -608,7 +610,6 @@ func chunkVectors(q queryer, rep, model string) (ids []string, dim int, data []f
 	}
 	defer rows.Close()
 	ids = make([]string, 0, n)
-	data = make([]float32, 0, n*maxDim)
 	for rows.Next() {
 		var id string
 		var d int
@@ -618,6 +619,7 @@ func chunkVectors(q queryer, rep, model string) (ids []string, dim int, data []f
 		}
 		if dim == 0 {
 			dim = d
+			data = make([]float32, 0, n*max(d, 0))
 		}
 		if d != dim || len(blob) != 4*d {
 			return nil, 0, nil, fmt.Errorf("store: %s vector of %s (model %s): %d bytes for dimension %d, set dimension %d", rep, id, model, len(blob), d, dim)
