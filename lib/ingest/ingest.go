@@ -114,8 +114,7 @@ type Prepared struct {
 	Unchanged bool // stored already with the same content and options
 	Result    *lineexport.Result
 	Chunks    []chat.Chunk
-	Uncovered int                   // messages in no chunk
-	Stored    *store.PreparedSource // Result's messages and Chunks laid out for storing
+	Stored    *store.PreparedSource // Result's messages and Chunks laid out for storing; counts the messages in no chunk
 	Err       error
 }
 
@@ -152,9 +151,7 @@ func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 	}
 	if p.Stored, err = store.PrepareSource(p.Source, p.Result.Messages, p.Chunks); err != nil {
 		p.Err = fmt.Errorf("%s: %w", in.Path, err)
-		return p
 	}
-	p.Uncovered = p.Stored.Uncovered()
 	return p
 }
 
@@ -186,7 +183,7 @@ func Commit(st *store.Store, p Prepared, opts chunking.Options) (Report, error) 
 		return rep, err
 	}
 	rep.Outcome, rep.Messages, rep.Chunks = outcome, len(p.Result.Messages), len(p.Chunks)
-	rep.Uncovered = p.Uncovered
+	rep.Uncovered = stored.Uncovered()
 	rep.Warnings = p.Result.Warnings
 	return rep, nil
 }

@@ -411,11 +411,9 @@ func (b *Builder) buildMatrix(s Single, model string) (*dense.Matrix, error) {
 		keyer = k
 	}
 	dir := b.opts.IndexDir
-	if dir != "" && keyer != nil {
-		defer lockDerived(matrixPath(dir, s.Rep, model))()
-	}
 	var vectorsKey, chunksKey string
 	if dir != "" && keyer != nil {
+		defer lockDerived(matrixPath(dir, s.Rep, model))()
 		var err error
 		if vectorsKey, err = keyer.ContentKey(store.ContentVectors); err != nil {
 			return nil, err

@@ -52,7 +52,7 @@ func openRO(path string, immutable bool) (*Store, int, error) {
 	for _, p := range []string{"foreign_keys(1)", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis), fmt.Sprintf("cache_size(-%d)", cacheKiB), "temp_store(MEMORY)", fmt.Sprintf("mmap_size(%d)", mmapBytes)} {
 		q.Add("_pragma", p)
 	}
-	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+q.Encode())
+	db, err := sql.Open("sqlite", fileURI(path, q))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -93,7 +93,7 @@ func Open(path string) (*Store, error) {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+q.Encode())
+	db, err := sql.Open("sqlite", fileURI(path, q))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -133,13 +133,18 @@ func create(path string) error {
 
 // setHeader sets the page size and WAL mode of the database at path.
 func setHeader(path string) error {
-	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+url.Values{"_pragma": {fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis)}}.Encode())
+	db, err := sql.Open("sqlite", fileURI(path, url.Values{"_pragma": {fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis)}}))
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	_, err = db.Exec(fmt.Sprintf(`PRAGMA page_size = %d; PRAGMA journal_mode = WAL`, PageSize))
 	return err
+}
+
+// fileURI is the SQLite URI of the database at path with the parameters q.
+func fileURI(path string, q url.Values) string {
+	return "file:" + escapePath(path) + "?" + q.Encode()
 }
 
 // escapePath keeps '?' and '#' in a file name from being read as URI syntax.
