@@ -8,35 +8,24 @@ package store
 // fields, names in other letter cases, null, errors): the scanner never
 // accepts what that path would refuse or read differently.
 func scanSummaryLine(data []byte) (chunkID, summary string, ok bool) {
-	s := vectorScanner{b: data}
-	if !s.byte('{') {
-		return "", "", false
-	}
+	s := lineScanner{b: data}
 	var haveID, haveSummary bool
-	for field := 0; field < 2; field++ {
-		if field == 1 && !s.byte(',') {
-			return "", "", false
-		}
-		name, ok := s.str()
-		if !ok || !s.byte(':') {
-			return "", "", false
-		}
-		value, ok := s.str()
-		if !ok {
-			return "", "", false
-		}
+	ok = s.twoFields(func(name string) bool {
+		var dst *string
 		switch {
 		case name == "chunk_id" && !haveID:
-			chunkID, haveID = string([]byte(value)), true
+			dst, haveID = &chunkID, true
 		case name == "summary" && !haveSummary:
-			summary, haveSummary = string([]byte(value)), true
+			dst, haveSummary = &summary, true
 		default:
-			return "", "", false
+			return false
 		}
-	}
-	if !s.byte('}') {
+		value, ok := s.str()
+		*dst = string([]byte(value))
+		return ok
+	})
+	if !ok {
 		return "", "", false
 	}
-	s.ws()
-	return chunkID, summary, s.i == len(s.b)
+	return chunkID, summary, true
 }

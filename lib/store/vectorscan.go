@@ -18,47 +18,34 @@ import (
 // path would refuse or read differently, and converts each element to the
 // same float32 as strconv.ParseFloat(s, 32).
 func scanVectorLine(data []byte, vec []float32) (key string, out []float32, ok bool) {
-	s := vectorScanner{b: data}
-	if !s.byte('{') {
-		return "", nil, false
-	}
+	s := lineScanner{b: data}
 	var haveKey, haveVec bool
-	for field := 0; field < 2; field++ {
-		if field == 1 && !s.byte(',') {
-			return "", nil, false
-		}
-		name, ok := s.str()
-		if !ok || !s.byte(':') {
-			return "", nil, false
-		}
+	ok = s.twoFields(func(name string) bool {
 		switch {
 		case name == "key" && !haveKey:
-			if key, ok = s.str(); !ok {
-				return "", nil, false
-			}
-			key, haveKey = string([]byte(key)), true
+			k, ok := s.str()
+			key, haveKey = string([]byte(k)), ok
+			return ok
 		case name == "vector" && !haveVec:
-			if out, ok = s.numbers(vec[:0]); !ok {
-				return "", nil, false
-			}
-			haveVec = true
-		default:
-			return "", nil, false
+			out, haveVec = s.numbers(vec[:0])
+			return haveVec
 		}
-	}
-	if !s.byte('}') {
+		return false
+	})
+	if !ok {
 		return "", nil, false
 	}
-	s.ws()
-	return key, out, s.i == len(s.b)
+	return key, out, true
 }
 
-type vectorScanner struct {
+// lineScanner reads the common shapes of JSONL lines in one pass
+// (scanVectorLine, scanSummaryLine): b is the line, i the position read to.
+type lineScanner struct {
 	b []byte
 	i int
 }
 
-func (s *vectorScanner) ws() {
+func (s *lineScanner) ws() {
 	for s.i < len(s.b) && isSpace(s.b[s.i]) {
 		s.i++
 	}
@@ -69,8 +56,32 @@ func isSpace(c byte) bool {
 	return c <= ' ' && (c == ' ' || c == '\t' || c == '\r' || c == '\n')
 }
 
+// twoFields reads an object of exactly two fields, then only white space to
+// the end of the line. For each field name it calls field with the scanner
+// at the field's value; field reads the value and returns false to refuse
+// the line (an unknown or repeated name, a value of another shape).
+func (s *lineScanner) twoFields(field func(name string) bool) bool {
+	if !s.byte('{') {
+		return false
+	}
+	for i := range 2 {
+		if i == 1 && !s.byte(',') {
+			return false
+		}
+		name, ok := s.str()
+		if !ok || !s.byte(':') || !field(name) {
+			return false
+		}
+	}
+	if !s.byte('}') {
+		return false
+	}
+	s.ws()
+	return s.i == len(s.b)
+}
+
 // byte skips white space and then c.
-func (s *vectorScanner) byte(c byte) bool {
+func (s *lineScanner) byte(c byte) bool {
 	s.ws()
 	if s.i < len(s.b) && s.b[s.i] == c {
 		s.i++
@@ -82,7 +93,7 @@ func (s *vectorScanner) byte(c byte) bool {
 // str reads a string of valid UTF-8 without escapes or control characters
 // (encoding/json would read invalid UTF-8 as U+FFFD); the result aliases the
 // line.
-func (s *vectorScanner) str() (string, bool) {
+func (s *lineScanner) str() (string, bool) {
 	if !s.byte('"') {
 		return "", false
 	}
@@ -106,7 +117,7 @@ func (s *vectorScanner) str() (string, bool) {
 }
 
 // numbers reads a non-empty array of JSON numbers.
-func (s *vectorScanner) numbers(dst []float32) ([]float32, bool) {
+func (s *lineScanner) numbers(dst []float32) ([]float32, bool) {
 	if !s.byte('[') {
 		return nil, false
 	}

@@ -243,7 +243,7 @@ func checkNumber(t *testing.T, s string) {
 	}
 	for _, rest := range arrayTails {
 		array := "[" + s + rest
-		s := vectorScanner{b: []byte(array)}
+		s := lineScanner{b: []byte(array)}
 		vec, ok := s.numbers(nil)
 		switch {
 		case (!valid || err != nil) && ok:
