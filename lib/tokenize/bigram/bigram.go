@@ -55,11 +55,10 @@ func (Tokenizer) Name() string { return Name }
 // incomplete sequence is kept as it is), so a text holding one is normalised
 // at once instead.
 func (Tokenizer) Tokens(text string) []string {
-	out := make([]string, 0, len(text)/2+1)
-	prev, end, run := 0, 0, 0 // the run's last character is text[prev:end]; characters in the run
-	// the state before the last stable character read, which starts at last
-	// (-1 when there is none)
-	sPrev, sEnd, sRun, sOut, last := 0, 0, 0, 0, -1
+	b := bigrams{out: make([]string, 0, len(text)/2+1)}
+	// saved is b before the last stable character read, which starts at
+	// last (-1 when there is none).
+	saved, last := b, -1
 	var buf []byte
 	for i := 0; i < len(text); {
 		var r rune
@@ -82,19 +81,8 @@ func (Tokenizer) Tokens(text string) []string {
 			ok, word = stable(r)
 		}
 		if ok {
-			sPrev, sEnd, sRun, sOut, last = prev, end, run, len(out), i
-			if word {
-				if run > 0 {
-					out = append(out, text[prev:i+n])
-				}
-				prev, end = i, i+n
-				run++
-			} else {
-				if run == 1 {
-					out = append(out, text[prev:end])
-				}
-				run = 0
-			}
+			saved, last = b, i
+			b.add(text, i, n, word)
 			i += n
 			continue
 		}
@@ -106,7 +94,7 @@ func (Tokenizer) Tokens(text string) []string {
 		// with nothing before them.
 		from := i
 		if last >= 0 && !('A' <= r && r <= 'Z') {
-			from, prev, end, run, out = last, sPrev, sEnd, sRun, out[:sOut]
+			from, b = last, saved
 		}
 		to, ascii, invalid := stretchEnd(text, i+n, r < utf8.RuneSelf)
 		if invalid {
@@ -118,8 +106,8 @@ func (Tokenizer) Tokens(text string) []string {
 			next = to + m
 		}
 		buf = buf[:0]
-		if run > 0 {
-			buf = append(buf, text[prev:end]...)
+		if b.run > 0 {
+			buf = append(buf, b.src[b.prev:b.end]...)
 		}
 		k := len(buf)
 		if ascii && from == i {
@@ -139,19 +127,18 @@ func (Tokenizer) Tokens(text string) []string {
 		}
 		buf = append(buf, text[to:next]...)
 		piece := string(buf)
-		b := bigrams{out: out, src: piece, end: k, run: run}
+		b.src, b.prev, b.end = piece, 0, k
 		b.scan(piece, k)
 		if next == to {
-			b.flush()
-			return nonEmpty(b.out)
+			break
 		}
-		out, run = b.out, b.run
-		prev, end, last, i = to, next, -1, next
+		// The run's last character, the stable one after the stretch, is
+		// read from text again rather than from the piece.
+		b.src, b.prev, b.end = text, to, next
+		last, i = -1, next
 	}
-	if run == 1 {
-		out = append(out, text[prev:end])
-	}
-	return nonEmpty(out)
+	b.flush()
+	return nonEmpty(b.out)
 }
 
 // nonEmpty returns out, or nil when it is empty.
