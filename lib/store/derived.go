@@ -75,15 +75,16 @@ func anySlice(ss []string) []any {
 
 // ChunkVectorModels returns the models that chunk vectors are stored for,
 // in byte order; a cheap part of Stats for commands that pick a model. It
-// seeks from one (rep, model) set to the next on the table's key, so its
-// cost grows with the number of sets, not of vectors.
+// seeks from one (rep, model) set to the next on the index of the vector
+// blocks (a set has blocks exactly while it has vectors), so its cost grows
+// with the number of sets, not of vectors.
 func (s *Store) ChunkVectorModels() ([]string, error) {
 	seen := map[string]bool{}
 	var rep, model string
 	for first := true; ; first = false {
-		q := `SELECT rep, model FROM vectors WHERE (rep, model) > (?, ?) ORDER BY rep, model LIMIT 1`
+		q := `SELECT rep, model FROM vector_blocks WHERE (rep, model) > (?, ?) ORDER BY rep, model LIMIT 1`
 		if first {
-			q = `SELECT rep, model FROM vectors ORDER BY rep, model LIMIT 1`
+			q = `SELECT rep, model FROM vector_blocks ORDER BY rep, model LIMIT 1`
 		}
 		err := s.db.QueryRow(q, rep, model).Scan(&rep, &model)
 		if errors.Is(err, sql.ErrNoRows) {

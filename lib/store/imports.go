@@ -364,8 +364,7 @@ func (s *Store) ImportVectors(rep, model string, inputCap int, file string, r io
 		if err := bumpContent(tx, ContentVectors); err != nil {
 			return err
 		}
-		ins, err := newRowInsert(tx, `INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES `,
-			`ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`, 6)
+		w, err := newVectorWriter(tx, rep, model, inputCap)
 		if err != nil {
 			return err
 		}
@@ -383,23 +382,15 @@ func (s *Store) ImportVectors(rep, model string, inputCap int, file string, r io
 			if len(row.Vector) != dim {
 				return inputerr.At(file, line, fmt.Sprintf("a vector of dimension %d, got %d", dim, len(row.Vector)))
 			}
-			if _, dup := seen[row.Key]; dup {
-				// A later line replaces an earlier one: write the queued
-				// rows first, so that the upsert sees the earlier row.
-				if err := ins.write(); err != nil {
-					return err
-				}
-			} else {
-				seen[row.Key] = struct{}{}
-			}
-			return ins.add(rep, model, row.Key, dim, inputCap, vectorBytes(row.Vector))
+			seen[row.Key] = struct{}{}
+			return w.add(row.Key, row.Vector)
 		})
 		if err != nil {
-			ins.abandon()
+			w.abandon()
 			return err
 		}
 		count = len(seen)
-		return ins.flush()
+		return w.finish(tx)
 	})
 	if err != nil {
 		return 0, err
@@ -490,8 +481,7 @@ func (s *Store) PutChunkVectors(rep, model string, inputCap int, rows []VectorRo
 		return err
 	}
 	return s.inTx(func(tx *sql.Tx) error {
-		dim, err := checkVectors(tx, model, rows)
-		if err != nil {
+		if _, err := checkVectors(tx, model, rows); err != nil {
 			return err
 		}
 		if err := bumpContent(tx, ContentVectors); err != nil {
@@ -501,24 +491,22 @@ func (s *Store) PutChunkVectors(rep, model string, inputCap int, rows []VectorRo
 		if err != nil {
 			return err
 		}
-		ins, err := newBatchInsert(tx, `INSERT INTO vectors (rep, model, chunk_id, dim, input_cap, vec) VALUES `,
-			`ON CONFLICT (rep, model, chunk_id) DO UPDATE SET dim = excluded.dim, input_cap = excluded.input_cap, vec = excluded.vec`, 6)
-		if err != nil {
-			return err
-		}
 		for _, r := range rows {
 			if _, ok := known[r.Key]; !ok {
-				ins.abandon()
 				return fmt.Errorf("store: %s vector of %s: no such chunk", rep, r.Key)
 			}
 		}
+		w, err := newVectorWriter(tx, rep, model, inputCap)
+		if err != nil {
+			return err
+		}
 		for _, r := range lastPerKey(rows, func(r VectorRow) string { return r.Key }) {
-			if err := ins.add(rep, model, r.Key, dim, inputCap, vectorBytes(r.Vector)); err != nil {
-				ins.abandon()
+			if err := w.add(r.Key, r.Vector); err != nil {
+				w.abandon()
 				return err
 			}
 		}
-		return ins.flush()
+		return w.finish(tx)
 	})
 }
 
@@ -590,45 +578,6 @@ func decodeVector(dst []float32, b []byte) {
 	for i := range dst {
 		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
-}
-
-// chunkVectors reads the vectors of (rep, model) from the vectors table,
-// ordered by chunk ID, into one slice allocated once at its final size: the
-// count comes from the (rep, model, chunk_id) index alone, and the dimension
-// from the first row (any other dimension is an error).
-func chunkVectors(q queryer, rep, model string) (ids []string, dim int, data []float32, err error) {
-	var n int
-	if err := q.QueryRow(`SELECT count(*) FROM vectors WHERE rep = ? AND model = ?`, rep, model).Scan(&n); err != nil {
-		return nil, 0, nil, err
-	}
-	if n == 0 {
-		return nil, 0, nil, nil
-	}
-	rows, err := q.Query(`SELECT chunk_id, dim, vec FROM vectors WHERE rep = ? AND model = ? ORDER BY chunk_id`, rep, model)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	defer rows.Close()
-	ids = make([]string, 0, n)
-	for rows.Next() {
-		var id string
-		var d int
-		var blob sql.RawBytes // valid until the next row; decoded into data at once
-		if err := rows.Scan(&id, &d, &blob); err != nil {
-			return nil, 0, nil, err
-		}
-		if dim == 0 {
-			dim = d
-			data = make([]float32, 0, n*max(d, 0))
-		}
-		if d != dim || len(blob) != 4*d {
-			return nil, 0, nil, fmt.Errorf("store: %s vector of %s (model %s): %d bytes for dimension %d, set dimension %d", rep, id, model, len(blob), d, dim)
-		}
-		ids = append(ids, id)
-		data = append(data, make([]float32, d)...)
-		decodeVector(data[len(data)-d:], blob)
-	}
-	return ids, dim, data, rows.Err()
 }
 
 // QueryVector returns the vector of question (verbatim) under model; found is

@@ -192,7 +192,8 @@ func checkIngest(name string, msgs []chat.Message, chunks []chat.Chunk) (uncover
 }
 
 // clearSource deletes a stored source's messages and the chunks whose IDs
-// are not among keep (with their summaries and vectors, by cascade).
+// are not among keep (with their summaries and vectors, by cascade, and
+// the vector blocks no chunk uses any more).
 func clearSource(tx *sql.Tx, name string, keep []chat.Chunk) error {
 	kept := make(map[string]struct{}, len(keep))
 	for _, c := range keep {
@@ -224,6 +225,11 @@ func clearSource(tx *sql.Tx, name string, keep []chat.Chunk) error {
 	defer del.Close()
 	for _, id := range gone {
 		if _, err := del.Exec(id); err != nil {
+			return err
+		}
+	}
+	if len(gone) > 0 {
+		if err := dropUnusedBlocks(tx); err != nil {
 			return err
 		}
 	}

@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
 // TestMigrationKeepsVectors writes a database at schema version 3 (vectors
 // in the clustered WITHOUT ROWID table) with chunk and query vectors, opens
-// it, and checks that every vector reads back with the same bits, that the
-// chunk vectors moved to the rowid table, and that removing a chunk still
-// removes its vectors.
+// it, and checks that every vector reads back with the same bits, that each
+// chunk vector became a block of one (schema version 6), and that removing a
+// chunk still removes its vectors.
 func TestMigrationKeepsVectors(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v3.db")
 	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)")
@@ -58,12 +57,11 @@ func TestMigrationKeepsVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var version int
-	var schema string
+	var version, blocks, slots int
 	st.DB().QueryRow(`PRAGMA user_version`).Scan(&version)
-	st.DB().QueryRow(`SELECT sql FROM sqlite_schema WHERE name = 'vectors'`).Scan(&schema)
-	if version != SchemaVersion() || strings.Contains(schema, "WITHOUT ROWID") {
-		t.Errorf("after Open: user_version %d (want %d), vectors table %s", version, SchemaVersion(), schema)
+	st.DB().QueryRow(`SELECT (SELECT count(*) FROM vector_blocks WHERE length(vecs) = 4 * 4), (SELECT count(DISTINCT block) FROM vectors WHERE slot = 0)`).Scan(&blocks, &slots)
+	if want := 2 * len(ids); version != SchemaVersion() || blocks != want || slots != want {
+		t.Errorf("after Open: user_version %d (want %d), %d one-vector blocks and %d chunk rows at slot 0 of their own block (want %d)", version, SchemaVersion(), blocks, slots, want)
 	}
 	sorted := slices.Sorted(slices.Values(ids))
 	for _, rep := range []string{RepSummary, RepEmbeddingText} {

@@ -55,11 +55,11 @@ const cacheKiB = 64 << 10
 const mmapBytes = 1 << 31
 
 // PageSize is the page size, in bytes, of a database file that Open creates;
-// a file keeps the page size it was created with. At 16 KiB two 1,536-d
-// vectors (6 KB each) share a page where at 4 KiB each took a leaf and an
-// overflow page, and every page passes through the WAL and the checkpoint:
-// at paper scale (README § Performance) ingest, the imports and the first
-// sweep together ran fastest at 16 KiB of 4, 16, 32 and 64 KiB.
+// a file keeps the page size it was created with. Every page passes through
+// the WAL and the checkpoint: at paper scale (README § Performance) ingest,
+// the imports and the first sweep together ran fastest at 16 KiB of 4, 16,
+// 32 and 64 KiB (measured with one chunk vector per row, before schema
+// version 6 stored them in blocks).
 const PageSize = 16 << 10
 
 // Store is an open linemem database. It is safe for concurrent use.
@@ -359,6 +359,33 @@ CREATE TABLE message_keys (
 INSERT INTO message_keys (bucket, source, entries)
 	SELECT substr(message_id, 1, 2), source, json_group_array(json_array(message_id, source_order) ORDER BY message_id)
 	FROM messages GROUP BY substr(message_id, 1, 2), source;
+`,
+	// 6: chunk vectors in blocks (vectorblocks.go): the vectors of a write
+	// lie end to end in vector_blocks, and each chunk's row in vectors names
+	// its block and slot. An existing vector becomes a block of one.
+	`
+CREATE TABLE vector_blocks (
+	block INTEGER PRIMARY KEY,
+	rep   TEXT NOT NULL,
+	model TEXT NOT NULL,
+	vecs  BLOB NOT NULL
+);
+CREATE INDEX vector_blocks_by_set ON vector_blocks(rep, model);
+CREATE TABLE vectors_v6 (
+	chunk_id  TEXT NOT NULL REFERENCES chunks(chunk_id) ON DELETE CASCADE,
+	rep       TEXT NOT NULL,
+	model     TEXT NOT NULL,
+	dim       INTEGER NOT NULL,
+	input_cap INTEGER NOT NULL,
+	block     INTEGER NOT NULL,
+	slot      INTEGER NOT NULL,
+	PRIMARY KEY (chunk_id, rep, model)
+) WITHOUT ROWID;
+INSERT INTO vector_blocks (block, rep, model, vecs) SELECT rowid, rep, model, vec FROM vectors;
+INSERT INTO vectors_v6 (chunk_id, rep, model, dim, input_cap, block, slot)
+	SELECT chunk_id, rep, model, dim, input_cap, rowid, 0 FROM vectors;
+DROP TABLE vectors;
+ALTER TABLE vectors_v6 RENAME TO vectors;
 `,
 }
 

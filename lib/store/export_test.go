@@ -1,0 +1,4 @@
+package store
+
+// BlockVectors is blockVectors, for the tests of package store_test.
+const BlockVectors = blockVectors
