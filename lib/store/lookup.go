@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -198,10 +200,17 @@ func (s *Store) ChunkSpans() ([]ChunkSpan, error) {
 
 // ChunkVectors returns the vectors of (rep, model) ordered by chunk ID: ids[i]
 // owns data[i*dim : (i+1)*dim]. A set with no vectors gives no ids and dim 0.
-// lib/retrieval keeps a load-ready matrix of them in DerivedDir.
+// lib/retrieval keeps a load-ready matrix of them in DerivedDir. The chunk
+// rows and the blocks are read in one read transaction, so a write that
+// commits meanwhile is seen whole or not at all.
 func (s *Store) ChunkVectors(rep, model string) (ids []string, dim int, data []float32, err error) {
 	if err := ValidRep(rep); err != nil {
 		return nil, 0, nil, err
 	}
-	return chunkVectors(s.db, rep, model)
+	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer tx.Rollback()
+	return chunkVectors(tx, rep, model)
 }

@@ -149,3 +149,79 @@ func TestVectorBlocks(t *testing.T) {
 		}
 	})
 }
+
+// TestChunkVectorsWhileReplacing reads a set while another goroutine
+// replaces it whole, write after write: every read must see one write's
+// vectors, all of them, as a reader of one snapshot would. The chunk rows of
+// one write and the blocks of a later one (which deleted the earlier blocks)
+// are neither an error nor a mix.
+func TestChunkVectorsWhileReplacing(t *testing.T) {
+	const writes = 40
+	st := openTemp(t)
+	in, _ := ingest(t, st, "s.json", "sha-1", smallOptions, messages("s.json", 3*(store.BlockVectors+5)+1, "m"))
+	// Write gen gives chunk i the vector (gen, i).
+	vec := func(gen, i int) []float32 { return []float32{float32(gen), float32(i)} }
+	for _, tc := range []struct {
+		name  string
+		write func(gen int) error
+	}{
+		{"vectors import", func(gen int) error {
+			var lines []string
+			for i, c := range in.chunks {
+				v := vec(gen, i)
+				lines = append(lines, vectorLine(c.ID, v[0], v[1]))
+			}
+			_, err := st.ImportVectors(store.RepSummary, "m", 0, "v.jsonl", strings.NewReader(strings.Join(lines, "\n")))
+			return err
+		}},
+		{"put from a job", func(gen int) error {
+			var rows []store.VectorRow
+			for i, c := range in.chunks {
+				rows = append(rows, store.VectorRow{Key: c.ID, Vector: vec(gen, i)})
+			}
+			return st.PutChunkVectors(store.RepSummary, "m", 0, rows)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.write(0); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error)
+			go func() {
+				for gen := 1; gen <= writes; gen++ {
+					if err := tc.write(gen); err != nil {
+						done <- err
+						return
+					}
+				}
+				done <- nil
+			}()
+			for reads := 0; ; reads++ {
+				select {
+				case err := <-done:
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Logf("%d reads during %d writes", reads, writes)
+					return
+				default:
+				}
+				ids, dim, data, err := st.ChunkVectors(store.RepSummary, "m")
+				if err != nil {
+					<-done
+					t.Fatalf("read %d: %v", reads, err)
+				}
+				if len(ids) != len(in.chunks) || dim != 2 {
+					<-done
+					t.Fatalf("read %d: %d IDs of dimension %d, want %d of dimension 2", reads, len(ids), dim, len(in.chunks))
+				}
+				for i := range ids {
+					if gen := data[2*i]; gen != data[0] {
+						<-done
+						t.Fatalf("read %d: the vector of %s from write %v, of %s from write %v", reads, ids[i], gen, ids[0], data[0])
+					}
+				}
+			}
+		})
+	}
+}
