@@ -72,6 +72,10 @@ func parseJSON(source string, data []byte) (*Result, error) {
 // (ok false) at the first thing that is not a well-formed export, for the
 // decoder path to report it exactly.
 func (jr *jsonReader) readValid() (res *Result, ok bool) {
+	// Every message is an object, so the count of '{' bounds the count of
+	// messages from above (by one, for the top-level object, plus any '{'
+	// within strings).
+	jr.result.Messages = make([]chat.Message, 0, bytes.Count(jr.data, []byte{'{'}))
 	sc := rawScanner{b: jr.data, i: int(jr.base)}
 	sc.skipSpace()
 	if sc.i >= len(sc.b) || sc.b[sc.i] != '{' {
@@ -120,6 +124,9 @@ func (jr *jsonReader) readValid() (res *Result, ok bool) {
 		if sc.b[sc.i] == ',' {
 			sc.i++
 		}
+	}
+	if len(jr.result.Messages) == 0 {
+		jr.result.Messages = nil // as the decoder path leaves an export without messages
 	}
 	return &jr.result, true
 }

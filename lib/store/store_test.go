@@ -520,3 +520,42 @@ func TestLookupByOddIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestReingestKeepsUnchangedChunks: a changed session gap that splits
+// nothing (messages one minute apart) is new options for the same chunks;
+// re-ingesting updates each kept chunk in place (a plain insert would
+// collide with it), so its row and its summary stay.
+func TestReingestKeepsUnchangedChunks(t *testing.T) {
+	st := openTemp(t)
+	msgs := messages("s.json", 7, "message")
+	first, _ := ingest(t, st, "s.json", "sha-1", smallOptions, msgs)
+	var summaries []store.SummaryRow
+	for _, c := range first.chunks {
+		summaries = append(summaries, store.SummaryRow{ChunkID: c.ID, Summary: "about " + c.ID, Origin: "test"})
+	}
+	if err := st.PutSummaries(summaries); err != nil {
+		t.Fatal(err)
+	}
+	gap := smallOptions
+	gap.GapMinutes = smallOptions.GapMinutes / 2
+	second, outcome := ingest(t, st, "s.json", "sha-1", gap, msgs)
+	if outcome != store.Replaced {
+		t.Fatalf("outcome = %v, want replaced", outcome)
+	}
+	chunks, err := st.Chunks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := st.Summaries()
+	if fmt.Sprint(chunks) != fmt.Sprint(first.chunks) || fmt.Sprint(second.chunks) != fmt.Sprint(first.chunks) {
+		t.Errorf("chunks after re-ingest = %+v, want %+v", chunks, first.chunks)
+	}
+	for _, c := range first.chunks {
+		if stored[c.ID] != "about "+c.ID {
+			t.Errorf("summary of kept chunk %s = %q, want it kept", c.ID, stored[c.ID])
+		}
+	}
+	if info, _, _ := st.Source("s.json"); info.Options != gap {
+		t.Errorf("stored options = %+v, want %+v", info.Options, gap)
+	}
+}
