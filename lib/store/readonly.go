@@ -34,6 +34,14 @@ func OpenReadOnly(path string) (*Store, error) {
 		s.Close()
 		rw, err := Open(path)
 		if err != nil {
+			var se *sqlite.Error
+			if errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_READONLY || se.Code()&0xff == sqlite3.SQLITE_CANTOPEN) {
+				// The file was just read, so it cannot be written (or its WAL
+				// cannot be made beside it); Explain's advice for a read-only
+				// file, that commands that only read still work, does not
+				// hold for one to upgrade.
+				return nil, &explained{msg: fmt.Sprintf("%s was written by an older linemem (schema %d of %d) and is upgraded once, which needs a file and folder that can be written: copy it to a writable folder and use the copy", path, version, len(migrations)), err: err}
+			}
 			return nil, fmt.Errorf("%s was written by an older linemem (schema %d of %d) and cannot be upgraded here: %w", path, version, len(migrations), err)
 		}
 		return rw, nil

@@ -1,10 +1,12 @@
 package store_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/linemem/linemem/lib/chunking"
@@ -74,6 +76,29 @@ func TestReadOnlyFolder(t *testing.T) {
 	st.Close()
 	if _, err := store.Open(db); err == nil || rawCode.MatchString(err.Error()) {
 		t.Errorf("Open in a read-only folder: %v; want a sentence without SQLite codes", err)
+	}
+}
+
+// TestReadOnlyFolderOlderSchema: a database of an older schema in a folder
+// nobody may write to cannot be upgraded, and OpenReadOnly says so and what
+// to do, without advising that reading commands still work.
+func TestReadOnlyFolderOlderSchema(t *testing.T) {
+	dir, db := readOnlyFixture(t)
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.DB().Exec(fmt.Sprintf(`PRAGMA user_version = %d`, store.SchemaVersion()-1)); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	lockFolder(t, dir, db)
+	_, err = store.OpenReadOnly(db)
+	if err == nil {
+		t.Fatal("OpenReadOnly of an older schema in a read-only folder succeeded")
+	}
+	if msg := err.Error(); rawCode.MatchString(msg) || !strings.Contains(msg, "copy it to a writable folder") || strings.Contains(msg, "still work") {
+		t.Errorf("error = %q; want the upgrade explained, without SQLite codes", msg)
 	}
 }
 
