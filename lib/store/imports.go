@@ -390,7 +390,7 @@ func (s *Store) ImportVectors(rep, model string, inputCap int, file string, r io
 			return err
 		}
 		count = len(seen)
-		return w.finish(tx)
+		return w.finish()
 	})
 	if err != nil {
 		return 0, err
@@ -506,7 +506,7 @@ func (s *Store) PutChunkVectors(rep, model string, inputCap int, rows []VectorRo
 				return err
 			}
 		}
-		return w.finish(tx)
+		return w.finish()
 	})
 }
 

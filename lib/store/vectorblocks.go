@@ -29,6 +29,7 @@ const blockVectors = 64
 // left unused; after an error, abandon releases the statements and the
 // transaction is rolled back.
 type vectorWriter struct {
+	tx         *sql.Tx
 	rep, model string
 	inputCap   int
 	block      int64  // the number the queued vectors' block will have
@@ -39,7 +40,7 @@ type vectorWriter struct {
 }
 
 func newVectorWriter(tx *sql.Tx, rep, model string, inputCap int) (*vectorWriter, error) {
-	w := &vectorWriter{rep: rep, model: model, inputCap: inputCap}
+	w := &vectorWriter{tx: tx, rep: rep, model: model, inputCap: inputCap}
 	if err := tx.QueryRow(`SELECT coalesce(max(block), 0) + 1 FROM vector_blocks`).Scan(&w.block); err != nil {
 		return nil, err
 	}
@@ -90,12 +91,12 @@ func (w *vectorWriter) writeBlock() error {
 
 // finish writes the last block, releases the statements and deletes the
 // blocks that no chunk row uses any more.
-func (w *vectorWriter) finish(tx *sql.Tx) error {
+func (w *vectorWriter) finish() error {
 	defer w.abandon()
 	if err := w.writeBlock(); err != nil {
 		return err
 	}
-	return dropUnusedBlocks(tx)
+	return dropUnusedBlocks(w.tx)
 }
 
 // abandon releases the statements without writing the current block.
