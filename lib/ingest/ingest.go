@@ -13,6 +13,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync/atomic"
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
@@ -196,23 +198,39 @@ func File(st *store.Store, path string, opts chunking.Options) (Report, error) {
 	return Commit(st, Prepare(st, Input{Path: path}, opts), opts)
 }
 
-// Files stores every input in order, reading and chunking one file ahead of
-// the store's writes so that parsing overlaps the SQLite transaction on a
-// multi-core machine. done is called after each file with its position
-// (from 0), its report and its error; a failed file does not stop the others.
+// Files stores every input in order. Files are hashed, read and chunked
+// (Prepare) by one goroutine per processor, at most one more file ahead of
+// the store's writes than there are goroutines, so that parsing overlaps
+// itself and the SQLite transactions on a multi-core machine; they are
+// committed one at a time, in input order. done is called after each file
+// with its position (from 0), its report and its error; a failed file does
+// not stop the others.
 func Files(st *store.Store, inputs []Input, opts chunking.Options, done func(i int, in Input, rep Report, err error)) {
-	prepared := make(chan Prepared, 1)
-	go func() {
-		defer close(prepared)
-		for _, in := range inputs {
-			prepared <- Prepare(st, in, opts)
-		}
-	}()
-	i := 0
-	for p := range prepared {
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(inputs)))
+	prepared := make([]chan Prepared, len(inputs))
+	for i := range prepared {
+		prepared[i] = make(chan Prepared, 1)
+	}
+	uncommitted := make(chan struct{}, workers+1) // a token per file being prepared or waiting for its commit
+	var next atomic.Int64
+	for range workers {
+		go func() {
+			for {
+				uncommitted <- struct{}{}
+				i := int(next.Add(1) - 1)
+				if i >= len(inputs) {
+					<-uncommitted
+					return
+				}
+				prepared[i] <- Prepare(st, inputs[i], opts)
+			}
+		}()
+	}
+	for i := range inputs {
+		p := <-prepared[i]
 		rep, err := Commit(st, p, opts)
+		<-uncommitted
 		done(i, p.Input, rep, err)
-		i++
 	}
 }
 

@@ -1,8 +1,10 @@
 package ingest_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
@@ -35,6 +37,57 @@ func TestFilesAddsThenRecognisesUnchanged(t *testing.T) {
 		if chunks != 14 { // lines of expected_chunks.jsonl
 			t.Errorf("%v pass: %d chunks, want 14", want, chunks)
 		}
+	}
+}
+
+// TestFilesInOrder: with more files than preparing goroutines, and failing
+// files among them, every file is reported once, in input order, and each
+// good file is stored.
+func TestFilesInOrder(t *testing.T) {
+	dir := t.TempDir()
+	sources, problems := ingest.Collect([]string{conformance.Path("sources")})
+	if len(problems) > 0 || len(sources) == 0 {
+		t.Fatalf("Collect: %v, %v", sources, problems)
+	}
+	var inputs []ingest.Input
+	bad := map[int]bool{}
+	for i := range 9 {
+		path := filepath.Join(dir, fmt.Sprintf("chat_%d%s", i, filepath.Ext(sources[i%len(sources)].Path)))
+		data, err := os.ReadFile(sources[i%len(sources)].Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%4 == 2 {
+			path, data, bad[i] = filepath.Join(dir, fmt.Sprintf("chat_%d.json", i)), []byte(`[1, 2]`), true
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, ingest.Input{Path: path})
+	}
+	st, err := store.Open(filepath.Join(dir, "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var order []int
+	ingest.Files(st, inputs, chunking.DefaultOptions(), func(i int, in ingest.Input, rep ingest.Report, err error) {
+		order = append(order, i)
+		if in.Path != inputs[i].Path {
+			t.Errorf("report %d is of %s, want %s", i, in.Path, inputs[i].Path)
+		}
+		if (err != nil) != bad[i] {
+			t.Errorf("%s: error %v, want one: %v", in.Path, err, bad[i])
+		}
+		if err == nil && (rep.Outcome != store.Added || rep.Messages == 0) {
+			t.Errorf("%s: %+v, want added with its messages", in.Path, rep)
+		}
+	})
+	if want := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}; !slices.Equal(order, want) {
+		t.Errorf("reported in order %v, want %v", order, want)
+	}
+	if srcs, err := st.Sources(); err != nil || len(srcs) != len(inputs)-len(bad) {
+		t.Errorf("%d sources stored (%v), want %d", len(srcs), err, len(inputs)-len(bad))
 	}
 }
 

@@ -66,32 +66,31 @@ func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts
 }
 
 // PreparedSource is one source's messages and chunks, checked as
-// IngestSource requires and laid out as they are stored (each message's
-// occurred_at, each chunk's message_ids array, the source's message_keys
-// rows), so that IngestPrepared's transaction only writes. Preparing needs no
-// database: a caller may prepare the next source while one is written.
+// IngestSource requires and laid out as they are stored (the message blocks,
+// each chunk's message_ids array, the source's message_keys rows), so that
+// IngestPrepared's transaction only writes. Preparing needs no database: a
+// caller may prepare the next source while one is written.
 type PreparedSource struct {
 	name      string
-	msgs      []chat.Message
 	chunks    []chat.Chunk
 	uncovered int
-	occurred  []string     // msgs[i].OccurredAtString()
-	members   []string     // encodeMembers(chunks[i].MessageIDs)
-	keys      []messageKey // message_keys rows, in bucket order
+	blocks    []messageBlock // encodeMessageBlocks(msgs)
+	members   []string       // encodeMembers(chunks[i].MessageIDs)
+	keys      []messageKey   // message_keys rows, in bucket order
 }
 
 // PrepareSource checks one source's messages and chunks for IngestPrepared
 // (every message and chunk of source name, every chunk member one of msgs,
-// message IDs valid UTF-8 and distinct) and lays them out for storing.
+// message IDs distinct, source_orders distinct, every text field valid
+// UTF-8) and lays them out for storing.
 func PrepareSource(name string, msgs []chat.Message, chunks []chat.Chunk) (*PreparedSource, error) {
 	uncovered, err := checkIngest(name, msgs, chunks)
 	if err != nil {
 		return nil, err
 	}
-	p := &PreparedSource{name: name, msgs: msgs, chunks: chunks, uncovered: uncovered,
-		occurred: make([]string, len(msgs)), members: make([]string, len(chunks))}
-	for i, m := range msgs {
-		p.occurred[i] = m.OccurredAtString()
+	p := &PreparedSource{name: name, chunks: chunks, uncovered: uncovered, members: make([]string, len(chunks))}
+	if p.blocks, err = encodeMessageBlocks(name, msgs); err != nil {
+		return nil, err
 	}
 	for i, c := range chunks {
 		p.members[i] = encodeMembers(c.MessageIDs)
@@ -241,17 +240,16 @@ func clearSource(tx *sql.Tx, name string, keep []chat.Chunk) (stored map[string]
 	if _, err := tx.Exec(`DELETE FROM message_keys WHERE source = ?`, name); err != nil {
 		return nil, err
 	}
-	_, err = tx.Exec(`DELETE FROM messages WHERE source = ?`, name)
+	_, err = tx.Exec(`DELETE FROM message_blocks WHERE source = ?`, name)
 	return stored, err
 }
 
 // insertSource writes one source's messages and chunks.
 //
-// Messages go in the order given, which for a reader's output is key order,
-// so the table grows at its end, in multi-row INSERT OR FAIL statements: no
-// row can violate a constraint after checkIngest, and with the foreign key
-// to sources checked at commit such a statement needs no statement journal
-// (which copies every page a statement touches, to undo it alone). Chunks,
+// Message blocks go in source_order, so the table grows at its end, in
+// multi-row INSERT OR FAIL statements that need no statement journal (which
+// copies every page a statement touches, to undo it alone; see
+// insertMessageBlocks). Chunks,
 // whose foreign key is checked at once, go one row per statement, which
 // needs none either: a new chunk by a plain INSERT, and a chunk of stored
 // (kept from before: same ID, hence same source, index and members) by an
@@ -260,17 +258,7 @@ func clearSource(tx *sql.Tx, name string, keep []chat.Chunk) (stored map[string]
 // statement journal: at 64 KiB pages it copied 0.4 CPU s of pages in a
 // paper-scale ingest.)
 func insertSource(tx *sql.Tx, p *PreparedSource, stored map[string]struct{}) error {
-	mi, err := newBatchInsert(tx, `INSERT OR FAIL INTO messages (source, source_order, message_id, date, time, occurred_at, sender, type, text) VALUES `, "", 9)
-	if err != nil {
-		return err
-	}
-	for i, m := range p.msgs {
-		if err := mi.add(m.Source, m.SourceOrder, m.ID, m.Date, m.Time, p.occurred[i], m.Sender, m.Type, m.Text); err != nil {
-			mi.abandon()
-			return err
-		}
-	}
-	if err := mi.flush(); err != nil {
+	if err := insertMessageBlocks(tx, p.name, p.blocks); err != nil {
 		return err
 	}
 	if err := insertMessageKeys(tx, p.name, p.keys); err != nil {
@@ -311,7 +299,7 @@ type queryer interface {
 }
 
 const sourceColumns = `name, content_sha256, size, chunking_options, ingested_at,
-	(SELECT count(*) FROM messages m WHERE m.source = s.name),
+	(SELECT coalesce(sum(count), 0) FROM message_blocks m WHERE m.source = s.name),
 	(SELECT count(*) FROM chunks c WHERE c.source = s.name)`
 
 func sourceInfo(q queryer, name string) (SourceInfo, bool, error) {
@@ -403,25 +391,7 @@ func (s *Store) ChunksWithoutMembers() ([]chat.Chunk, error) {
 // Messages returns the messages of source ordered by source_order; an unknown
 // source has none.
 func (s *Store) Messages(source string) ([]chat.Message, error) {
-	rows, err := s.db.Query(`SELECT message_id, source, source_order, date, time, occurred_at, sender, type, text
-		FROM messages WHERE source = ? ORDER BY source_order`, source)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []chat.Message
-	for rows.Next() {
-		var m chat.Message
-		var at string
-		if err := rows.Scan(&m.ID, &m.Source, &m.SourceOrder, &m.Date, &m.Time, &at, &m.Sender, &m.Type, &m.Text); err != nil {
-			return nil, err
-		}
-		if m.OccurredAt, err = time.Parse(chat.TimestampLayout, at); err != nil {
-			return nil, fmt.Errorf("store: message %s: occurred_at %q: %w", m.ID, at, err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return readMessageBlocks(s.db, source, `SELECT first, messages FROM message_blocks WHERE source = ? ORDER BY first`, source)
 }
 
 // ChunkIDsOfMessage returns the IDs of the chunks holding messageID, ordered

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/linemem/linemem/lib/chat"
 )
@@ -18,34 +17,22 @@ func (s *Store) MessagesByID(ids []string) (map[string]chat.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	orders := map[string][]any{} // source → candidate source_orders
+	orders := map[string][]int{} // source → candidate source_orders
 	for _, rs := range refs {
 		for _, r := range rs {
 			orders[r.source] = append(orders[r.source], r.order)
 		}
 	}
 	out := make(map[string]chat.Message, len(refs))
-	const batch = 500
 	for source, all := range orders {
-		for start := 0; start < len(all); start += batch {
-			part := all[start:min(start+batch, len(all))]
-			rows, err := s.db.Query(`SELECT message_id, source, source_order, date, time, occurred_at, sender, type, text
-				FROM messages WHERE source = ? AND source_order IN (?`+strings.Repeat(",?", len(part)-1)+`)`, append([]any{source}, part...)...)
-			if err != nil {
-				return nil, err
-			}
-			for rows.Next() {
-				m, err := scanMessage(rows)
-				if err != nil {
-					rows.Close()
-					return nil, err
-				}
-				if _, asked := refs[m.ID]; asked {
-					out[m.ID] = m
-				}
-			}
-			if err := rows.Close(); err != nil {
-				return nil, err
+		slices.Sort(all)
+		found, err := messagesAt(s.db, source, all)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range found {
+			if _, asked := refs[m.ID]; asked {
+				out[m.ID] = m
 			}
 		}
 	}
@@ -106,34 +93,20 @@ func (s *Store) ChunkIDsOfMessages(ids []string) (map[string][]string, error) {
 // MessageRange returns the messages of source whose source_order lies in
 // [from, to], ordered by source_order.
 func (s *Store) MessageRange(source string, from, to int) ([]chat.Message, error) {
-	rows, err := s.db.Query(`SELECT message_id, source, source_order, date, time, occurred_at, sender, type, text
-		FROM messages WHERE source = ? AND source_order BETWEEN ? AND ? ORDER BY source_order`, source, from, to)
+	all, err := readMessageBlocks(s.db, source, `SELECT first, messages FROM message_blocks
+		WHERE source = ?1 AND first <= ?3 AND first >= coalesce(
+			(SELECT first FROM message_blocks WHERE source = ?1 AND first <= ?2 ORDER BY first DESC LIMIT 1), ?2)
+		ORDER BY first`, source, from, to)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	var out []chat.Message
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, err
+	for _, m := range all {
+		if m.SourceOrder >= from && m.SourceOrder <= to {
+			out = append(out, m)
 		}
-		out = append(out, m)
 	}
-	return out, rows.Err()
-}
-
-func scanMessage(row interface{ Scan(...any) error }) (chat.Message, error) {
-	var m chat.Message
-	var at string
-	if err := row.Scan(&m.ID, &m.Source, &m.SourceOrder, &m.Date, &m.Time, &at, &m.Sender, &m.Type, &m.Text); err != nil {
-		return m, err
-	}
-	var err error
-	if m.OccurredAt, err = time.Parse(chat.TimestampLayout, at); err != nil {
-		return m, fmt.Errorf("store: message %s: occurred_at %q: %w", m.ID, at, err)
-	}
-	return m, nil
+	return out, nil
 }
 
 // ChunksByID returns the stored chunks with the given IDs, each with its

@@ -108,20 +108,6 @@ func insertMessageKeys(tx *sql.Tx, name string, rows []messageKey) error {
 	return nil
 }
 
-// appendJSONString appends s as a JSON string.
-func appendJSONString(buf []byte, s string) []byte {
-	if !needsEscape(s) {
-		buf = append(buf, '"')
-		buf = append(buf, s...)
-		return append(buf, '"')
-	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(err) // a string always marshals
-	}
-	return append(buf, b...)
-}
-
 // messageRef is where a message is stored.
 type messageRef struct {
 	source string

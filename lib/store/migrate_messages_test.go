@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,17 +57,18 @@ func writeVersion3(t *testing.T, path string, msgs []chat.Message, chunks []chat
 	}
 }
 
-func TestMigrateVersion3(t *testing.T) {
-	opts := chunking.Options{GapMinutes: 180, Window: 4, Stride: 3, MaxChars: 100}
+// version3Store writes msgs (one source, one minute apart from 10:00 on
+// 2024-03-10, texts from text) and their chunks at schema version 3 and opens
+// the file, which migrates it.
+func version3Store(t *testing.T, n int, opts chunking.Options, edit func(i int, m *chat.Message)) (*Store, []chat.Message, []chat.Chunk) {
+	t.Helper()
 	start := time.Date(2024, 3, 10, 10, 0, 0, 0, time.UTC)
-	msgs := make([]chat.Message, 8)
+	msgs := make([]chat.Message, n)
 	for i := range msgs {
 		at := start.Add(time.Duration(i) * time.Minute)
 		m := chat.Message{Source: "s.json", SourceOrder: i, Date: at.Format(chat.DateLayout), Time: at.Format("15:04:05"),
 			OccurredAt: at, Sender: "A", Type: chat.TextType, Text: fmt.Sprint("m ", i)}
-		if i == 1 {
-			m.Text = "長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い"
-		}
+		edit(i, &m)
 		m.ID = chat.MessageID(m)
 		msgs[i] = m
 	}
@@ -74,18 +76,27 @@ func TestMigrateVersion3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	uncovered := chunking.Uncovered(msgs, chunks)
-	if uncovered == 0 || len(chunks) < 2 {
-		t.Fatalf("test data: %d chunks, %d uncovered; want overlapping chunks and a message in none", len(chunks), uncovered)
-	}
 	path := filepath.Join(t.TempDir(), "v3.db")
 	writeVersion3(t, path, msgs, chunks, opts)
-
 	st, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
+	return st, msgs, chunks
+}
+
+func TestMigrateVersion3(t *testing.T) {
+	opts := chunking.Options{GapMinutes: 180, Window: 4, Stride: 3, MaxChars: 100}
+	st, msgs, chunks := version3Store(t, 8, opts, func(i int, m *chat.Message) {
+		if i == 1 {
+			m.Text = "長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い長い"
+		}
+	})
+	uncovered := chunking.Uncovered(msgs, chunks)
+	if uncovered == 0 || len(chunks) < 2 {
+		t.Fatalf("test data: %d chunks, %d uncovered; want overlapping chunks and a message in none", len(chunks), uncovered)
+	}
 	var version int
 	if err := st.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version != SchemaVersion() {
 		t.Fatalf("user_version = %d (%v), want %d", version, err, SchemaVersion())
@@ -168,4 +179,35 @@ func TestMigrateVersion3(t *testing.T) {
 			t.Error("summaries of vanished chunks survived the replacement")
 		}
 	})
+}
+
+// TestMigrateMessagesIntoBlocks: migration 7 writes the blocks with SQLite's
+// JSON functions, and the store reads them back exactly: more than two
+// blocks, texts that JSON escapes, and a message whose time is unknown.
+func TestMigrateMessagesIntoBlocks(t *testing.T) {
+	opts := chunking.Options{GapMinutes: 180, Window: 4, Stride: 3, MaxChars: 5000}
+	texts := []string{`say "hi"`, `C:\path\`, "two\nlines", "tab\there", "bell\x01\x1f", "del\x7f", "line\u2028sep", "emoji 🙂", "<a&b>", ""}
+	st, msgs, _ := version3Store(t, 2*blockMessages+3, opts, func(i int, m *chat.Message) {
+		m.Sender, m.Text = "送信者", fmt.Sprint(texts[i%len(texts)], i)
+		if i == blockMessages {
+			m.Time, m.OccurredAt = "", time.Date(2024, 3, 10, 0, 0, i, 0, time.UTC)
+		}
+	})
+	got, err := st.Messages("s.json")
+	if err != nil || !slices.Equal(got, msgs) {
+		t.Errorf("Messages after the migration = %v, %v; want %v", got, err, msgs)
+	}
+	var blocks, firsts, lasts, counts string
+	if err := st.db.QueryRow(`SELECT count(*), group_concat(first), group_concat(last), group_concat(count) FROM (SELECT * FROM message_blocks ORDER BY first)`).
+		Scan(&blocks, &firsts, &lasts, &counts); err != nil {
+		t.Fatal(err)
+	}
+	b := blockMessages
+	want := fmt.Sprintf("3 %d,%d,%d %d,%d,%d %d,%d,3", 0, b, 2*b, b-1, 2*b-1, 2*b+2, b, b)
+	if g := strings.Join([]string{blocks, firsts, lasts, counts}, " "); g != want {
+		t.Errorf("blocks (count firsts lasts counts) = %s, want %s", g, want)
+	}
+	if rng, err := st.MessageRange("s.json", b-1, b); err != nil || !slices.Equal(rng, msgs[b-1:b+1]) {
+		t.Errorf("MessageRange across the first boundary = %v, %v", rng, err)
+	}
 }

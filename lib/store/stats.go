@@ -41,7 +41,7 @@ func (s *Store) Stats() (Stats, error) {
 		query string
 	}{
 		{&st.Sources, `SELECT count(*) FROM sources`},
-		{&st.Messages, `SELECT count(*) FROM messages`},
+		{&st.Messages, `SELECT coalesce(sum(count), 0) FROM message_blocks`},
 		{&st.Chunks, `SELECT count(*) FROM chunks`},
 		{&st.UncoveredMessages, `SELECT coalesce(sum(uncovered), 0) FROM sources`},
 		{&st.Summaries, `SELECT count(*) FROM summaries`},

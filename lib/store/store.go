@@ -13,12 +13,13 @@
 // kernel is asked to start writing its pages to the disk (writeBehind), so
 // that the commit's fsyncs find little left to do.
 //
-// Layout for writing at scale (schema version 5): messages are kept WITHOUT
-// ROWID under (source, source_order), so storing a source appends its rows;
-// they are found by message_id through message_keys (messagekeys.go) rather
-// than a B-tree index that every hashed ID would enter at a random page; a
-// chunk's members are the JSON array message_ids on its row; a source keeps
-// its count of messages in no chunk.
+// Layout for writing at scale (schema versions 5 to 7): a source's messages
+// are kept in blocks of 64 in source_order (messageblocks.go), so storing a
+// source appends a few rows; they are found by message_id through
+// message_keys (messagekeys.go) rather than a B-tree index that every hashed
+// ID would enter at a random page; a chunk's members are the JSON array
+// message_ids on its row; a source keeps its count of messages in no chunk;
+// chunk vectors lie in blocks of 64 (vectorblocks.go).
 package store
 
 import (
@@ -389,6 +390,28 @@ INSERT INTO vectors_v6 (chunk_id, rep, model, dim, input_cap, block, slot)
 	SELECT chunk_id, rep, model, dim, input_cap, rowid, 0 FROM vectors;
 DROP TABLE vectors;
 ALTER TABLE vectors_v6 RENAME TO vectors;
+`,
+	// 7: messages in blocks (messageblocks.go): a source's messages, 64 to a
+	// row in source_order, as a JSON array of arrays; the view messages
+	// shows one row per message for reading with SQL.
+	`
+CREATE TABLE message_blocks (
+	source   TEXT NOT NULL REFERENCES sources(name) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+	first    INTEGER NOT NULL,
+	last     INTEGER NOT NULL,
+	count    INTEGER NOT NULL,
+	messages TEXT NOT NULL,
+	PRIMARY KEY (source, first)
+) WITHOUT ROWID;
+INSERT INTO message_blocks (source, first, last, count, messages)
+	SELECT source, min(source_order), max(source_order), count(*),
+		json_group_array(json_array(source_order, message_id, date, time, occurred_at, sender, type, text) ORDER BY source_order)
+	FROM (SELECT *, (row_number() OVER (PARTITION BY source ORDER BY source_order) - 1) / 64 AS block FROM messages)
+	GROUP BY source, block;
+DROP TABLE messages;
+CREATE VIEW messages (source, source_order, message_id, date, time, occurred_at, sender, type, text) AS
+	SELECT b.source, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3, m.value ->> 4, m.value ->> 5, m.value ->> 6, m.value ->> 7
+	FROM message_blocks b, json_each(b.messages) m;
 `,
 }
 

@@ -178,7 +178,7 @@ func TestOpen(t *testing.T) {
 func writeLog(t *testing.T, st *store.Store) func() int {
 	t.Helper()
 	stmts := []string{`CREATE TABLE test_write_log (n INTEGER)`}
-	for _, table := range []string{"sources", "messages", "chunks", "summaries", "vectors", "vector_blocks"} {
+	for _, table := range []string{"sources", "message_blocks", "chunks", "summaries", "vectors", "vector_blocks"} {
 		for _, op := range []string{"INSERT", "UPDATE", "DELETE"} {
 			stmts = append(stmts, fmt.Sprintf(`CREATE TRIGGER test_log_%s_%s AFTER %s ON %s BEGIN INSERT INTO test_write_log VALUES (1); END`,
 				table, strings.ToLower(op), op, table))
