@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -90,9 +89,11 @@ func (s *lineScanner) byte(c byte) bool {
 	return false
 }
 
-// str reads a string of valid UTF-8 without escapes or control characters
-// (encoding/json would read invalid UTF-8 as U+FFFD); the result aliases the
-// line.
+// str reads a string without escapes or control characters; the result
+// aliases the line. Lines reach the scanner checked as valid UTF-8
+// (parallelLines, jsonl.Lines), and a string between two ASCII quotes of a
+// valid line is valid too, so the string is kept exactly (encoding/json
+// would read invalid UTF-8 as U+FFFD).
 func (s *lineScanner) str() (string, bool) {
 	if !s.byte('"') {
 		return "", false
@@ -104,9 +105,6 @@ func (s *lineScanner) str() (string, bool) {
 		case c == '"':
 			s.i++
 			b := s.b[start : s.i-1]
-			if !utf8.Valid(b) {
-				return "", false
-			}
 			return unsafe.String(unsafe.SliceData(b), len(b)), true
 		case c == '\\' || c < 0x20:
 			return "", false

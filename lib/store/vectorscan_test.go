@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // vectorLines are lines scanVectorLine must read exactly as encoding/json
@@ -77,6 +78,9 @@ func FuzzScanVectorLine(f *testing.F) {
 
 func checkVectorLine(t *testing.T, line string) (fast bool) {
 	t.Helper()
+	if !utf8.ValidString(line) {
+		return false // lines reach the scanner checked as UTF-8
+	}
 	key, vec, ok := scanVectorLine([]byte(line), nil)
 	if !ok {
 		return false
