@@ -25,8 +25,8 @@ func cpuSeconds() float64 {
 
 // benchmarkFiles times what `linemem ingest --db NEW.db SOURCES` does: the
 // JSON exports of a generated corpus (lib/synth) read, chunked and stored
-// into a fresh database, one transaction per source, reading one file ahead
-// of the writes.
+// into a fresh database, one transaction per source, the files prepared on
+// every core ahead of the writes (ingest.Files).
 func benchmarkFiles(b *testing.B, scale string) {
 	ds, err := synth.Generate(synth.Config{Seed: 1, Scale: scale})
 	if err != nil {
