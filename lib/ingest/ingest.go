@@ -158,7 +158,9 @@ func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 }
 
 // Commit stores a prepared export in one transaction; a preparation error is
-// returned as is, and nothing is written.
+// returned as is, and nothing is written. A source found unchanged, before
+// parsing or because another run stored the same file meanwhile, is reported
+// without warnings.
 func Commit(st *store.Store, p Prepared, opts chunking.Options) (Report, error) {
 	rep := Report{Source: p.Source}
 	if p.Err != nil {
@@ -186,7 +188,9 @@ func Commit(st *store.Store, p Prepared, opts chunking.Options) (Report, error) 
 	}
 	rep.Outcome, rep.Messages, rep.Chunks = outcome, len(p.Result.Messages), len(p.Chunks)
 	rep.Uncovered = stored.Uncovered()
-	rep.Warnings = p.Result.Warnings
+	if outcome != store.Unchanged { // stored meanwhile by another run, which reported them
+		rep.Warnings = p.Result.Warnings
+	}
 	return rep, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
@@ -144,5 +145,43 @@ func TestCollectFollowsALinkedFolder(t *testing.T) {
 	inputs, problems := ingest.Collect([]string{link})
 	if len(problems) != 0 || len(inputs) != 1 || filepath.Base(inputs[0].Path) != "chat.txt" {
 		t.Errorf("inputs %v, problems %v; want chat.txt through the link", inputs, problems)
+	}
+}
+
+// TestCommitUnchangedMeanwhile: when another writer stores the same file
+// between Prepare and Commit, Commit reports the source unchanged and, as
+// for a file recognised before parsing, without the parse's warnings, which
+// the run that stored it reported already.
+func TestCommitUnchangedMeanwhile(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "testdata", "history", "[LINE] 家族のトーク.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "family.txt")
+	crOnly := strings.ReplaceAll(strings.ReplaceAll(string(text), "\r\n", "\n"), "\n", "\r") // warned about on parse
+	if err := os.WriteFile(path, []byte(crOnly), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	opts := chunking.DefaultOptions()
+	first, second := ingest.Prepare(st, ingest.Input{Path: path}, opts), ingest.Prepare(st, ingest.Input{Path: path}, opts)
+	if first.Unchanged || second.Unchanged {
+		t.Fatal("a file not stored yet was prepared as unchanged")
+	}
+	added, err := ingest.Commit(st, first, opts)
+	if err != nil || added.Outcome != store.Added || len(added.Warnings) == 0 {
+		t.Fatalf("first Commit = %+v, %v; want added with the CR-only warning", added, err)
+	}
+	again, err := ingest.Commit(st, second, opts)
+	if err != nil || again.Outcome != store.Unchanged || len(again.Warnings) != 0 {
+		t.Errorf("second Commit = %+v, %v; want unchanged without warnings", again, err)
+	}
+	if again.Messages != added.Messages || again.Chunks != added.Chunks || again.Uncovered != added.Uncovered {
+		t.Errorf("second Commit counts %d/%d/%d, want the first's %d/%d/%d",
+			again.Messages, again.Chunks, again.Uncovered, added.Messages, added.Chunks, added.Uncovered)
 	}
 }

@@ -393,7 +393,9 @@ ALTER TABLE vectors_v6 RENAME TO vectors;
 `,
 	// 7: messages in blocks (messageblocks.go): a source's messages, 64 to a
 	// row in source_order, as a JSON array of arrays; the view messages
-	// shows one row per message for reading with SQL.
+	// shows one row per message for reading with SQL. The view uses
+	// json_extract, not ->>, so that a sqlite3 shell older than 3.38 can
+	// still read the schema.
 	`
 CREATE TABLE message_blocks (
 	source   TEXT NOT NULL REFERENCES sources(name) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
@@ -410,7 +412,9 @@ INSERT INTO message_blocks (source, first, last, count, messages)
 	GROUP BY source, block;
 DROP TABLE messages;
 CREATE VIEW messages (source, source_order, message_id, date, time, occurred_at, sender, type, text) AS
-	SELECT b.source, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3, m.value ->> 4, m.value ->> 5, m.value ->> 6, m.value ->> 7
+	SELECT b.source, json_extract(m.value, '$[0]'), json_extract(m.value, '$[1]'), json_extract(m.value, '$[2]'),
+		json_extract(m.value, '$[3]'), json_extract(m.value, '$[4]'), json_extract(m.value, '$[5]'),
+		json_extract(m.value, '$[6]'), json_extract(m.value, '$[7]')
 	FROM message_blocks b, json_each(b.messages) m;
 `,
 }
