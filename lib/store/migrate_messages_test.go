@@ -19,11 +19,12 @@ import (
 // one chunk_messages row per chunk member.
 func writeVersion3(t *testing.T, path string, msgs []chat.Message, chunks []chat.Chunk, opts chunking.Options) {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)&_pragma=synchronous(OFF)") // a test file: no fsync per row
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1) // BEGIN and COMMIT below on one connection
 	for _, m := range migrations[:3] {
 		if _, err := db.Exec(m); err != nil {
 			t.Fatal(err)
@@ -36,6 +37,8 @@ func writeVersion3(t *testing.T, path string, msgs []chat.Message, chunks []chat
 		}
 	}
 	exec(`PRAGMA user_version = 3`)
+	exec(`BEGIN`)
+	defer exec(`COMMIT`)
 	optsJSON, err := json.Marshal(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -209,5 +212,23 @@ func TestMigrateMessagesIntoBlocks(t *testing.T) {
 	}
 	if rng, err := st.MessageRange("s.json", b-1, b); err != nil || !slices.Equal(rng, msgs[b-1:b+1]) {
 		t.Errorf("MessageRange across the first boundary = %v, %v", rng, err)
+	}
+}
+
+// TestMigrationCompacts: the messages table a migration rewrites into
+// blocks leaves its pages free, and Open compacts the file it migrated.
+func TestMigrationCompacts(t *testing.T) {
+	opts := chunking.Options{GapMinutes: 180, Window: 4, Stride: 3, MaxChars: 100}
+	st, msgs, _ := version3Store(t, 3000, opts, func(i int, m *chat.Message) { m.Text = strings.Repeat("テキスト", 1+i%20) })
+	var pages, free int64
+	if err := st.DB().QueryRow(`SELECT (SELECT page_count FROM pragma_page_count), (SELECT freelist_count FROM pragma_freelist_count)`).Scan(&pages, &free); err != nil {
+		t.Fatal(err)
+	}
+	if 4*free > pages {
+		t.Errorf("%d of %d pages free after the migration, want at most a quarter", free, pages)
+	}
+	got, err := st.Messages("s.json")
+	if err != nil || !slices.Equal(got, msgs) {
+		t.Errorf("Messages after compacting = %d, %v; want the %d written", len(got), err, len(msgs))
 	}
 }

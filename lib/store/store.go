@@ -422,14 +422,43 @@ CREATE VIEW messages (source, source_order, message_id, date, time, occurred_at,
 // migrate applies the migrations above the file's user_version, each in its
 // own write transaction together with the version bump. The version is read
 // inside that transaction, so two processes opening a fresh file at once do
-// not both run a migration.
+// not both run a migration. A migration that rewrites a table into another
+// layout (5, 6, 7) leaves the old table's pages free; when the process that
+// migrated finds more than a quarter of the file free, it compacts the file
+// once (compactAfterMigration).
 func (s *Store) migrate() error {
+	migrated := false
 	for {
 		done, err := s.migrateOnce()
-		if err != nil || done {
+		if err != nil {
 			return err
 		}
+		if done {
+			break
+		}
+		migrated = true
 	}
+	if migrated {
+		s.compactAfterMigration()
+	}
+	return nil
+}
+
+// compactAfterMigration runs VACUUM when more than a quarter of the file's
+// pages are free: converting the paper-scale database of schema 6 (92.8 MB)
+// to message blocks left 51 MB of free pages in a 141 MB file, which VACUUM
+// returned in 0.3 s (88 MB). Compacting is an optimisation, so its failure
+// (a disk without room for the copy VACUUM writes, say) is ignored: the
+// database is whole either way, and later writes reuse free pages.
+func (s *Store) compactAfterMigration() {
+	var pages, free int64
+	if err := s.db.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
+		return
+	}
+	if err := s.db.QueryRow(`PRAGMA freelist_count`).Scan(&free); err != nil || 4*free <= pages {
+		return
+	}
+	s.db.Exec(`VACUUM`)
 }
 
 // migrateOnce applies the next pending migration; done reports that there
