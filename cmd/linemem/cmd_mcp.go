@@ -27,7 +27,8 @@ func init() {
 		usage: `[--http 127.0.0.1:PORT] [--sources A,B] [--redact KINDS] [--log FILE]
 
 Without --http the server speaks MCP on stdin/stdout, the way a client that
-starts it expects; --http serves the streamable HTTP transport at
+starts it expects; requests piped in from a script are all answered before
+it exits at end of input. --http serves the streamable HTTP transport at
 http://HOST:PORT/mcp, loopback addresses only. Tools: search_memory,
 get_messages, list_sources, memory_stats. The server cannot know where a
 client sends what it returns: --redact masks identifiers in every result,
@@ -97,7 +98,7 @@ func runMCP(env *environment, c *command, args []string) error {
 	defer stop()
 	if httpAddr == "" {
 		fmt.Fprintf(env.stderr, "linemem mcp: serving %s on stdio (redaction: %s)\n", db, redactor.Describe())
-		err := server.Run(ctx, &mcp.StdioTransport{})
+		err := server.Run(ctx, &mcpserver.StdioTransport{})
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 			return nil
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,68 @@ func TestMCPStdio(t *testing.T) {
 	}
 	if n := strings.Count(string(log), "\n"); n != 3 || !strings.Contains(string(log), `"tool":"get_messages"`) {
 		t.Errorf("call log has %d lines:\n%s", n, log)
+	}
+}
+
+// TestMCPPiped pipes a script into `linemem mcp`, as a user trying the
+// server from a shell does: every request is answered before the server
+// exits at end of input.
+func TestMCPPiped(t *testing.T) {
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
+	session := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_memory","arguments":{"question":"ポスターの締切"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+	}
+	cases := []struct {
+		name   string
+		input  []string
+		code   int
+		ids    []string // answered, in any order
+		stderr string
+	}{
+		{"scripted session", session, 0, []string{"1", "2", "3"}, ""},
+		{"no input", nil, 0, nil, ""},
+		{"a line that is not JSON", append(session[:2:2], "tools/list", session[3]), 1, []string{"1"}, "invalid character"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, os.Args[0], "mcp", "--db", db)
+			cmd.Env = append(os.Environ(), mcpMainEnv+"=1")
+			var input string
+			for _, line := range c.input {
+				input += line + "\n"
+			}
+			cmd.Stdin = strings.NewReader(input)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			if ctx.Err() != nil {
+				t.Fatalf("linemem mcp did not exit at end of input; wrote:\n%s", stdout.String())
+			}
+			if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(stderr.String(), c.stderr) {
+				t.Errorf("exit %d (%v), stderr %q; want exit %d and %q", code, err, stderr.String(), c.code, c.stderr)
+			}
+			var ids []string
+			for line := range strings.Lines(stdout.String()) {
+				var resp struct {
+					ID     json.RawMessage `json:"id"`
+					Result json.RawMessage `json:"result"`
+				}
+				if err := json.Unmarshal([]byte(line), &resp); err != nil || resp.Result == nil {
+					t.Errorf("not a result: %s (%v)", line, err)
+				}
+				ids = append(ids, string(resp.ID))
+			}
+			slices.Sort(ids)
+			if !slices.Equal(ids, c.ids) {
+				t.Errorf("answered IDs %v, want %v; wrote:\n%s", ids, c.ids, stdout.String())
+			}
+		})
 	}
 }
 

@@ -21,6 +21,10 @@
 // sources, and IDs from other sources are answered as unknown; Config.CallLog
 // records which tool was called with which arguments, never returned text.
 //
+// StdioTransport serves a client on stdin and stdout as the SDK's does, but
+// answers every request read before end of input before the session ends,
+// so requests piped in from a script are all answered.
+//
 // Imports: lib/memory, lib/store, lib/redact, lib/chat, the MCP SDK and the
 // standard library; never cmd/.
 package mcpserver

@@ -1,0 +1,331 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// StdioTransport speaks MCP as newline-delimited JSON-RPC on stdin and
+// stdout, like the SDK's mcp.StdioTransport, but answers every request it
+// has read before it reports end of input. The SDK ends a session as soon
+// as its input ends and drops the responses still being produced, so
+// requests piped in from a shell or a script would go unanswered.
+//
+// The input is handed to the SDK line by line. At end of input the reader
+// waits until the server has written as many responses (messages without
+// "method") as it was handed requests (messages with "method" and a non-null
+// "id"), then reports io.EOF. The wait also ends when the connection is
+// closed, when the context given to Connect is cancelled (Server.Run passes
+// its own), or when the server sends a request of its own to the client
+// (sampling, roots, a keep-alive ping): the client can no longer answer it,
+// and the SDK then fails the call, as it does without the wait.
+//
+// The SDK ends the session on a line it refuses: one that is not JSON, not
+// a JSON-RPC message, a batch when the protocol version forbids batches, or
+// a message longer than MaxLineLength. Before handing such a line on, and
+// before any batch, the reader waits in the same way, so the requests before
+// it are answered first. A message spread over several lines, which the
+// stdio transport's specification forbids, is handed on uncounted.
+//
+// Besides what the SDK buffers, the transport holds one line of up to
+// MaxLineLength bytes and one read buffer; the rest of a longer line, which
+// the SDK refuses, is handed on in pieces as it arrives.
+type StdioTransport struct {
+	In  io.Reader // nil: os.Stdin; closed with the connection if it is an io.Closer
+	Out io.Writer // nil: os.Stdout; never closed
+	// MaxLineLength bounds the bytes of one inbound message, as in
+	// mcp.IOTransport: 0 selects mcp.DefaultMaxLineLength, a negative value
+	// disables the bound.
+	MaxLineLength int
+}
+
+// Connect implements mcp.Transport. It must be called once.
+func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	in, out := t.In, t.Out
+	if in == nil {
+		in = os.Stdin
+	}
+	if out == nil {
+		out = os.Stdout
+	}
+	limit := t.MaxLineLength
+	if limit == 0 {
+		limit = mcp.DefaultMaxLineLength
+	}
+	tl := &tally{changed: make(chan struct{})}
+	r := &drainReader{r: bufio.NewReader(in), limit: limit, tally: tl, ctx: ctx, closed: make(chan struct{})}
+	if c, ok := in.(io.Closer); ok {
+		r.closer = c
+	}
+	base := &mcp.IOTransport{Reader: r, Writer: countingWriter{w: out, tally: tl}, MaxLineLength: t.MaxLineLength}
+	return base.Connect(ctx)
+}
+
+// tally counts the messages that decide when the input may end.
+type tally struct {
+	mu       sync.Mutex
+	calls    int           // requests from the client handed to the server
+	answered int           // responses the server wrote
+	asked    int           // requests the server sent to the client
+	replied  int           // responses from the client handed to the server
+	changed  chan struct{} // closed and replaced whenever the server writes a counted message
+}
+
+func (t *tally) read(calls, replies int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.calls += calls
+	t.replied += replies
+}
+
+func (t *tally) wrote(answers, asks int) {
+	if answers == 0 && asks == 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.answered += answers
+	t.asked += asks
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// settled reports whether every request read has been answered or the
+// server awaits an answer from the client; changed is closed on the next
+// counted write.
+func (t *tally) settled() (ok bool, changed <-chan struct{}) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.answered >= t.calls || t.asked > t.replied, t.changed
+}
+
+// drainReader hands its input on line by line, counting what it hands on.
+// Only the SDK's read loop calls Read; Close may come from any goroutine.
+type drainReader struct {
+	r      *bufio.Reader
+	closer io.Closer // nil when the input cannot be closed
+	limit  int       // longest message the SDK accepts, in bytes; < 0: no limit
+	tally  *tally
+	ctx    context.Context
+
+	closeOnce sync.Once
+	closed    chan struct{}
+
+	line     []byte // the current line, reused
+	pending  []byte // what is left to hand on of the current line
+	overflow bool   // the rest of a line longer than limit is being handed on
+	err      error  // from the input; returned once pending is empty
+}
+
+func (d *drainReader) Read(p []byte) (int, error) {
+	for len(d.pending) == 0 {
+		if d.err != nil {
+			if d.err == io.EOF {
+				d.wait()
+			}
+			return 0, d.err
+		}
+		d.next()
+	}
+	n := copy(p, d.pending)
+	d.pending = d.pending[n:]
+	return n, nil
+}
+
+// next reads the next line, or the next piece of an over-long one, into pending.
+func (d *drainReader) next() {
+	if d.overflow {
+		piece, err := d.r.ReadSlice('\n') // valid until the next read, which waits for pending to empty
+		d.pending = piece
+		d.overflow = err == bufio.ErrBufferFull
+		if err != nil && !d.overflow {
+			d.err = err
+		}
+		return
+	}
+	d.line = d.line[:0]
+	for {
+		piece, err := d.r.ReadSlice('\n')
+		d.line = append(d.line, piece...)
+		if err == bufio.ErrBufferFull {
+			if d.limit >= 0 && len(d.line) > d.limit+len("\r\n") {
+				d.wait()
+				d.pending = d.line
+				d.overflow = true
+				return
+			}
+			continue
+		}
+		if err != nil {
+			d.err = err
+		}
+		break
+	}
+	calls, replies, refusable := classifyIn(d.line)
+	if refusable || d.limit >= 0 && len(bytes.TrimRight(d.line, "\r\n")) > d.limit {
+		d.wait()
+	}
+	d.tally.read(calls, replies)
+	d.pending = d.line
+}
+
+// wait blocks until the tally is settled, the reader is closed or the
+// context is cancelled.
+func (d *drainReader) wait() {
+	for {
+		ok, changed := d.tally.settled()
+		if ok {
+			return
+		}
+		select {
+		case <-changed:
+		case <-d.closed:
+			return
+		case <-d.ctx.Done():
+			return
+		}
+	}
+}
+
+// Close ends any wait and closes the input if it can be closed.
+func (d *drainReader) Close() error {
+	var err error
+	d.closeOnce.Do(func() {
+		close(d.closed)
+		if d.closer != nil {
+			err = d.closer.Close()
+		}
+	})
+	return err
+}
+
+// countingWriter counts the messages the server writes; the SDK writes one
+// message or batch, newline included, per Write.
+type countingWriter struct {
+	w     io.Writer
+	tally *tally
+}
+
+func (c countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	var answers, asks int
+	for line := range bytes.Lines(p) {
+		a, q := classifyOut(line)
+		answers += a
+		asks += q
+	}
+	c.tally.wrote(answers, asks)
+	return n, err
+}
+
+func (countingWriter) Close() error { return nil }
+
+// envelope is the part of a JSON-RPC message the counts need, keyed exactly
+// as the SDK's case-sensitive decoder reads them.
+type envelope map[string]json.RawMessage
+
+// kind classifies a message as the SDK's decoder does.
+type kind int
+
+const (
+	invalid kind = iota
+	call         // a request with an ID: it must be answered
+	notification
+	response
+)
+
+func (e envelope) kind() kind {
+	var version string
+	if json.Unmarshal(e["jsonrpc"], &version) != nil || version != "2.0" {
+		return invalid
+	}
+	hasID := false
+	if id, ok := e["id"]; ok {
+		switch id[0] {
+		case 'n':
+		case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			hasID = true
+		default:
+			return invalid
+		}
+	}
+	if method, ok := e["method"]; ok {
+		if method[0] != '"' && method[0] != 'n' { // the SDK reads a null method as ""
+			return invalid
+		}
+		if hasID {
+			return call
+		}
+		return notification
+	}
+	if !hasID {
+		return invalid
+	}
+	return response
+}
+
+// messages splits a line into the envelopes of its message or batch; ok is
+// false for blank lines and lines that are neither.
+func messages(line []byte) (msgs []envelope, batch, ok bool) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return nil, false, false
+	}
+	if line[0] == '[' {
+		if json.Unmarshal(line, &msgs) != nil {
+			return nil, true, false
+		}
+		return msgs, true, true
+	}
+	var one envelope
+	if json.Unmarshal(line, &one) != nil {
+		return nil, false, false
+	}
+	return []envelope{one}, false, true
+}
+
+// classifyIn counts the client's requests and responses on an input line;
+// refusable reports a line the SDK may refuse, ending the session.
+func classifyIn(line []byte) (calls, replies int, refusable bool) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return 0, 0, false
+	}
+	msgs, batch, ok := messages(line)
+	if !ok || len(msgs) == 0 {
+		return 0, 0, true
+	}
+	for _, m := range msgs {
+		switch m.kind() {
+		case call:
+			calls++
+		case response:
+			replies++
+		case invalid:
+			refusable = true
+		}
+	}
+	return calls, replies, refusable || batch
+}
+
+// classifyOut counts the server's responses and requests on an output line.
+func classifyOut(line []byte) (answers, asks int) {
+	msgs, _, _ := messages(line)
+	for _, m := range msgs {
+		if m == nil {
+			continue
+		}
+		if _, ok := m["method"]; !ok {
+			answers++
+		} else if id, ok := m["id"]; ok && id[0] != 'n' {
+			asks++
+		}
+	}
+	return answers, asks
+}
