@@ -28,7 +28,8 @@ func init() {
 
 Without --http the server speaks MCP on stdin/stdout, the way a client that
 starts it expects; requests piped in from a script are all answered before
-it exits at end of input. --http serves the streamable HTTP transport at
+it exits at end of input, a line that is not a JSON-RPC 2.0 message with an
+error naming the line. --http serves the streamable HTTP transport at
 http://HOST:PORT/mcp, loopback addresses only. Tools: search_memory,
 get_messages, list_sources, memory_stats. The server cannot know where a
 client sends what it returns: --redact masks identifiers in every result,

@@ -86,7 +86,8 @@ func TestMCPStdio(t *testing.T) {
 
 // TestMCPPiped pipes a script into `linemem mcp`, as a user trying the
 // server from a shell does: every request is answered before the server
-// exits at end of input.
+// exits at end of input, and a line that is not JSON is answered with a
+// parse error (id null) without ending the session.
 func TestMCPPiped(t *testing.T) {
 	db := ingestSideDB(t)
 	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
@@ -105,7 +106,7 @@ func TestMCPPiped(t *testing.T) {
 	}{
 		{"scripted session", session, 0, []string{"1", "2", "3"}, ""},
 		{"no input", nil, 0, nil, ""},
-		{"a line that is not JSON", append(session[:2:2], "tools/list", session[3]), 1, []string{"1"}, "invalid character"},
+		{"a line that is not JSON", append(session[:2:2], "tools/list", session[3]), 0, []string{"1", "3", "null"}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -132,9 +133,11 @@ func TestMCPPiped(t *testing.T) {
 				var resp struct {
 					ID     json.RawMessage `json:"id"`
 					Result json.RawMessage `json:"result"`
+					Error  *struct{ Code int }
 				}
-				if err := json.Unmarshal([]byte(line), &resp); err != nil || resp.Result == nil {
-					t.Errorf("not a result: %s (%v)", line, err)
+				err := json.Unmarshal([]byte(line), &resp)
+				if bad := string(resp.ID) == "null"; err != nil || !bad && resp.Result == nil || bad && (resp.Error == nil || resp.Error.Code != -32700) {
+					t.Errorf("neither a result nor the parse error of a bad line: %s (%v)", line, err)
 				}
 				ids = append(ids, string(resp.ID))
 			}

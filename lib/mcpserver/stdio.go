@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -27,12 +28,17 @@ import (
 // (sampling, roots, a keep-alive ping): the client can no longer answer it,
 // and the SDK then fails the call, as it does without the wait.
 //
-// The SDK ends the session on a line it refuses: one that is not JSON, not
-// a JSON-RPC message, a batch when the protocol version forbids batches, or
-// a message longer than MaxLineLength. Before handing such a line on, and
-// before any batch, the reader waits in the same way, so the requests before
-// it are answered first. A message spread over several lines, which the
-// stdio transport's specification forbids, is handed on uncounted.
+// A line that is not JSON, or is JSON but neither a JSON-RPC message nor a
+// non-empty batch, is not handed on: the SDK would end the session on it.
+// It is answered as JSON-RPC 2.0 asks, with id null and error -32700 (parse
+// error) or -32600 (invalid request), the message naming the input line, and
+// the session goes on. The SDK still ends the session on a batch when the
+// protocol version forbids batches, or on a message longer than
+// MaxLineLength; before handing such a line on, and before any batch, the
+// reader waits in the same way, so the requests before it are answered
+// first. A message spread over several lines, which the stdio transport's
+// specification forbids, is taken line by line and each line answered as
+// invalid.
 //
 // Besides what the SDK buffers, the transport holds one line of up to
 // MaxLineLength bytes and one read buffer; the rest of a longer line, which
@@ -60,11 +66,12 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		limit = mcp.DefaultMaxLineLength
 	}
 	tl := &tally{changed: make(chan struct{})}
-	r := &drainReader{r: bufio.NewReader(in), limit: limit, tally: tl, ctx: ctx, closed: make(chan struct{})}
+	w := countingWriter{w: out, tally: tl, mu: new(sync.Mutex)}
+	r := &drainReader{r: bufio.NewReader(in), limit: limit, tally: tl, out: w, ctx: ctx, closed: make(chan struct{})}
 	if c, ok := in.(io.Closer); ok {
 		r.closer = c
 	}
-	base := &mcp.IOTransport{Reader: r, Writer: countingWriter{w: out, tally: tl}, MaxLineLength: t.MaxLineLength}
+	base := &mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: t.MaxLineLength}
 	return base.Connect(ctx)
 }
 
@@ -113,7 +120,9 @@ type drainReader struct {
 	closer io.Closer // nil when the input cannot be closed
 	limit  int       // longest message the SDK accepts, in bytes; < 0: no limit
 	tally  *tally
+	out    countingWriter // where a line not handed on is answered
 	ctx    context.Context
+	lineNo int // of the current line, from 1
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -151,6 +160,7 @@ func (d *drainReader) next() {
 		return
 	}
 	d.line = d.line[:0]
+	d.lineNo++
 	for {
 		piece, err := d.r.ReadSlice('\n')
 		d.line = append(d.line, piece...)
@@ -167,6 +177,12 @@ func (d *drainReader) next() {
 			d.err = err
 		}
 		break
+	}
+	if code, what, bad := invalidLine(d.line); bad {
+		d.tally.read(1, 0)
+		d.out.Write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`+"\n",
+			code, fmt.Sprintf("input line %d: %s", d.lineNo, what)))
+		return
 	}
 	calls, replies, refusable := classifyIn(d.line)
 	if refusable || d.limit >= 0 && len(bytes.TrimRight(d.line, "\r\n")) > d.limit {
@@ -207,14 +223,18 @@ func (d *drainReader) Close() error {
 }
 
 // countingWriter counts the messages the server writes; the SDK writes one
-// message or batch, newline included, per Write.
+// message or batch, newline included, per Write, and so does the reader
+// answering a line it does not hand on, under the same lock.
 type countingWriter struct {
 	w     io.Writer
 	tally *tally
+	mu    *sync.Mutex
 }
 
 func (c countingWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
 	n, err := c.w.Write(p)
+	c.mu.Unlock()
 	var answers, asks int
 	for line := range bytes.Lines(p) {
 		a, q := classifyOut(line)
@@ -289,6 +309,35 @@ func messages(line []byte) (msgs []envelope, batch, ok bool) {
 		return nil, false, false
 	}
 	return []envelope{one}, false, true
+}
+
+// invalidLine reports a non-blank line that the SDK would refuse before
+// reading any message from it, with the JSON-RPC error code and what is
+// wrong: not JSON (-32700), or JSON that is neither one message nor a
+// non-empty batch (-32600). A batch's members are left to the SDK, which
+// answers or refuses them by protocol version.
+func invalidLine(line []byte) (code int, what string, bad bool) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return 0, "", false
+	}
+	if !json.Valid(line) {
+		return -32700, "not JSON", true
+	}
+	switch line[0] {
+	case '[':
+		var batch []json.RawMessage
+		if json.Unmarshal(line, &batch) == nil && len(batch) == 0 {
+			return -32600, "an empty batch", true
+		}
+		return 0, "", false
+	case '{':
+		var one envelope
+		if json.Unmarshal(line, &one) == nil && one.kind() != invalid {
+			return 0, "", false
+		}
+	}
+	return -32600, `not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a "method" or an "id")`, true
 }
 
 // classifyIn counts the client's requests and responses on an input line;

@@ -85,6 +85,10 @@ func ids(resps map[string]map[string]json.RawMessage) []string {
 	return out
 }
 
+// badLine is an input line answered by the transport itself: its number
+// and JSON-RPC error code.
+type badLine struct{ line, code int }
+
 // TestStdioTransport pipes scripts into the server and checks which requests
 // are answered and how the session ends.
 func TestStdioTransport(t *testing.T) {
@@ -99,21 +103,23 @@ func TestStdioTransport(t *testing.T) {
 		maxLine int
 		want    []string // IDs answered
 		wantErr string   // "" : the session ends without error
+		bad     badLine  // the line answered with id null, if any
 	}{
-		{"scripted session", strings.Join([]string{initialize("2025-06-18"), initialized, search, toolsList}, "\n") + "\n", 0, []string{"1", "2", "3"}, ""},
-		{"no input", "", 0, nil, ""},
-		{"no newline at the end", initialize("2025-06-18") + "\n" + initialized + "\n" + search, 0, []string{"1", "2"}, ""},
-		{"blank lines and CRLF", "\r\n" + initialize("2025-06-18") + "\r\n\r\n  \n" + initialized + "\r\n" + toolsList + "\r\n", 0, []string{"1", "3"}, ""},
-		{"request with a null id is a notification", initialize("2025-06-18") + "\n" + `{"jsonrpc":"2.0","id":null,"method":"tools/list"}` + "\n", 0, []string{"1"}, ""},
-		{"not JSON", strings.Join([]string{initialize("2025-06-18"), initialized, search, "not json", toolsList}, "\n") + "\n", 0, []string{"1", "2"}, "invalid character"},
-		{"JSON but not a message", initialize("2025-06-18") + "\n" + `{"foo":1}` + "\n" + toolsList + "\n", 0, []string{"1"}, "version tag"},
-		{"empty batch", initialize("2025-06-18") + "\n[]\n", 0, []string{"1"}, "empty batch"},
-		{"batch before 2025-06-18", initialize("2025-03-26") + "\n" + initialized + "\n[" + `{"jsonrpc":"2.0","id":2,"method":"ping"},` + toolsList + "]\n", 0, []string{"1", "2", "3"}, ""},
-		{"batch from 2025-06-18 on", initialize("2025-06-18") + "\n" + initialized + "\n[" + `{"jsonrpc":"2.0","id":2,"method":"ping"},` + toolsList + "]\n", 0, []string{"1"}, "batching is not supported"},
-		{"line over MaxLineLength", initialize("2025-06-18") + "\n" + ping(2, 10) + "\n" + ping(3, 5000) + "\n" + ping(4, 10) + "\n", 1024, []string{"1", "2"}, "maximum line length"},
-		{"lines under MaxLineLength", initialize("2025-06-18") + "\n" + ping(2, 800) + "\n" + ping(3, 800) + "\n", 1024, []string{"1", "2", "3"}, ""},
-		{"message of MaxLineLength", initialize("2025-06-18") + "\n" + ping(2, 1024-len(ping(2, 0))) + "\r\n" + ping(3, 10) + "\n", 1024, []string{"1", "2", "3"}, ""},
-		{"message one byte over MaxLineLength", initialize("2025-06-18") + "\n" + ping(2, 1025-len(ping(2, 0))) + "\n" + ping(3, 10) + "\n", 1024, []string{"1"}, "maximum line length"},
+		{"scripted session", strings.Join([]string{initialize("2025-06-18"), initialized, search, toolsList}, "\n") + "\n", 0, []string{"1", "2", "3"}, "", badLine{}},
+		{"no input", "", 0, nil, "", badLine{}},
+		{"no newline at the end", initialize("2025-06-18") + "\n" + initialized + "\n" + search, 0, []string{"1", "2"}, "", badLine{}},
+		{"blank lines and CRLF", "\r\n" + initialize("2025-06-18") + "\r\n\r\n  \n" + initialized + "\r\n" + toolsList + "\r\n", 0, []string{"1", "3"}, "", badLine{}},
+		{"request with a null id is a notification", initialize("2025-06-18") + "\n" + `{"jsonrpc":"2.0","id":null,"method":"tools/list"}` + "\n", 0, []string{"1"}, "", badLine{}},
+		{"not JSON: answered, the session goes on", strings.Join([]string{initialize("2025-06-18"), initialized, search, "not json", toolsList}, "\n") + "\n", 0, []string{"1", "2", "3", "null"}, "", badLine{4, -32700}},
+		{"JSON but not a message", initialize("2025-06-18") + "\n" + `{"foo":1}` + "\n" + toolsList + "\n", 0, []string{"1", "3", "null"}, "", badLine{2, -32600}},
+		{"JSON-RPC 1.0", initialize("2025-06-18") + "\n" + `{"jsonrpc":"1.0","id":7,"method":"ping"}` + "\n" + toolsList + "\n", 0, []string{"1", "3", "null"}, "", badLine{2, -32600}},
+		{"empty batch", initialize("2025-06-18") + "\n[]\n" + toolsList + "\n", 0, []string{"1", "3", "null"}, "", badLine{2, -32600}},
+		{"batch before 2025-06-18", initialize("2025-03-26") + "\n" + initialized + "\n[" + `{"jsonrpc":"2.0","id":2,"method":"ping"},` + toolsList + "]\n", 0, []string{"1", "2", "3"}, "", badLine{}},
+		{"batch from 2025-06-18 on", initialize("2025-06-18") + "\n" + initialized + "\n[" + `{"jsonrpc":"2.0","id":2,"method":"ping"},` + toolsList + "]\n", 0, []string{"1"}, "batching is not supported", badLine{}},
+		{"line over MaxLineLength", initialize("2025-06-18") + "\n" + ping(2, 10) + "\n" + ping(3, 5000) + "\n" + ping(4, 10) + "\n", 1024, []string{"1", "2"}, "maximum line length", badLine{}},
+		{"lines under MaxLineLength", initialize("2025-06-18") + "\n" + ping(2, 800) + "\n" + ping(3, 800) + "\n", 1024, []string{"1", "2", "3"}, "", badLine{}},
+		{"message of MaxLineLength", initialize("2025-06-18") + "\n" + ping(2, 1024-len(ping(2, 0))) + "\r\n" + ping(3, 10) + "\n", 1024, []string{"1", "2", "3"}, "", badLine{}},
+		{"message one byte over MaxLineLength", initialize("2025-06-18") + "\n" + ping(2, 1025-len(ping(2, 0))) + "\n" + ping(3, 10) + "\n", 1024, []string{"1"}, "maximum line length", badLine{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -134,6 +140,13 @@ func TestStdioTransport(t *testing.T) {
 			resps := responses(t, out.String())
 			if got := ids(resps); !slices.Equal(got, c.want) {
 				t.Errorf("answered IDs %v, want %v; wrote:\n%s", got, c.want, out.String())
+			}
+			if c.bad.line > 0 {
+				var e struct{ Code int }
+				r := resps["null"]
+				if json.Unmarshal(r["error"], &e) != nil || e.Code != c.bad.code || !strings.Contains(string(r["error"]), fmt.Sprintf("input line %d:", c.bad.line)) {
+					t.Errorf("the bad line was answered %s, want code %d naming input line %d", r["error"], c.bad.code, c.bad.line)
+				}
 			}
 			if r, ok := resps["2"]; ok && c.name == "scripted session" {
 				var res mcp.CallToolResult
