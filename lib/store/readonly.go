@@ -33,6 +33,9 @@ func OpenReadOnly(path string) (*Store, error) {
 	case version < len(migrations):
 		s.Close()
 		rw, err := Open(path)
+		if errors.Is(err, errNotLinemem) {
+			return nil, err
+		}
 		if err != nil {
 			var se *sqlite.Error
 			if errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_READONLY || se.Code()&0xff == sqlite3.SQLITE_CANTOPEN) {

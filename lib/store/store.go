@@ -25,8 +25,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -85,6 +87,9 @@ func Open(path string) (*Store, error) {
 		if err := create(path); err != nil {
 			return nil, Explain(path, fmt.Errorf("store: create %s: %w", path, err))
 		}
+		if err := refuseUnversioned(path); err != nil {
+			return nil, err
+		}
 	}
 	q := url.Values{}
 	for _, p := range []string{
@@ -108,6 +113,9 @@ func Open(path string) (*Store, error) {
 	s := &Store{db: db, path: path}
 	if err := s.migrate(); err != nil {
 		db.Close()
+		if errors.Is(err, errNotLinemem) {
+			return nil, err
+		}
 		return nil, Explain(path, fmt.Errorf("store: open %s: %w", path, err))
 	}
 	return s, nil
@@ -502,6 +510,11 @@ func (s *Store) migrateOnce() (from int, done bool, err error) {
 	if version == len(migrations) {
 		return version, true, nil
 	}
+	if version == 0 {
+		if err := checkUnversioned(tx, s.path); err != nil {
+			return 0, false, err
+		}
+	}
 	if _, err := tx.Exec(migrations[version]); err != nil {
 		return 0, false, fmt.Errorf("migration %d: %w", version+1, err)
 	}
@@ -512,6 +525,65 @@ func (s *Store) migrateOnce() (from int, done bool, err error) {
 		return 0, false, fmt.Errorf("migration %d: %w", version+1, err)
 	}
 	return version, false, nil
+}
+
+// errNotLinemem marks a file that holds tables but no linemem schema
+// version: linemem does not write into it.
+var errNotLinemem = errors.New("not a linemem database")
+
+// checkUnversioned refuses a file at user_version 0 that already holds
+// tables: another program's database, which migration 1 would add linemem's
+// tables to, or a copy of a linemem database that lost its version (sqlite3's
+// .dump does not carry user_version), on which migration 1 would fail with
+// "table sources already exists".
+func checkUnversioned(q queryer, path string) error {
+	var tables int
+	var hasSources bool
+	if err := q.QueryRow(`SELECT count(*), coalesce(max(name = 'sources'), 0) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&tables, &hasSources); err != nil {
+		return err
+	}
+	switch {
+	case tables == 0:
+		return nil
+	case hasSources:
+		return &explained{err: errNotLinemem, msg: fmt.Sprintf("%s holds linemem's tables but no schema version (PRAGMA user_version is 0), as a copy made with sqlite3's .dump does; "+
+			"give it the version of the database it was copied from: sqlite3 %s \"PRAGMA user_version = N\", N from sqlite3 ORIGINAL.db \"PRAGMA user_version\"", path, path)}
+	default:
+		return &explained{err: errNotLinemem, msg: fmt.Sprintf("%s is an SQLite database that linemem did not write (it holds %d other table(s) and no linemem schema version); linemem keeps its memory in a file of its own: give --db a new path", path, tables)}
+	}
+}
+
+// refuseUnversioned applies checkUnversioned to a file whose header gives
+// user_version 0 before Open's connections switch it to WAL, which would
+// rewrite the header of a file linemem then refuses. It reads through a
+// read-only connection; a file it cannot read that way is left to Open. A
+// new file (create gives it user_version 0 and no table) passes, and so does
+// a linemem file whose version is still only in its WAL.
+func refuseUnversioned(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	var header [64]byte
+	_, err = io.ReadFull(f, header[:])
+	f.Close()
+	if err != nil || binary.BigEndian.Uint32(header[60:]) != 0 { // user_version, SQLite file format §1.3
+		return nil
+	}
+	db, err := sql.Open("sqlite", fileURI(path, url.Values{"mode": {"ro"}}))
+	if err != nil {
+		return nil
+	}
+	defer db.Close()
+	var version int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version != 0 {
+		return nil
+	}
+	err = checkUnversioned(db, path)
+	if errors.Is(err, errNotLinemem) {
+		return err
+	}
+	return nil
 }
 
 // inTx runs f in one transaction, committing when f returns nil.

@@ -73,7 +73,7 @@ func TestOpenKeepsPageSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := raw.Exec(`PRAGMA page_size = 4096; CREATE TABLE other (a)`); err != nil {
+	if _, err := raw.Exec(`PRAGMA page_size = 4096; VACUUM`); err != nil { // a file with a header and no table (one with tables is refused: TestOpenRefusesUnversioned)
 		t.Fatal(err)
 	}
 	raw.Close()

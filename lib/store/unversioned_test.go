@@ -1,0 +1,67 @@
+package store_test
+
+import (
+	"bytes"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/linemem/linemem/lib/store"
+)
+
+// TestOpenRefusesUnversioned: a file with tables but no linemem schema
+// version is refused by Open and OpenReadOnly with what to do, and left
+// byte for byte as it was; an SQLite file with no table is taken as new.
+func TestOpenRefusesUnversioned(t *testing.T) {
+	cases := []struct {
+		name   string
+		schema string // run by a plain SQLite connection on a new file
+		want   string // in the error; "" opens
+	}{
+		{"another program's database", `CREATE TABLE notes (x); INSERT INTO notes VALUES (1)`, "linemem did not write"},
+		{"a linemem copy without its version", `CREATE TABLE sources (name TEXT PRIMARY KEY); CREATE TABLE chunks (chunk_id TEXT)`, `PRAGMA user_version = N`},
+		{"an SQLite file with no table", `PRAGMA page_size = 4096; VACUUM`, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "other.db")
+			db, err := sql.Open("sqlite", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(c.schema); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			before, err := os.ReadFile(path)
+			if err != nil || len(before) == 0 {
+				t.Fatalf("the fixture file: %d bytes, %v", len(before), err)
+			}
+			for _, open := range []struct {
+				name string
+				f    func(string) (*store.Store, error)
+			}{{"Open", store.Open}, {"OpenReadOnly", store.OpenReadOnly}} {
+				st, err := open.f(path)
+				if c.want == "" {
+					if err != nil {
+						t.Fatalf("%s: %v", open.name, err)
+					}
+					st.Close()
+					continue
+				}
+				if err == nil {
+					st.Close()
+					t.Fatalf("%s opened it", open.name)
+				}
+				if msg := err.Error(); !strings.Contains(msg, c.want) || !strings.HasPrefix(msg, path) {
+					t.Errorf("%s: %q, want the path first and %q", open.name, msg, c.want)
+				}
+				if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+					t.Errorf("%s changed the file (%v)", open.name, err)
+				}
+			}
+		})
+	}
+}
