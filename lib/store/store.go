@@ -437,7 +437,7 @@ CREATE VIEW messages (source, source_order, message_id, date, time, occurred_at,
 // tenth of it free, it compacts the file once (compactAfterMigration). A new
 // file is never compacted: its few free pages are reused by the first write.
 func (s *Store) migrate() error {
-	upgraded := false
+	first := -1 // the version of the first migration this process ran
 	for {
 		from, done, err := s.migrateOnce()
 		if err != nil {
@@ -446,9 +446,11 @@ func (s *Store) migrate() error {
 		if done {
 			break
 		}
-		upgraded = upgraded || from > 0
+		if first < 0 {
+			first = from
+		}
 	}
-	if upgraded {
+	if first > 0 {
 		s.compactAfterMigration()
 	}
 	return nil
