@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,6 +16,25 @@ func TestStats(t *testing.T) {
 		code, _, stderr := ingestSideRun(t, "stats", "--db", db)
 		if code != 1 || !strings.Contains(stderr, "no such database") {
 			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("empty file or folder", func(t *testing.T) {
+		dir := t.TempDir()
+		empty, folder := filepath.Join(dir, "empty.db"), filepath.Join(dir, "folder.db")
+		if err := os.WriteFile(empty, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(folder, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for path, want := range map[string]string{empty: "an empty file, not a database yet", folder: "is a folder, not a database file"} {
+			code, _, stderr := ingestSideRun(t, "stats", "--db", path)
+			if code != 1 || !strings.Contains(stderr, want) {
+				t.Errorf("stats --db %s: exit %d, stderr %q; want 1 and %q", filepath.Base(path), code, stderr, want)
+			}
+		}
+		if fi, err := os.Stat(empty); err != nil || fi.Size() != 0 {
+			t.Errorf("stats wrote to the empty file: %v, %v", fi.Size(), err)
 		}
 	})
 	ingestSideMust(t, "ingest", "--db", db, conformance.Path("sources"))

@@ -232,11 +232,15 @@ func openStoreAndCache(path string) (*store.Store, *cache.Cache, error) {
 }
 
 // openExistingStore opens the database at path for a command that reads what
-// an earlier `linemem ingest` stored; a missing file is an error that says so
-// rather than an empty database created on the spot.
+// an earlier `linemem ingest` stored; a missing or empty file is an error that
+// says so rather than an empty database created on the spot.
 func openExistingStore(path string) (*store.Store, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no such database; run `linemem ingest --db %s PATH…` first", path, path)
+	}
+	if err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+		return nil, fmt.Errorf("%s: an empty file, not a database yet; run `linemem ingest --db %s PATH…` first", path, path)
 	}
 	return store.Open(path)
 }

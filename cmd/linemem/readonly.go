@@ -8,9 +8,9 @@ import (
 
 // openReadOnlyStore opens the database at path for a command that only reads
 // it (store.OpenReadOnly): it works in a read-only folder and never writes. A
-// missing file gets openExistingStore's message.
+// missing or empty file gets openExistingStore's message.
 func openReadOnlyStore(path string) (*store.Store, error) {
-	if _, err := os.Stat(path); err != nil {
+	if fi, err := os.Stat(path); err != nil || fi.Mode().IsRegular() && fi.Size() == 0 {
 		return openExistingStore(path)
 	}
 	return store.OpenReadOnly(path)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -17,13 +18,18 @@ import (
 // read-only folder), it is opened immutable, which is sound because nothing
 // can write there either. A database whose schema is older than this
 // linemem's is upgraded with Open when it can be written, and refused with a
-// sentence saying so when it cannot. A missing file is an error.
+// sentence saying so when it cannot. A missing file is an error, and so is
+// an SQLite file that linemem did not write (checkForeign).
 func OpenReadOnly(path string) (*Store, error) {
 	s, version, err := openRO(path, false)
 	if err != nil {
 		s, version, err = openRO(path, true)
 	}
 	if err != nil {
+		return nil, Explain(path, err)
+	}
+	if err := checkForeign(s.db, path, version); err != nil {
+		s.Close()
 		return nil, Explain(path, err)
 	}
 	switch {
@@ -76,9 +82,12 @@ func openRO(path string, immutable bool) (*Store, int, error) {
 }
 
 // Explain turns an SQLite error about the database at path into a sentence
-// that says what happened and what to do, wrapping err; other errors are
-// returned as they are.
+// that says what happened and what to do, wrapping err; so is any error when
+// path is a folder. Other errors are returned as they are.
 func Explain(path string, err error) error {
+	if fi, statErr := os.Stat(path); statErr == nil && fi.IsDir() {
+		return &explained{msg: fmt.Sprintf("%s is a folder, not a database file: give --db the path of a file", path), err: err}
+	}
 	var se *sqlite.Error
 	if !errors.As(err, &se) {
 		return err

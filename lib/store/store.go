@@ -87,7 +87,7 @@ func Open(path string) (*Store, error) {
 		if err := create(path); err != nil {
 			return nil, Explain(path, fmt.Errorf("store: create %s: %w", path, err))
 		}
-		if err := refuseUnversioned(path); err != nil {
+		if err := refuseForeign(path); err != nil {
 			return nil, err
 		}
 	}
@@ -506,16 +506,14 @@ func (s *Store) migrateOnce() (from int, done bool, err error) {
 	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return 0, false, err
 	}
+	if err := checkForeign(tx, s.path, version); err != nil {
+		return 0, false, err
+	}
 	if version > len(migrations) {
 		return 0, false, fmt.Errorf("schema version %d is newer than this linemem supports (%d)", version, len(migrations))
 	}
 	if version == len(migrations) {
 		return version, true, nil
-	}
-	if version == 0 {
-		if err := checkUnversioned(tx, s.path); err != nil {
-			return 0, false, err
-		}
 	}
 	if _, err := tx.Exec(migrations[version]); err != nil {
 		return 0, false, fmt.Errorf("migration %d: %w", version+1, err)
@@ -529,16 +527,18 @@ func (s *Store) migrateOnce() (from int, done bool, err error) {
 	return version, false, nil
 }
 
-// errNotLinemem marks a file that holds tables but no linemem schema
-// version: linemem does not write into it.
+// errNotLinemem marks a file that linemem did not write, or that lost its
+// schema version: linemem does not write into it.
 var errNotLinemem = errors.New("not a linemem database")
 
-// checkUnversioned refuses a file at user_version 0 that already holds
-// tables: another program's database, which migration 1 would add linemem's
-// tables to, or a copy of a linemem database that lost its version (sqlite3's
-// .dump does not carry user_version), on which migration 1 would fail with
-// "table sources already exists".
-func checkUnversioned(q queryer, path string) error {
+// checkForeign refuses a file at schema version version that holds tables
+// but not linemem's sources table (made by migration 1 and kept by every
+// later one): another program's database, which a migration would add
+// linemem's tables to whatever its user_version. A file with linemem's
+// tables at version 0 is a copy that lost its version (sqlite3's .dump does
+// not carry user_version), on which migration 1 would fail with "table
+// sources already exists". A file with no table is new.
+func checkForeign(q queryer, path string, version int) error {
 	var tables int
 	var hasSources bool
 	if err := q.QueryRow(`SELECT count(*), coalesce(max(name = 'sources'), 0) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&tables, &hasSources); err != nil {
@@ -547,29 +547,38 @@ func checkUnversioned(q queryer, path string) error {
 	switch {
 	case tables == 0:
 		return nil
-	case hasSources:
+	case !hasSources:
+		what := fmt.Sprintf("%d tables", tables)
+		if tables == 1 {
+			what = "1 table"
+		}
+		return &explained{err: errNotLinemem, msg: fmt.Sprintf("%s is an SQLite database that linemem did not write (%s, schema version %d, no linemem sources table); "+
+			"linemem keeps its memory in a file of its own: give --db a new path", path, what, version)}
+	case version == 0:
 		return &explained{err: errNotLinemem, msg: fmt.Sprintf("%s holds linemem's tables but no schema version (PRAGMA user_version is 0), as a copy made with sqlite3's .dump does; "+
-			"give it the version of the database it was copied from: sqlite3 %s \"PRAGMA user_version = N\", N from sqlite3 ORIGINAL.db \"PRAGMA user_version\"", path, path)}
-	default:
-		return &explained{err: errNotLinemem, msg: fmt.Sprintf("%s is an SQLite database that linemem did not write (it holds %d other table(s) and no linemem schema version); linemem keeps its memory in a file of its own: give --db a new path", path, tables)}
+			"give it the version of the database it was copied from: sqlite3 %s \"PRAGMA user_version = N\", N from sqlite3 ORIGINAL.db \"PRAGMA user_version\" "+
+			"(a database this linemem wrote has version %d)", path, path, len(migrations))}
 	}
+	return nil
 }
 
-// refuseUnversioned applies checkUnversioned to a file whose header gives
-// user_version 0 before Open's connections switch it to WAL, which would
-// rewrite the header of a file linemem then refuses. It reads through a
-// read-only connection; a file it cannot read that way is left to Open. A
-// new file (create gives it user_version 0 and no table) passes, and so does
-// a linemem file whose version is still only in its WAL.
-func refuseUnversioned(path string) error {
+// refuseForeign applies checkForeign before Open's connections switch the
+// file to WAL, which would rewrite the header of a file linemem then
+// refuses. A file whose header already gives the current schema version and
+// WAL (what linemem writes; header bytes 18 and 19 are 2 in WAL mode, SQLite
+// file format §1.3) is taken without a look; any other is read through a
+// read-only connection, and one that cannot be read so is left to Open. A new
+// file (create gives it user_version 0 and no table) passes, and so does a
+// linemem file whose version is still only in its WAL.
+func refuseForeign(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
-	var header [64]byte
+	var header [100]byte
 	_, err = io.ReadFull(f, header[:])
 	f.Close()
-	if err != nil || binary.BigEndian.Uint32(header[60:]) != 0 { // user_version, SQLite file format §1.3
+	if err != nil || binary.BigEndian.Uint32(header[60:]) == uint32(len(migrations)) && header[18] == 2 && header[19] == 2 {
 		return nil
 	}
 	db, err := sql.Open("sqlite", fileURI(path, url.Values{"mode": {"ro"}}))
@@ -578,10 +587,10 @@ func refuseUnversioned(path string) error {
 	}
 	defer db.Close()
 	var version int
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version != 0 {
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return nil
 	}
-	err = checkUnversioned(db, path)
+	err = checkForeign(db, path, version)
 	if errors.Is(err, errNotLinemem) {
 		return err
 	}

@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,16 +12,20 @@ import (
 	"github.com/linemem/linemem/lib/store"
 )
 
-// TestOpenRefusesUnversioned: a file with tables but no linemem schema
-// version is refused by Open and OpenReadOnly with what to do, and left
-// byte for byte as it was; an SQLite file with no table is taken as new.
+// TestOpenRefusesUnversioned: a file with tables but not linemem's, whatever
+// its user_version and journal mode, or with linemem's tables but no schema
+// version, is refused by Open and OpenReadOnly with what to do, and left byte
+// for byte as it was; an SQLite file with no table is taken as new.
 func TestOpenRefusesUnversioned(t *testing.T) {
 	cases := []struct {
 		name   string
 		schema string // run by a plain SQLite connection on a new file
 		want   string // in the error; "" opens
 	}{
-		{"another program's database", `CREATE TABLE notes (x); INSERT INTO notes VALUES (1)`, "linemem did not write"},
+		{"another program's database", `CREATE TABLE notes (x); INSERT INTO notes VALUES (1)`, "linemem did not write (1 table, schema version 0"},
+		{"another program's, with a version", `CREATE TABLE notes (x); CREATE TABLE tags (y); PRAGMA user_version = 3`, "linemem did not write (2 tables, schema version 3"},
+		{"another program's, at linemem's version", fmt.Sprintf(`CREATE TABLE notes (x); PRAGMA user_version = %d`, store.SchemaVersion()), "linemem did not write"},
+		{"another program's, in WAL mode at linemem's version", fmt.Sprintf(`PRAGMA journal_mode = WAL; CREATE TABLE notes (x); PRAGMA user_version = %d`, store.SchemaVersion()), "linemem did not write"},
 		{"a linemem copy without its version", `CREATE TABLE sources (name TEXT PRIMARY KEY); CREATE TABLE chunks (chunk_id TEXT)`, `PRAGMA user_version = N`},
 		{"an SQLite file with no table", `PRAGMA page_size = 4096; VACUUM`, ""},
 	}
