@@ -28,12 +28,13 @@ import (
 // (sampling, roots, a keep-alive ping): the client can no longer answer it,
 // and the SDK then fails the call, as it does without the wait.
 //
-// A line that is not JSON, or is JSON but neither a JSON-RPC message nor a
-// non-empty batch, is not handed on: the SDK would end the session on it.
-// It is answered as JSON-RPC 2.0 asks, with id null and error -32700 (parse
-// error) or -32600 (invalid request), the message naming the input line, and
-// the session goes on. The SDK still ends the session on a batch when the
-// protocol version forbids batches, or on a message longer than
+// A line the SDK would end the session on is not handed on (invalidLine): one
+// that is not JSON, JSON that is not a JSON-RPC message, and any batch but a
+// batch of messages under a protocol before 2025-06-18. It is answered as
+// JSON-RPC 2.0 asks, with id null and error -32700 (parse error) or -32600
+// (invalid request), the message naming the input line, and the session goes
+// on. Blank lines are skipped, and a byte order mark before the first line is
+// dropped. The SDK still ends the session on a message longer than
 // MaxLineLength; before handing such a line on, and before any batch, the
 // reader waits in the same way, so the requests before it are answered
 // first. A message spread over several lines, which the stdio transport's
@@ -123,6 +124,9 @@ type drainReader struct {
 	out    countingWriter // where a line not handed on is answered
 	ctx    context.Context
 	lineNo int // of the current line, from 1
+	// protocol is the version the client's initialize request asked for;
+	// "" before one is read.
+	protocol string
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -178,11 +182,17 @@ func (d *drainReader) next() {
 		}
 		break
 	}
-	if code, what, bad := invalidLine(d.line); bad {
+	if d.lineNo == 1 {
+		d.line = bytes.TrimPrefix(d.line, []byte("\uFEFF")) // a byte order mark some editors and shells write
+	}
+	if code, what, bad := invalidLine(d.line, d.protocol); bad {
 		d.tally.read(1, 0)
 		d.out.Write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`+"\n",
 			code, fmt.Sprintf("input line %d: %s", d.lineNo, what)))
 		return
+	}
+	if v := requestedProtocol(d.line); v != "" {
+		d.protocol = v
 	}
 	calls, replies, refusable := classifyIn(d.line)
 	if refusable || d.limit >= 0 && len(bytes.TrimRight(d.line, "\r\n")) > d.limit {
@@ -311,12 +321,14 @@ func messages(line []byte) (msgs []envelope, batch, ok bool) {
 	return []envelope{one}, false, true
 }
 
-// invalidLine reports a non-blank line that the SDK would refuse before
-// reading any message from it, with the JSON-RPC error code and what is
-// wrong: not JSON (-32700), or JSON that is neither one message nor a
-// non-empty batch (-32600). A batch's members are left to the SDK, which
-// answers or refuses them by protocol version.
-func invalidLine(line []byte) (code int, what string, bad bool) {
+// invalidLine reports a non-blank line that the SDK would refuse, ending
+// the session, with the JSON-RPC error code and what is wrong: not JSON
+// (-32700); JSON that is neither a message nor a batch; an empty batch, a
+// batch with a member that is not a message, or any batch when the client
+// asked for protocol 2025-06-18 or later (or has not initialized), which
+// removed batches from MCP (-32600). A batch of messages under an earlier
+// protocol is left to the SDK, which answers it.
+func invalidLine(line []byte, protocol string) (code int, what string, bad bool) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return 0, "", false
@@ -324,11 +336,23 @@ func invalidLine(line []byte) (code int, what string, bad bool) {
 	if !json.Valid(line) {
 		return -32700, "not JSON", true
 	}
+	const notMessage = `not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a "method" or an "id")`
 	switch line[0] {
 	case '[':
-		var batch []json.RawMessage
-		if json.Unmarshal(line, &batch) == nil && len(batch) == 0 {
+		var batch []envelope
+		if json.Unmarshal(line, &batch) != nil {
+			return -32600, "a batch whose members are not all JSON-RPC 2.0 messages", true
+		}
+		if len(batch) == 0 {
 			return -32600, "an empty batch", true
+		}
+		for _, m := range batch {
+			if m.kind() == invalid {
+				return -32600, "a batch whose members are not all JSON-RPC 2.0 messages", true
+			}
+		}
+		if protocol == "" || protocol >= batchesRemoved {
+			return -32600, "a batch: MCP has no JSON-RPC batches from protocol version " + batchesRemoved + " on; send one message per line", true
 		}
 		return 0, "", false
 	case '{':
@@ -337,7 +361,26 @@ func invalidLine(line []byte) (code int, what string, bad bool) {
 			return 0, "", false
 		}
 	}
-	return -32600, `not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a "method" or an "id")`, true
+	return -32600, notMessage, true
+}
+
+// batchesRemoved is the MCP protocol version that removed JSON-RPC batches;
+// versions are dates, so they compare as strings.
+const batchesRemoved = "2025-06-18"
+
+// requestedProtocol returns the protocolVersion of an initialize request on
+// line, or "".
+func requestedProtocol(line []byte) string {
+	var req struct {
+		Method string
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+	}
+	if bytes.Contains(line, []byte(`"initialize"`)) && json.Unmarshal(line, &req) == nil && req.Method == "initialize" {
+		return req.Params.ProtocolVersion
+	}
+	return ""
 }
 
 // classifyIn counts the client's requests and responses on an input line;
