@@ -28,7 +28,7 @@ import (
 // (sampling, roots, a keep-alive ping): the client can no longer answer it,
 // and the SDK then fails the call, as it does without the wait.
 //
-// A line the SDK would end the session on is not handed on (invalidLine): one
+// A line the SDK would end the session on is not handed on (classifyIn): one
 // that is not JSON, JSON that is not a JSON-RPC message, and any batch but a
 // batch of messages under a protocol before 2025-06-18. It is answered as
 // JSON-RPC 2.0 asks, with id null and error -32700 (parse error) or -32600
@@ -185,20 +185,20 @@ func (d *drainReader) next() {
 	if d.lineNo == 1 {
 		d.line = bytes.TrimPrefix(d.line, []byte("\uFEFF")) // a byte order mark some editors and shells write
 	}
-	if code, what, bad := invalidLine(d.line, d.protocol); bad {
+	in := classifyIn(d.line, d.protocol)
+	if in.errCode != 0 {
 		d.tally.read(1, 0)
 		d.out.Write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`+"\n",
-			code, fmt.Sprintf("input line %d: %s", d.lineNo, what)))
+			in.errCode, fmt.Sprintf("input line %d: %s", d.lineNo, in.errWhat)))
 		return
 	}
-	if v := requestedProtocol(d.line); v != "" {
-		d.protocol = v
+	if in.protocol != "" {
+		d.protocol = in.protocol
 	}
-	calls, replies, refusable := classifyIn(d.line)
-	if refusable || d.limit >= 0 && len(bytes.TrimRight(d.line, "\r\n")) > d.limit {
+	if in.batch || d.limit >= 0 && len(bytes.TrimRight(d.line, "\r\n")) > d.limit {
 		d.wait()
 	}
-	d.tally.read(calls, replies)
+	d.tally.read(in.calls, in.replies)
 	d.pending = d.line
 }
 
@@ -321,89 +321,75 @@ func messages(line []byte) (msgs []envelope, batch, ok bool) {
 	return []envelope{one}, false, true
 }
 
-// invalidLine reports a non-blank line that the SDK would refuse, ending
-// the session, with the JSON-RPC error code and what is wrong: not JSON
-// (-32700); JSON that is neither a message nor a batch; an empty batch, a
-// batch with a member that is not a message, or any batch when the client
-// asked for protocol 2025-06-18 or later (or has not initialized), which
-// removed batches from MCP (-32600). A batch of messages under an earlier
-// protocol is left to the SDK, which answers it.
-func invalidLine(line []byte, protocol string) (code int, what string, bad bool) {
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
-		return 0, "", false
-	}
-	if !json.Valid(line) {
-		return -32700, "not JSON", true
-	}
-	const notMessage = `not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a "method" or an "id")`
-	switch line[0] {
-	case '[':
-		var batch []envelope
-		if json.Unmarshal(line, &batch) != nil {
-			return -32600, "a batch whose members are not all JSON-RPC 2.0 messages", true
-		}
-		if len(batch) == 0 {
-			return -32600, "an empty batch", true
-		}
-		for _, m := range batch {
-			if m.kind() == invalid {
-				return -32600, "a batch whose members are not all JSON-RPC 2.0 messages", true
-			}
-		}
-		if protocol == "" || protocol >= batchesRemoved {
-			return -32600, "a batch: MCP has no JSON-RPC batches from protocol version " + batchesRemoved + " on; send one message per line", true
-		}
-		return 0, "", false
-	case '{':
-		var one envelope
-		if json.Unmarshal(line, &one) == nil && one.kind() != invalid {
-			return 0, "", false
-		}
-	}
-	return -32600, notMessage, true
+// inputLine is what the reader needs to know of one input line.
+type inputLine struct {
+	calls, replies int    // the client's requests (with an ID) and responses on it
+	batch          bool   // a batch handed on to the SDK, which answers it
+	protocol       string // the version an initialize request on it asks for
+	// errCode and errWhat, when errCode is not 0, answer a line that is not
+	// handed on: the SDK would end the session on it.
+	errCode int
+	errWhat string
 }
 
 // batchesRemoved is the MCP protocol version that removed JSON-RPC batches;
 // versions are dates, so they compare as strings.
 const batchesRemoved = "2025-06-18"
 
-// requestedProtocol returns the protocolVersion of an initialize request on
-// line, or "".
-func requestedProtocol(line []byte) string {
-	var req struct {
-		Method string
-		Params struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		}
+// classifyIn reads an input line once. Answered here, with a JSON-RPC error,
+// are a line that is not JSON (-32700); JSON that is neither a message nor a
+// batch; an empty batch, a batch with a member that is not a message, and
+// any batch when the client asked for protocol 2025-06-18 or later, which
+// removed batches from MCP, or has not initialized (-32600). A batch of
+// messages under an earlier protocol goes to the SDK, which answers it. A
+// blank line is nothing.
+func classifyIn(line []byte, protocol string) (in inputLine) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return in
 	}
-	if bytes.Contains(line, []byte(`"initialize"`)) && json.Unmarshal(line, &req) == nil && req.Method == "initialize" {
-		return req.Params.ProtocolVersion
-	}
-	return ""
-}
-
-// classifyIn counts the client's requests and responses on an input line;
-// refusable reports a line the SDK may refuse, ending the session.
-func classifyIn(line []byte) (calls, replies int, refusable bool) {
-	if len(bytes.TrimSpace(line)) == 0 {
-		return 0, 0, false
-	}
+	const (
+		notMessage = `not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a "method" or an "id")`
+		badMembers = "a batch whose members are not all JSON-RPC 2.0 messages"
+	)
+	bad := func(code int, what string) inputLine { return inputLine{errCode: code, errWhat: what} }
 	msgs, batch, ok := messages(line)
-	if !ok || len(msgs) == 0 {
-		return 0, 0, true
+	switch {
+	case !ok && !json.Valid(line):
+		return bad(-32700, "not JSON")
+	case !ok && batch:
+		return bad(-32600, badMembers)
+	case !ok:
+		return bad(-32600, notMessage)
+	case batch && len(msgs) == 0:
+		return bad(-32600, "an empty batch")
 	}
 	for _, m := range msgs {
 		switch m.kind() {
-		case call:
-			calls++
-		case response:
-			replies++
 		case invalid:
-			refusable = true
+			if batch {
+				return bad(-32600, badMembers)
+			}
+			return bad(-32600, notMessage)
+		case call:
+			in.calls++
+			if string(m["method"]) == `"initialize"` {
+				var params struct {
+					ProtocolVersion string `json:"protocolVersion"`
+				}
+				if json.Unmarshal(m["params"], &params) == nil {
+					in.protocol = params.ProtocolVersion
+				}
+			}
+		case response:
+			in.replies++
 		}
 	}
-	return calls, replies, refusable || batch
+	if batch && (protocol == "" || protocol >= batchesRemoved) {
+		return bad(-32600, "a batch: MCP has no JSON-RPC batches from protocol version "+batchesRemoved+" on; send one message per line")
+	}
+	in.batch = batch
+	return in
 }
 
 // classifyOut counts the server's responses and requests on an output line.
