@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/linemem/linemem/lib/chat"
 )
@@ -144,7 +145,7 @@ func insertMessageBlocks(tx *sql.Tx, source string, blocks []messageBlock) error
 // decodeMessageBlock appends the messages of one stored block of source to
 // dst, with encoding/json's reading of any string that holds an escape.
 func decodeMessageBlock(dst []chat.Message, source string, first int, text string) ([]chat.Message, error) {
-	d := blockDecoder{s: text}
+	d := newBlockDecoder(text)
 	bad := func() ([]chat.Message, error) {
 		return dst, fmt.Errorf("store: message block %d of %s: malformed at byte %d", first, source, d.i)
 	}
@@ -181,33 +182,19 @@ func decodeMessageBlock(dst []chat.Message, source string, first int, text strin
 	}
 }
 
-// blockDecoder reads the JSON of one message block; strings without escapes
-// alias the block's text.
-type blockDecoder struct {
-	s string
-	i int
-}
+// blockDecoder reads the JSON of one message block with the line scanner's
+// white space and punctuation; strings without escapes alias the block's
+// text, which the decoder only reads.
+type blockDecoder struct{ lineScanner }
 
-func (d *blockDecoder) ws() {
-	for d.i < len(d.s) && (d.s[d.i] == ' ' || d.s[d.i] == '\t' || d.s[d.i] == '\n' || d.s[d.i] == '\r') {
-		d.i++
-	}
-}
-
-// byte skips white space and then c.
-func (d *blockDecoder) byte(c byte) bool {
-	d.ws()
-	if d.i < len(d.s) && d.s[d.i] == c {
-		d.i++
-		return true
-	}
-	return false
+func newBlockDecoder(text string) blockDecoder {
+	return blockDecoder{lineScanner{b: unsafe.Slice(unsafe.StringData(text), len(text))}}
 }
 
 // end reports an error from bad unless only white space is left.
 func (d *blockDecoder) end(bad func() ([]chat.Message, error)) error {
 	d.ws()
-	if d.i != len(d.s) {
+	if d.i != len(d.b) {
 		_, err := bad()
 		return err
 	}
@@ -218,33 +205,34 @@ func (d *blockDecoder) end(bad func() ([]chat.Message, error)) error {
 func (d *blockDecoder) int(dst *int) bool {
 	d.ws()
 	start := d.i
-	if d.i < len(d.s) && d.s[d.i] == '-' {
+	if d.i < len(d.b) && d.b[d.i] == '-' {
 		d.i++
 	}
-	for d.i < len(d.s) && d.s[d.i] >= '0' && d.s[d.i] <= '9' {
+	for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
 		d.i++
 	}
-	n, err := strconv.Atoi(d.s[start:d.i])
+	n, err := strconv.Atoi(string(d.b[start:d.i]))
 	*dst = n
 	return err == nil
 }
 
-// str reads a JSON string.
+// str reads a JSON string; one with an escape goes through encoding/json.
 func (d *blockDecoder) str(dst *string) bool {
 	if !d.byte('"') {
 		return false
 	}
 	start := d.i
 	escaped := false
-	for d.i < len(d.s) {
-		switch c := d.s[d.i]; {
+	for d.i < len(d.b) {
+		switch c := d.b[d.i]; {
 		case c == '"':
 			d.i++
 			if !escaped {
-				*dst = d.s[start : d.i-1]
+				b := d.b[start : d.i-1]
+				*dst = unsafe.String(unsafe.SliceData(b), len(b))
 				return true
 			}
-			return json.Unmarshal([]byte(d.s[start-1:d.i]), dst) == nil
+			return json.Unmarshal(d.b[start-1:d.i], dst) == nil
 		case c == '\\':
 			escaped = true
 			d.i++
