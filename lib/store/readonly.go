@@ -19,17 +19,13 @@ import (
 // can write there either. A database whose schema is older than this
 // linemem's is upgraded with Open when it can be written, and refused with a
 // sentence saying so when it cannot. A missing file is an error, and so is
-// an SQLite file that linemem did not write (checkForeign).
+// an SQLite file that linemem did not write (readSchema).
 func OpenReadOnly(path string) (*Store, error) {
 	s, version, err := openRO(path, false)
-	if err != nil {
+	if err != nil && !errors.Is(err, errNotLinemem) {
 		s, version, err = openRO(path, true)
 	}
 	if err != nil {
-		return nil, Explain(path, err)
-	}
-	if err := checkForeign(s.db, path, version); err != nil {
-		s.Close()
 		return nil, Explain(path, err)
 	}
 	switch {
@@ -59,7 +55,7 @@ func OpenReadOnly(path string) (*Store, error) {
 }
 
 // openRO opens path with mode=ro (and immutable=1 when asked) and reads its
-// schema version, which also proves the file can be read.
+// schema version (readSchema), which also proves the file can be read.
 func openRO(path string, immutable bool) (*Store, int, error) {
 	q := url.Values{}
 	q.Set("mode", "ro")
@@ -73,8 +69,8 @@ func openRO(path string, immutable bool) (*Store, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	var version int
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+	version, err := readSchema(db, path)
+	if err != nil {
 		db.Close()
 		return nil, 0, err
 	}

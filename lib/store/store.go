@@ -25,10 +25,8 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -87,13 +85,9 @@ func Open(path string) (*Store, error) {
 		if err := create(path); err != nil {
 			return nil, Explain(path, fmt.Errorf("store: create %s: %w", path, err))
 		}
-		if err := refuseForeign(path); err != nil {
-			return nil, err
-		}
 	}
 	q := url.Values{}
 	for _, p := range []string{
-		"journal_mode(WAL)",
 		"foreign_keys(1)",
 		fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis),
 		"synchronous(NORMAL)",
@@ -118,7 +112,31 @@ func Open(path string) (*Store, error) {
 		}
 		return nil, Explain(path, fmt.Errorf("store: open %s: %w", path, err))
 	}
+	if err := s.walMode(); err != nil {
+		db.Close()
+		return nil, Explain(path, fmt.Errorf("store: open %s: %w", path, err))
+	}
 	return s, nil
+}
+
+// walMode puts the file in WAL mode, which lets readers work during a
+// write. The mode is kept in the file: create sets it on a new file, so this
+// is a check, except for a linemem database copied into another mode (a
+// .dump restored by sqlite3). It runs after migrate, which refuses a file
+// linemem did not write before anything changes it; the connections do not
+// set the mode as they open, which would rewrite such a file's header.
+func (s *Store) walMode() error {
+	if s.path == ":memory:" {
+		return nil
+	}
+	var mode string
+	if err := s.db.QueryRow(`PRAGMA journal_mode = WAL`).Scan(&mode); err != nil {
+		return err
+	}
+	if mode != "wal" {
+		return fmt.Errorf("journal mode is %s, not wal", mode)
+	}
+	return nil
 }
 
 // create gives a database file that does not exist yet, or is empty, its page
@@ -502,11 +520,8 @@ func (s *Store) migrateOnce() (from int, done bool, err error) {
 		return 0, false, err
 	}
 	defer tx.Rollback()
-	var version int
-	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
-		return 0, false, err
-	}
-	if err := checkForeign(tx, s.path, version); err != nil {
+	version, err := readSchema(tx, s.path)
+	if err != nil {
 		return 0, false, err
 	}
 	if version > len(migrations) {
@@ -531,70 +546,38 @@ func (s *Store) migrateOnce() (from int, done bool, err error) {
 // schema version: linemem does not write into it.
 var errNotLinemem = errors.New("not a linemem database")
 
-// checkForeign refuses a file at schema version version that holds tables
-// but not linemem's sources table (made by migration 1 and kept by every
-// later one): another program's database, which a migration would add
-// linemem's tables to whatever its user_version. A file with linemem's
-// tables at version 0 is a copy that lost its version (sqlite3's .dump does
-// not carry user_version), on which migration 1 would fail with "table
-// sources already exists". A file with no table is new.
-func checkForeign(q queryer, path string, version int) error {
+// readSchema returns the file's schema version (user_version), refusing a
+// file that holds tables but not linemem's sources table (made by migration
+// 1 and kept by every later one): another program's database, which a
+// migration would add linemem's tables to whatever its user_version. A file
+// with linemem's tables at version 0 is a copy that lost its version
+// (sqlite3's .dump does not carry user_version), on which migration 1 would
+// fail with "table sources already exists". A file with no table is new.
+// Version and tables are read by one statement, so a process migrating the
+// file meanwhile is seen before or after a migration, never halfway.
+func readSchema(q queryer, path string) (version int, err error) {
 	var tables int
 	var hasSources bool
-	if err := q.QueryRow(`SELECT count(*), coalesce(max(name = 'sources'), 0) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&tables, &hasSources); err != nil {
-		return err
+	if err := q.QueryRow(`SELECT (SELECT user_version FROM pragma_user_version), count(*), coalesce(max(name = 'sources'), 0)
+		FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&version, &tables, &hasSources); err != nil {
+		return 0, err
 	}
 	switch {
 	case tables == 0:
-		return nil
+		return version, nil
 	case !hasSources:
 		what := fmt.Sprintf("%d tables", tables)
 		if tables == 1 {
 			what = "1 table"
 		}
-		return &explained{err: errNotLinemem, msg: fmt.Sprintf("%s is an SQLite database that linemem did not write (%s, schema version %d, no linemem sources table); "+
+		return 0, &explained{err: errNotLinemem, msg: fmt.Sprintf("%s is an SQLite database that linemem did not write (%s, schema version %d, no linemem sources table); "+
 			"linemem keeps its memory in a file of its own: give --db a new path", path, what, version)}
 	case version == 0:
-		return &explained{err: errNotLinemem, msg: fmt.Sprintf("%s holds linemem's tables but no schema version (PRAGMA user_version is 0), as a copy made with sqlite3's .dump does; "+
+		return 0, &explained{err: errNotLinemem, msg: fmt.Sprintf("%s holds linemem's tables but no schema version (PRAGMA user_version is 0), as a copy made with sqlite3's .dump does; "+
 			"give it the version of the database it was copied from: sqlite3 %s \"PRAGMA user_version = N\", N from sqlite3 ORIGINAL.db \"PRAGMA user_version\" "+
 			"(a database this linemem wrote has version %d)", path, path, len(migrations))}
 	}
-	return nil
-}
-
-// refuseForeign applies checkForeign before Open's connections switch the
-// file to WAL, which would rewrite the header of a file linemem then
-// refuses. A file whose header already gives the current schema version and
-// WAL (what linemem writes; header bytes 18 and 19 are 2 in WAL mode, SQLite
-// file format §1.3) is taken without a look; any other is read through a
-// read-only connection, and one that cannot be read so is left to Open. A new
-// file (create gives it user_version 0 and no table) passes, and so does a
-// linemem file whose version is still only in its WAL.
-func refuseForeign(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	var header [100]byte
-	_, err = io.ReadFull(f, header[:])
-	f.Close()
-	if err != nil || binary.BigEndian.Uint32(header[60:]) == uint32(len(migrations)) && header[18] == 2 && header[19] == 2 {
-		return nil
-	}
-	db, err := sql.Open("sqlite", fileURI(path, url.Values{"mode": {"ro"}}))
-	if err != nil {
-		return nil
-	}
-	defer db.Close()
-	var version int
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
-		return nil
-	}
-	err = checkForeign(db, path, version)
-	if errors.Is(err, errNotLinemem) {
-		return err
-	}
-	return nil
+	return version, nil
 }
 
 // inTx runs f in one transaction, committing when f returns nil.

@@ -70,3 +70,32 @@ func TestOpenRefusesUnversioned(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenPutsCopyInWAL: a linemem database in another journal mode, as a
+// .dump restored by sqlite3 is once given its version back, opens and is
+// put in WAL mode, with its data.
+func TestOpenPutsCopyInWAL(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "copy.db")
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mode string
+	if err := db.QueryRow(`PRAGMA journal_mode = DELETE`).Scan(&mode); err != nil || mode != "delete" {
+		t.Fatalf("journal_mode = %q, %v", mode, err)
+	}
+	db.Close()
+	st, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.DB().QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode after Open = %q, %v; want wal", mode, err)
+	}
+}
