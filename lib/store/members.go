@@ -10,34 +10,23 @@ import (
 // them with json_each(message_ids). IDs are valid UTF-8 (IngestSource checks
 // it), so the array holds them exactly.
 
-// encodeMembers returns the message_ids column of a chunk with members ids.
-// IDs that need no JSON escaping (spec §6 IDs are lowercase hex) are joined
-// directly; others go through encoding/json.
+// encodeMembers returns the message_ids column of a chunk with members ids,
+// each written by appendJSONString (spec §6 IDs are lowercase hex, written
+// as they are).
 func encodeMembers(ids []string) string {
 	n := 2
 	for _, id := range ids {
-		if needsEscape(id) {
-			b, err := json.Marshal(ids)
-			if err != nil {
-				panic(err) // a []string always marshals
-			}
-			return string(b)
-		}
 		n += len(id) + 3
 	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteByte('[')
+	b := make([]byte, 0, n)
+	b = append(b, '[')
 	for i, id := range ids {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteByte('"')
-		b.WriteString(id)
-		b.WriteByte('"')
+		b = appendJSONString(b, id)
 	}
-	b.WriteByte(']')
-	return b.String()
+	return string(append(b, ']'))
 }
 
 // needsEscape reports whether s holds a byte that JSON escapes (a quote, a

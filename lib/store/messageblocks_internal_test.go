@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -60,4 +61,26 @@ func FuzzMessageBlocks(f *testing.F) {
 			t.Fatalf("decode(%s) = %+v, %v; want %+v", blocks[0].messages, got, err, msgs)
 		}
 	})
+}
+
+// TestMembersRoundTrip: a chunk's message_ids column, written by
+// encodeMembers with appendJSONString, reads back exactly, escaped IDs
+// included, and is what encoding/json reads too.
+func TestMembersRoundTrip(t *testing.T) {
+	for _, ids := range [][]string{
+		nil,
+		{"9f2c01ab"},
+		{"9f2c01ab", "01ab9f2c"},
+		{`q"uote`, `back\slash`, "tab\tnl\n", "nul\x00", "日本語", "<&>", "\u2028"},
+	} {
+		col := encodeMembers(ids)
+		got, err := decodeMembers(col)
+		if err != nil || !slices.Equal(got, ids) {
+			t.Errorf("decodeMembers(encodeMembers(%q)) = %q, %v", ids, got, err)
+		}
+		var viaJSON []string
+		if err := json.Unmarshal([]byte(col), &viaJSON); err != nil || !slices.Equal(viaJSON, ids) {
+			t.Errorf("encoding/json reads %s as %q, %v; want %q", col, viaJSON, err, ids)
+		}
+	}
 }
