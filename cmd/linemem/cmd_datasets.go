@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"net/http"
 	"os"
 
 	"github.com/linemem/linemem/lib/datasets"
@@ -56,7 +58,7 @@ func runDatasets(env *environment, c *command, args []string) error {
 		if len(rest) != 3 {
 			return fmt.Errorf("%w: expected fetch DATASET DIR, got %v", errUsage, rest[1:])
 		}
-		return fmt.Errorf("fetch: not yet")
+		return fetchDataset(env, rest[1], rest[2])
 	}
 	return fmt.Errorf("%w: expected convert or fetch, got %q", errUsage, rest[0])
 }
@@ -91,4 +93,12 @@ func convertDataset(env *environment, name, in, out string, perUser bool, rpc da
 		i.Questions, i.QuestionsByType, i.NoAnswer, len(i.Dropped), i.Gold.EvidenceItems, i.Gold.Exact, i.Gold.Excerpt, i.Gold.Unmatched, i.Gold.InNoChunk)
 	fmt.Fprintf(env.stdout, "wrote %s\n", out)
 	return nil
+}
+
+func fetchDataset(env *environment, name, dir string) error {
+	written, err := datasets.Fetch(context.Background(), http.DefaultClient, name, dir)
+	for _, p := range written {
+		fmt.Fprintf(env.stdout, "wrote %s (sha256 checked)\n", p)
+	}
+	return err
 }
