@@ -28,7 +28,7 @@ measure() {
 	}
 	awk -v label="$label" -F': ' '
 		/User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {r=$2}
-		END {printf "%-34s %8.2f CPU s %8.0f MiB peak RSS\n", label, u+s, r/1024}' "$work/time.txt"
+		END {printf "%-44s %8.2f CPU s %8.0f MiB peak RSS\n", label, u+s, r/1024}' "$work/time.txt"
 	awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {print u+s}' "$work/time.txt" >>"$work/cpu.txt"
 }
 
@@ -43,5 +43,5 @@ for spec in "locomo:locomo/locomo10.json" "realpersonachat:real-persona-chat/dia
 	: >"$work/cpu.txt"
 	measure "$name: convert" "$work/linemem" datasets convert "$name" "$in" "$work/$name" --per-user
 	measure "$name: protocol (pooled + users)" "$work/linemem" benchmark --quiet --data "$work/$name" --work "$work/$name.work" --out "$work/$name.out"
-	awk -v name="$name" '{t+=$1} END {printf "%-34s %8.2f CPU s (target ≤ 60)\n", name ": total", t}' "$work/cpu.txt"
+	awk -v name="$name" '{t+=$1} END {printf "%-44s %8.2f CPU s (target ≤ 60)\n", name ": total", t}' "$work/cpu.txt"
 done

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A converted folder is what reproduce.Prepare reads, unchanged: the
+// hand-written LoCoMo file of lib/datasets goes through convert and
+// benchmark (the paper's tables, per user, native metrics). The analyses
+// beyond the paper that `reproduce` adds need more questions than the file
+// has (5-fold cross-validation).
+func TestDatasetsConvertThenReproduceAndBenchmark(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "locomo")
+	in := filepath.Join("..", "..", "lib", "datasets", "testdata", "locomo_small.json")
+	stdout, stderr, code := goldCLI("datasets", "convert", "locomo", in, data, "--per-user")
+	if code != 0 {
+		t.Fatalf("convert: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "questions 3") {
+		t.Errorf("convert printed %q", stdout)
+	}
+	out := filepath.Join(dir, "bench")
+	if _, stderr, code := goldCLI("benchmark", "--quiet", "--data", data, "--work", filepath.Join(dir, "work"), "--out", out); code != 0 {
+		t.Fatalf("benchmark: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"table3_single_retrievers.md", "native_metrics.md", "users_per_user.md", "users_claims.md", "users.json", "dataset.json"} {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if strings.Contains(string(b), "pottery") || strings.Contains(string(b), "Ann") {
+			t.Errorf("%s holds conversation text or a speaker name", f)
+		}
+	}
+}
+
+func TestDatasetsMissingInputNamesFetch(t *testing.T) {
+	_, stderr, code := goldCLI("datasets", "convert", "realpersonachat", filepath.Join(t.TempDir(), "dialogues.jsonl.gz"), t.TempDir())
+	if code != 1 || !strings.Contains(stderr, "linemem datasets fetch realpersonachat") {
+		t.Errorf("exit %d, stderr %q: want 1 and the fetch command", code, stderr)
+	}
+	if _, _, code := goldCLI("datasets", "convert", "nope", "a", "b"); code == 0 {
+		t.Error("unknown data set: exit 0")
+	}
+	_, stderr, code = goldCLI("benchmark", "--data", filepath.Join(t.TempDir(), "none"), "--out", t.TempDir())
+	if code != 1 || !strings.Contains(stderr, "linemem datasets convert") {
+		t.Errorf("benchmark without data: exit %d, stderr %q", code, stderr)
+	}
+}
