@@ -1,6 +1,8 @@
 // Package metrics scores ranked runs against graded qrels (spec §10): one
-// metric per file (Recall, MRR, Success, NDCG), one registry that maps names
-// such as "recall@5" or "ndcg@10" to them, and Evaluate, which keeps the
+// metric per file (Recall, MRR, Success, NDCG; LongMemEval's RecallAny,
+// RecallAll and NDCGAny in native.go, with UnitRanking for session and turn
+// granularity and LoCoMo's EvidenceRecall), one registry that maps names
+// such as "recall@5", "ndcg@10" or "recall_all@10" to them, and Evaluate, which keeps the
 // per-question scores next to their macro means, overall and per question
 // type. Bootstrap intervals, sweeps and failure tables start from those
 // per-question vectors.
