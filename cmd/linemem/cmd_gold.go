@@ -378,6 +378,9 @@ func runGoldAgreement(env *environment, c *command, args []string) error {
 	if len(rest) > 0 || len(names) != 2 || names[0] == "" || names[1] == "" {
 		return fmt.Errorf("%w: --annotators A,B (two names) is required and no arguments are taken", errUsage)
 	}
+	if names[0] == names[1] {
+		return fmt.Errorf("%w: --annotators %s,%s names the same annotator twice; agreement compares two different annotators", errUsage, names[0], names[1])
+	}
 	st, err := openExistingStore(dbPath)
 	if err != nil {
 		return err

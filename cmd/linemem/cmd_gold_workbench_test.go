@@ -133,3 +133,39 @@ func TestGoldPoolOfAnEmptyQuestionsFile(t *testing.T) {
 		t.Errorf("empty questions: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestGoldAgreementRefusesTheSameAnnotatorTwice: κ of an annotator with
+// themself is 1 by construction, not an agreement.
+func TestGoldAgreementRefusesTheSameAnnotatorTwice(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	run(t, "gold", "pool", "--db", db, "--questions", workbenchFile("questions.jsonl"),
+		"--evidence", workbenchFile("evidence.jsonl"), "--depth", "0")
+	run(t, "gold", "judgments", "import", "--db", db, workbenchFile("judgments_a.jsonl"))
+	var stdout, stderr bytes.Buffer
+	code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "agreement", "--db", db, "--annotators", "A,A"})
+	if code != 2 || !strings.Contains(stderr.String(), "same annotator twice") || stdout.Len() > 0 {
+		t.Errorf("agreement A,A: exit %d, stdout %q, stderr %q; want a usage error", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestServePublicNeedsAllowedHosts: --public keeps the Host check, so it
+// needs the names browsers will use.
+func TestServePublicNeedsAllowedHosts(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--addr", "0.0.0.0:0", "--public"}, "--allowed-host"},
+		{[]string{"--addr", "127.0.0.1:0", "--allowed-host", "x.example"}, "goes with --public"},
+		{[]string{"--addr", "0.0.0.0:0", "--public", "--allowed-host", "x.example:80"}, "without port"},
+	} {
+		code, stdout, stderr := providerSideRun(t, append([]string{"serve", "--db", db}, c.args...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.says) {
+			t.Errorf("serve %v: exit %d, stdout %q, stderr %q; want 2 saying %s", c.args, code, stdout, stderr, c.says)
+		}
+	}
+}

@@ -272,6 +272,7 @@ type agreementPage struct {
 	base
 	Annotators []string
 	A, B       string
+	Same       bool // A and B name one annotator: nothing to compare
 	Agreement  *workbench.Agreement
 }
 
@@ -285,7 +286,9 @@ func (s *Server) agreement(w http.ResponseWriter, r *http.Request) {
 	if p.A == "" && p.B == "" && len(p.Annotators) >= 2 {
 		p.A, p.B = p.Annotators[0], p.Annotators[1]
 	}
-	if p.A != "" && p.B != "" {
+	if p.A != "" && p.A == p.B {
+		p.Same = true
+	} else if p.A != "" && p.B != "" {
 		ag, err := s.bench.Agreement(p.A, p.B)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)

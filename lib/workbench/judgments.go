@@ -44,8 +44,15 @@ func (b *Bench) Label(annotator, qid, chunkID string, rel *int) error {
 	return b.dropEmpty(annotator, qid, chunkID)
 }
 
-// Note sets annotator's note on (qid, chunkID), keeping its label.
+// MaxNoteBytes is the longest note Note stores: 1 MiB.
+const MaxNoteBytes = 1 << 20
+
+// Note sets annotator's note on (qid, chunkID), keeping its label; a note
+// over MaxNoteBytes is refused.
 func (b *Bench) Note(annotator, qid, chunkID, note string) error {
+	if len(note) > MaxNoteBytes {
+		return fmt.Errorf("a note may hold up to %d bytes, got %d", MaxNoteBytes, len(note))
+	}
 	if err := b.checkRow(annotator, qid, chunkID, nil); err != nil {
 		return err
 	}
