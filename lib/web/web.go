@@ -64,9 +64,9 @@ var files embed.FS
 
 // Defaults of the pages.
 const (
-	DefaultK       = 10 // results on the Search page
-	ContextBefore  = 5  // messages shown before a chunk on demand
-	ContextAfter   = 5  // and after it
+	DefaultK      = 10 // results on the Search page
+	ContextBefore = 5  // messages shown before a chunk on demand
+	ContextAfter  = 5  // and after it
 	annotatorKey  = "linemem_annotator"
 	csrfHeader    = "X-CSRF-Token"
 )
