@@ -151,7 +151,10 @@ func TestCrossSitePostsAreRefused(t *testing.T) {
 		{"another port", map[string]string{"Origin": "http://127.0.0.1:1"}, http.StatusForbidden},
 		{"another host", map[string]string{"Origin": "http://evil.example"}, http.StatusForbidden},
 		{"null origin", map[string]string{"Origin": "null"}, http.StatusForbidden},
+		{"null origin from another site", map[string]string{"Origin": "null", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{"null origin of this app's own form (no referrer)", map[string]string{"Origin": "null", "Sec-Fetch-Site": "same-origin"}, http.StatusOK},
 		{"Sec-Fetch-Site cross-site", map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{"Sec-Fetch-Site same-site (another port)", map[string]string{"Sec-Fetch-Site": "same-site"}, http.StatusForbidden},
 		{"same origin", map[string]string{"Origin": self, "Sec-Fetch-Site": "same-origin"}, http.StatusOK},
 		{"no origin (curl)", nil, http.StatusOK},
 	}

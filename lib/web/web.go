@@ -9,7 +9,7 @@
 //
 // Safety. Every POST carries the server's CSRF token (header X-CSRF-Token or
 // form field csrf, compared in constant time), and a POST whose Origin is
-// another site's (or "null") or whose Sec-Fetch-Site is "cross-site" is
+// another site's or whose Sec-Fetch-Site is "cross-site" or "same-site" is
 // refused. A request whose Host is neither a loopback name nor one of
 // AllowedHosts is refused, whatever address the server listens on (a DNS-rebinding page cannot reach
 // the app). A body over MaxRequestBody bytes is answered 413 naming the
@@ -147,6 +147,11 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("POST /api/label", s.label)
 	s.mux.HandleFunc("POST /api/note", s.note)
 	s.mux.HandleFunc("POST /api/decide", s.decide)
+	s.mux.HandleFunc("POST /api/undo", s.undoRedo((*workbench.Bench).Undo))
+	s.mux.HandleFunc("POST /api/redo", s.undoRedo((*workbench.Bench).Redo))
+	s.mux.HandleFunc("GET /history", s.history)
+	s.mux.HandleFunc("GET /adjudicate", s.adjudicate)
+	s.mux.HandleFunc("POST /api/adjudicate", s.adjudicateRow)
 	return s, nil
 }
 
@@ -225,17 +230,24 @@ func tooLarge(w http.ResponseWriter) {
 	apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the limit of %d bytes (%d MiB); a note may hold up to %d bytes", MaxRequestBody, MaxRequestBody>>20, workbench.MaxNoteBytes))
 }
 
-// crossSite reports a request another site sent: an Origin header that is
-// "null" or names another host than the request's, or Sec-Fetch-Site
-// "cross-site". A request without either header (curl, an old browser) is
-// not judged here; the CSRF token still guards it.
+// crossSite reports a request another site sent: Sec-Fetch-Site other than
+// "same-origin" or "none" (a page on another port of this host is
+// "same-site"), or an Origin that names another host than the request's, or
+// is "null" without Sec-Fetch-Site "same-origin" (a browser sends "null" for
+// this app's own forms, whose pages have no referrer). A request without
+// either header (curl, an old browser) is not judged here; the CSRF token
+// still guards it.
 func crossSite(r *http.Request) bool {
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+	site := r.Header.Get("Sec-Fetch-Site")
+	if site != "" && site != "same-origin" && site != "none" {
 		return true
 	}
 	origin := r.Header.Get("Origin")
-	if origin == "" {
+	switch {
+	case origin == "":
 		return false
+	case origin == "null":
+		return site != "same-origin"
 	}
 	u, err := url.Parse(origin)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
@@ -344,11 +356,15 @@ func (s *Server) setAnnotator(w http.ResponseWriter, r *http.Request) {
 }
 
 type apiRow struct {
-	QID     string  `json:"qid"`
-	ChunkID string  `json:"chunk_id"`
-	Rel     *int    `json:"rel"`
-	Note    *string `json:"note"`
-	Keep    *bool   `json:"keep"`
+	QID     string   `json:"qid"`
+	ChunkID string   `json:"chunk_id"`
+	Rel     *int     `json:"rel"`
+	Note    *string  `json:"note"`
+	Keep    *bool    `json:"keep"`
+	Blind   *bool    `json:"blind"`   // label: judged with the sources hidden
+	Seconds *float64 `json:"seconds"` // label: time spent on the row
+	A       string   `json:"a"`       // adjudication: the two annotators
+	B       string   `json:"b"`
 }
 
 func (s *Server) readAPI(w http.ResponseWriter, r *http.Request) (apiRow, string, bool) {
@@ -399,7 +415,7 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.bench.Label(ann, row.QID, row.ChunkID, row.Rel); err != nil {
+	if err := s.bench.LabelAs(ann, row.QID, row.ChunkID, row.Rel, workbench.Judging{Blind: row.Blind, Seconds: row.Seconds}); err != nil {
 		benchError(w, err)
 		return
 	}
@@ -436,6 +452,74 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.progress(w, ann, row.QID)
+}
+
+// undoRedo answers POST /api/undo or /api/redo: step (Bench.Undo or
+// Bench.Redo) applied to the annotator's history, then the row or question
+// the event was about as it now stands: {"done": false} when there was
+// nothing to take back or apply, else {"done": true, "qid", "chunk_id",
+// "kind", "rel", "note", "keep"}.
+func (s *Server) undoRedo(step func(*workbench.Bench, string) (workbench.Event, bool, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ann := s.annotator(r)
+		if ann == "" {
+			apiError(w, http.StatusBadRequest, "set your annotator name first")
+			return
+		}
+		ev, ok, err := step(s.bench, ann)
+		if err != nil {
+			apiError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		out := struct {
+			Done    bool   `json:"done"`
+			QID     string `json:"qid,omitempty"`
+			ChunkID string `json:"chunk_id,omitempty"`
+			Kind    string `json:"kind,omitempty"`
+			Rel     *int   `json:"rel"`
+			Note    string `json:"note"`
+			Keep    *bool  `json:"keep"`
+		}{Done: ok, QID: ev.QID, ChunkID: ev.ChunkID, Kind: ev.Kind}
+		if ok {
+			v, err := s.bench.View(ann, ev.QID, false)
+			if err != nil {
+				apiError(w, http.StatusInternalServerError, err.Error())
+				return
+			}
+			out.Keep = v.Keep
+			for _, row := range v.Rows {
+				if row.ChunkID == ev.ChunkID {
+					out.Rel, out.Note = row.Rel, row.Note
+				}
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(out)
+	}
+}
+
+// adjudicateRow answers POST /api/adjudicate {a, b, qid, chunk_id, rel}:
+// the consensus label of a row where a and b differ.
+func (s *Server) adjudicateRow(w http.ResponseWriter, r *http.Request) {
+	var row apiRow
+	body, err := io.ReadAll(r.Body)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		tooLarge(w)
+		return
+	}
+	if err == nil {
+		err = json.Unmarshal(body, &row)
+	}
+	if err != nil {
+		apiError(w, http.StatusBadRequest, "a JSON object {a, b, qid, chunk_id, rel}")
+		return
+	}
+	if err := s.bench.Adjudicate(row.A, row.B, row.QID, row.ChunkID, row.Rel); err != nil {
+		benchError(w, err)
+		return
+	}
+	s.progress(w, workbench.Consensus, row.QID)
 }
 
 // progress answers an API write with the annotator's counts.
