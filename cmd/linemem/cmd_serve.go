@@ -24,14 +24,16 @@ const defaultServeAddr = "127.0.0.1:8080"
 func init() {
 	c := &command{
 		name:    "serve",
-		summary: "the local web app: Search, Judge (label pooled candidates) and Agreement",
+		summary: "the local web app: Search, Judge (label pooled candidates), History, Agreement and Adjudicate",
 		usage: `[--addr HOST:PORT] [--public --allowed-host NAME…] [--retriever NAME]
 
-Serves three pages on a loopback address: Search (the everyday memory search,
-matched terms marked, surrounding messages on demand), Judge (one pooled
-question at a time, keyboard labels 0/1/2, notes, keep/drop, saved to the
-database at every keystroke) and Agreement (Cohen's κ of two annotators and
-their disagreements). The first line on stdout is the base URL; port 0 picks a
+Serves on a loopback address: Search (the everyday memory search, matched
+terms marked, surrounding messages on demand), Judge (one pooled question at
+a time, read and labelled by keyboard, blind until sources are shown, saved
+to the database at every keystroke, undo/redo from the stored history),
+History (every change of the annotator), Agreement (Cohen's κ of two
+annotators and their disagreements) and Adjudicate (their disagreements
+decided into annotator consensus). The first line on stdout is the base URL; port 0 picks a
 free port. A host that is not a loopback address is refused unless --public
 is given: the pages show your messages to anyone who can reach them. The Host
 check stays on with --public: requests are answered only when their Host is a

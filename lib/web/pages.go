@@ -278,8 +278,8 @@ func (s *Server) judge(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "judge.html", "layout", p)
 }
 
-// nextUnjudged is the first question after qid in pooling order, wrapping
-// around, with fewer labelled rows than rows; "" when there is none.
+// nextUnjudged is the first other question after qid in pooling order,
+// wrapping around, with fewer labelled rows than rows; "" when there is none.
 func nextUnjudged(ps []workbench.Progress, qid string) string {
 	at := 0
 	for i, p := range ps {
@@ -287,7 +287,7 @@ func nextUnjudged(ps []workbench.Progress, qid string) string {
 			at = i
 		}
 	}
-	for k := 1; k <= len(ps); k++ {
+	for k := 1; k < len(ps); k++ {
 		p := ps[(at+k)%len(ps)]
 		if p.Judged < p.Rows {
 			return p.QID

@@ -1,6 +1,8 @@
 // Package web is the local web app of `linemem serve`: a Search page over
 // the everyday memory (lib/memory), a Judge page that labels the pooled
-// candidates of lib/workbench, and an Agreement page for two annotators.
+// candidates of lib/workbench, a History page of the annotator's changes, an
+// Agreement page for two annotators and an Adjudicate page for their
+// disagreements.
 //
 // It is built from net/http (ServeMux patterns such as `GET /judge/{qid}`),
 // html/template (every message is escaped; matched terms and evidence
@@ -24,7 +26,12 @@
 //
 // Judging. The annotator's name lives in a cookie; each label, note and
 // keep/drop is its own small POST, stored at once (a killed server loses
-// nothing). Rows are shown blind unless ?reveal=1. A write the workbench
+// nothing) with blind/revealed and the seconds the row was current for a
+// label. Rows are shown blind unless ?reveal=1 (the evidence box, origins
+// and evidence marks only then). POST /api/undo and /api/redo walk the
+// annotator's stored history (workbench.Bench.Undo); GET /history lists it.
+// GET /adjudicate?a=A&b=B lists the rows A and B labelled differently and
+// POST /api/adjudicate writes the consensus annotator's label. A write the workbench
 // refuses (an unknown question, a chunk outside the question's pool, a
 // relevance other than 0, 1 or 2) stores nothing and is answered 404 or 400
 // with {"error": "…"}.
