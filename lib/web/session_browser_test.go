@@ -290,11 +290,13 @@ func TestBrowserJudgingSessionByKeyboard(t *testing.T) {
 	before := str("cursor", curChunk)
 	key("label while down", "0")
 	waitJS("banner", `!document.getElementById("banner").hidden && document.getElementById("banner").classList.contains("lost")`)
-	moved := str("cursor", curChunk)
+	if got := str("cursor", curChunk); got != before {
+		t.Errorf("with the server lost the cursor is on %s, want back on the unsaved row %s", got, before)
+	}
 	key("j while down", "j")
 	key("j while down", "j")
-	if str("cursor", curChunk) != moved {
-		t.Error("the cursor moved while the server was lost")
+	if got := str("cursor", curChunk); got != before {
+		t.Errorf("the cursor moved to %s while the server was lost", got)
 	}
 	if !truth("banner in view", `(() => { const r = document.getElementById("banner").getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; })()`) {
 		t.Error("the lost-server banner is not in view")

@@ -45,9 +45,17 @@ window.lmJudging = (function () {
     });
   }
 
+  // lose keeps a request the server did not answer for retrying, and puts
+  // the cursor back on its row: the keys stay paused there until it is saved.
   function lose(req) {
     queue.push(req);
-    if (req.row) req.row.classList.add("unsaved");
+    if (req.row) {
+      req.row.classList.add("unsaved");
+      if (queue.length === 1) {
+        req.row.focus({ preventScroll: true });
+        req.row.scrollIntoView({ block: "nearest" });
+      }
+    }
     say(null, true);
     if (!retrying) retrying = setInterval(retry, retryMs);
   }
