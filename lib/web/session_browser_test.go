@@ -180,6 +180,24 @@ func TestBrowserJudgingSessionByKeyboard(t *testing.T) {
 	if truth("hidden before m", visible(evMsg)) {
 		t.Fatal("the evidence message is visible before m: the fixture's row does not overflow")
 	}
+	// Space pages the row's own messages (not the window), Shift+Space back.
+	paneTop := evRow + `.querySelector("ul.msgs").scrollTop`
+	winY := str("window", `String(window.scrollY)`)
+	moreBefore, _ := strconv.Atoi(str("more", evRow+`.dataset.more`))
+	press("space", " ")
+	if top := str("pane", `String(`+paneTop+`)`); top == "0" || str("window", `String(window.scrollY)`) != winY {
+		t.Errorf("Space: pane at %s, window %s → %s; want the pane scrolled and the window still", top, winY, str("window", `String(window.scrollY)`))
+	}
+	// The count follows the pane's scroll event, which comes with the next frame.
+	waitJS("fewer more messages", fmt.Sprintf(`Number(%s.dataset.more) < %d`, evRow, moreBefore))
+	do("shift+space", chromedp.KeyEvent(" ", chromedp.KeyModifiers(chromedp.ModifierShift)))
+	keysPressed++
+	if top := str("pane", `String(`+paneTop+`)`); top != "0" {
+		t.Errorf("Shift+Space left the pane at %s, want back at 0", top)
+	}
+	// c shows the surrounding messages (the days before and after).
+	press("context", "c")
+	waitJS("context", evRow+`.querySelectorAll(".ctx .cmsg").length > 0`)
 	for i := 0; i < 5 && !truth("at evidence", evMsg+`.classList.contains("at")`); i++ {
 		press("m", "m")
 	}
