@@ -14,6 +14,7 @@ import (
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
 	"github.com/linemem/linemem/lib/workbench"
 )
@@ -113,6 +114,10 @@ For every question the pool is the union of the chunks its evidence items
 resolve to (matched exactly or by excerpt search, with the match score) and
 the top --depth chunks of each --retriever (TREC-style depth-K pooling), each
 row remembering where it came from. The judging page hides that by default.
+BM25 retrievers tokenize as the everyday search does (--tokenizer paper-regex
+for the paper's tokenizer). The report gives, per question, the rows each
+retriever and each evidence item contributed, and warns by name about a
+question no retriever returned anything for.
 Pooling again replaces the questions' pools and keeps their judgments.
 A candidates file from ` + "`questions draft`" + ` serves as both --questions and --evidence.`,
 	}
@@ -129,7 +134,7 @@ func runGoldPool(env *environment, c *command, args []string) error {
 	depth := fs.Int("depth", workbench.DefaultDepth, "top `K` chunks of each retriever join the pool (0: evidence only)")
 	names := fs.String("retriever", "", "retriever `NAMES`, comma-separated (default: as `search`)")
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
-	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
+	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default: the everyday one, "+memory.DefaultTokenizer+"; paper-regex for the paper's)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -180,6 +185,7 @@ func runGoldPool(env *environment, c *command, args []string) error {
 			return err
 		}
 	}
+	opts.tokenizer = tokenize.Or(opts.tokenizer, memory.DefaultTokenizer)
 	builder, _, err := openBuilderWith(st, memory.LocalQueryVectors(st), opts, vec)
 	if err != nil {
 		return err
@@ -201,8 +207,11 @@ func init() {
 Judgments JSONL (spec §13): {"qid", "chunk_id", "rel", "annotator"} plus
 optional "note" and "at" (RFC 3339). An import is all or nothing; a row for
 the same (annotator, qid, chunk_id) replaces the earlier one; an unknown qid
-or chunk_id, or rel outside 0, 1, 2, is an error naming FILE:LINE. Questions
-must be pooled (gold pool) before their judgments are imported.`,
+or chunk_id, or rel outside 0, 1, 2, is an error naming FILE:LINE. Optional
+"blind" (true: judged before the sources were revealed) and "seconds" (time
+spent on the row) travel with each row; files without them still import.
+Pool the questions first (gold pool --questions FILE): a judged row of a
+pooled question that is not in its pool joins it, and the import says so.`,
 	}
 	c.run = func(env *environment, args []string) error { return runGoldJudgments(env, c, args) }
 	register(c)
@@ -227,11 +236,14 @@ func runGoldJudgments(env *environment, c *command, args []string) error {
 	defer st.Close()
 	b := workbench.Open(st)
 	if rest[0] == "import" {
-		n, err := b.ImportJudgmentsFile(rest[1])
+		rep, err := b.ImportJudgmentsFile(rest[1])
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.stdout, "imported %d judgments from %s\n", n, rest[1])
+		fmt.Fprintf(env.stdout, "imported %d judgments from %s\n", rep.Rows, rest[1])
+		if rep.JoinedPool > 0 {
+			fmt.Fprintf(env.stdout, "%d judged rows were not in their question's pool and joined it (origin %s)\n", rep.JoinedPool, workbench.OriginJudgment)
+		}
 		return nil
 	}
 	if *annotator != "" {
@@ -377,6 +389,9 @@ func runGoldAgreement(env *environment, c *command, args []string) error {
 	names := strings.Split(*pair, ",")
 	if len(rest) > 0 || len(names) != 2 || names[0] == "" || names[1] == "" {
 		return fmt.Errorf("%w: --annotators A,B (two names) is required and no arguments are taken", errUsage)
+	}
+	if names[0] == names[1] {
+		return fmt.Errorf("%w: --annotators %s,%s names the same annotator twice; agreement compares two different annotators", errUsage, names[0], names[1])
 	}
 	st, err := openExistingStore(dbPath)
 	if err != nil {

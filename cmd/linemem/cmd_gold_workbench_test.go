@@ -6,8 +6,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/workbench"
 )
 
 func workbenchFile(name string) string {
@@ -131,5 +136,127 @@ func TestGoldPoolOfAnEmptyQuestionsFile(t *testing.T) {
 	code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "pool", "--db", db, "--questions", empty, "--evidence", empty})
 	if code != 1 || !strings.Contains(stderr.String(), empty+": no questions") {
 		t.Errorf("empty questions: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestGoldAgreementRefusesTheSameAnnotatorTwice: κ of an annotator with
+// themself is 1 by construction, not an agreement.
+func TestGoldAgreementRefusesTheSameAnnotatorTwice(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	run(t, "gold", "pool", "--db", db, "--questions", workbenchFile("questions.jsonl"),
+		"--evidence", workbenchFile("evidence.jsonl"), "--depth", "0")
+	run(t, "gold", "judgments", "import", "--db", db, workbenchFile("judgments_a.jsonl"))
+	var stdout, stderr bytes.Buffer
+	code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "agreement", "--db", db, "--annotators", "A,A"})
+	if code != 2 || !strings.Contains(stderr.String(), "same annotator twice") || stdout.Len() > 0 {
+		t.Errorf("agreement A,A: exit %d, stdout %q, stderr %q; want a usage error", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestServePublicNeedsAllowedHosts: --public keeps the Host check, so it
+// needs the names browsers will use.
+func TestServePublicNeedsAllowedHosts(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--addr", "0.0.0.0:0", "--public"}, "--allowed-host"},
+		{[]string{"--addr", "127.0.0.1:0", "--allowed-host", "x.example"}, "goes with --public"},
+		{[]string{"--addr", "0.0.0.0:0", "--public", "--allowed-host", "x.example:80"}, "without port"},
+	} {
+		code, stdout, stderr := providerSideRun(t, append([]string{"serve", "--db", db}, c.args...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.says) {
+			t.Errorf("serve %v: exit %d, stdout %q, stderr %q; want 2 saying %s", c.args, code, stdout, stderr, c.says)
+		}
+	}
+}
+
+// TestGoldPoolGivesEverySyntheticQuestionRetrieverRows: with the everyday
+// analyzer (the default) every synthetic question has retriever rows, and
+// the per-question report says how many each retriever and each evidence
+// item gave; with the paper's tokenizer the questions it cannot cut are
+// named in a warning.
+func TestGoldPoolGivesEverySyntheticQuestionRetrieverRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests the synthetic history")
+	}
+	data := filepath.Join("..", "..", "data", "synthetic")
+	db := filepath.Join(t.TempDir(), "s.db")
+	run(t, "ingest", "--db", db, filepath.Join(data, "sources"))
+	evidence, err := gold.ReadEvidenceFile(filepath.Join(data, "evidence.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := func(extra ...string) string {
+		return run(t, append([]string{"gold", "pool", "--db", db, "--questions", filepath.Join(data, "questions.jsonl"),
+			"--evidence", filepath.Join(data, "evidence.jsonl")}, extra...)...)
+	}
+	out := pool()
+	line := regexp.MustCompile(`(?m)^question (\S+): (\d+) rows, raw_text_bm25 (\d+), evidence items((?: #\d+: \d+)+)$`)
+	got := line.FindAllStringSubmatch(out, -1)
+	if len(got) != len(evidence) {
+		t.Fatalf("%d per-question lines for %d questions:\n%s", len(got), len(evidence), out)
+	}
+	for i, m := range got {
+		ev := evidence[i]
+		if m[1] != ev.QID {
+			t.Errorf("line %d is about %s, want %s", i, m[1], ev.QID)
+		}
+		if m[3] != strconv.Itoa(workbench.DefaultDepth) {
+			t.Errorf("%s: raw_text_bm25 gave %s rows, want the depth %d", ev.QID, m[3], workbench.DefaultDepth)
+		}
+		if items := strings.Count(m[4], "#"); items != len(ev.Items) {
+			t.Errorf("%s: %d evidence items reported, want %d", ev.QID, items, len(ev.Items))
+		}
+	}
+	if strings.Contains(out, "warning: question") {
+		t.Errorf("the default analyzer left questions without retriever rows:\n%s", out)
+	}
+	if paper := pool("--tokenizer", "paper-regex"); !strings.Contains(paper, "warning: question q002 got no retriever rows") {
+		t.Errorf("paper-regex pool does not name q002 as left without retriever rows:\n%s", paper)
+	}
+}
+
+// TestAnswerSurvivesDraftPoolAndExport: a reference answer in the evidence
+// file reaches the candidates, the pool, the Judge page's data and
+// questions-out.
+func TestAnswerSurvivesDraftPoolAndExport(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	raw, err := os.ReadFile(workbenchFile("evidence.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withAnswer := strings.Replace(string(raw), `"type":"named_entity",`, `"type":"named_entity","answer":"一万二千円",`, -1)
+	from := filepath.Join(dir, "ev.jsonl")
+	os.WriteFile(from, []byte(withAnswer), 0o644)
+	cands := filepath.Join(dir, "cands.jsonl")
+	run(t, "questions", "draft", "--db", db, "--provider", "file", "--from", from, "--out", cands)
+	if b, _ := os.ReadFile(cands); strings.Count(string(b), `"answer":"一万二千円"`) != 3 {
+		t.Fatalf("candidates lost the answer:\n%s", b)
+	}
+	run(t, "gold", "pool", "--db", db, "--questions", cands, "--evidence", cands, "--depth", "0")
+	run(t, "gold", "judgments", "import", "--db", db, workbenchFile("judgments_a.jsonl"))
+	qout := filepath.Join(dir, "q.jsonl")
+	run(t, "gold", "export", "--db", db, "--qrels", filepath.Join(dir, "qrels.txt"), "--questions-out", qout)
+	b, _ := os.ReadFile(qout)
+	if n := strings.Count(string(b), `"answer":"一万二千円"`); n == 0 || n != strings.Count(string(b), "\n") {
+		t.Errorf("questions-out lost the answer:\n%s", b)
+	}
+}
+
+// TestGoldJudgmentsImportBeforePoolNamesTheCommand: judgments imported into
+// a database where nothing is pooled say to run gold pool first.
+func TestGoldJudgmentsImportBeforePoolNamesTheCommand(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	code, _, stderr := providerSideRun(t, "gold", "judgments", "import", "--db", db, workbenchFile("judgments_a.jsonl"))
+	if code == 0 || !strings.Contains(stderr, "judgments_a.jsonl:1") || !strings.Contains(stderr, "linemem gold pool --questions FILE") {
+		t.Errorf("import before pool: exit %d, stderr %q; want FILE:1 naming gold pool", code, stderr)
 	}
 }

@@ -34,6 +34,7 @@ type Evidence struct {
 	QID      string `json:"qid"`
 	Question string `json:"question"`
 	Type     string `json:"type"`
+	Answer   string `json:"answer,omitempty"` // optional reference answer (spec §13), carried through
 	Items    []Item `json:"evidence"`
 }
 

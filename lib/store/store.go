@@ -444,6 +444,29 @@ CREATE VIEW messages (source, source_order, message_id, date, time, occurred_at,
 		json_extract(m.value, '$[6]'), json_extract(m.value, '$[7]')
 	FROM message_blocks b, json_each(b.messages) m;
 `,
+	// 8: judging sessions (lib/workbench): whether each label was given
+	// blind (1) or with the sources revealed (0) and the seconds spent on
+	// the row, NULL where unknown (labels stored before); and every label,
+	// note and keep/drop as an event, for undo/redo and the History view.
+	// state is 'done', 'undone' (redo may apply it again) or 'dropped' (an
+	// undone event a later change replaced). before and after are the
+	// values as JSON (null: none).
+	`
+ALTER TABLE gold_judgments ADD COLUMN blind INTEGER CHECK (blind IN (0, 1));
+ALTER TABLE gold_judgments ADD COLUMN seconds REAL CHECK (seconds >= 0);
+CREATE TABLE gold_events (
+	event_id  INTEGER PRIMARY KEY,
+	annotator TEXT NOT NULL,
+	qid       TEXT NOT NULL REFERENCES gold_questions(qid) ON DELETE CASCADE,
+	chunk_id  TEXT NOT NULL,
+	kind      TEXT NOT NULL CHECK (kind IN ('label', 'note', 'decision')),
+	before    TEXT NOT NULL,
+	after     TEXT NOT NULL,
+	at        TEXT NOT NULL,
+	state     TEXT NOT NULL DEFAULT 'done' CHECK (state IN ('done', 'undone', 'dropped'))
+);
+CREATE INDEX gold_events_by_annotator ON gold_events(annotator, state, event_id);
+`,
 }
 
 // migrate applies the migrations above the file's user_version, each in its

@@ -148,7 +148,7 @@ func TestBrowserJudgeSearchAgreement(t *testing.T) {
 	shot(t, ctx, "judge")
 	// w3: label, undo, relabel, a note, then drop the question.
 	nextQuestion("to w3", "w3")
-	keys("label w3", []string{"1 / 2", "0 / 2", "1 / 2", "2 / 2"}, "1", "u", "2", "0")
+	keys("label w3", []string{"1 / 2", "0 / 2", "1 / 2", "2 / 2"}, "1", "z", "2", "0")
 	do("note", chromedp.KeyEvent("e"), chromedp.KeyEvent("room 201"), chromedp.KeyEvent(kb.Escape))
 	do("drop", chromedp.KeyEvent("D"))
 	waitJS("drop", `document.getElementById("decision").textContent === "drop" && document.getElementById("judge").dataset.pending === "0"`)

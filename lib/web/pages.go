@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"html/template"
 	"math"
@@ -17,6 +18,7 @@ import (
 
 var funcs = template.FuncMap{
 	"marked": marked,
+	"body":   body,
 	"ts":     func(t time.Time) string { return t.Format("2006-01-02 15:04") },
 	"hm":     func(t time.Time) string { return t.Format("15:04") },
 	"day":    func(t time.Time) string { return t.Format("2006-01-02") },
@@ -64,10 +66,27 @@ func marked(text string, spans []memory.Span) template.HTML {
 	return template.HTML(b.String())
 }
 
+// body is a message's text with its matches marked, or, for a photo,
+// sticker, file, call or any other non-text message stored without text,
+// its placeholder "[TYPE]" (spec §3) in a span of class "ph".
+func body(m memory.Message) template.HTML {
+	if m.Text == "" && m.Type != "" && m.Type != "text" {
+		return template.HTML(`<span class="ph">[` + template.HTMLEscapeString(m.Type) + `]</span>`)
+	}
+	return marked(m.Text, m.Matches)
+}
+
+// LabelDefinitions are the relevance grades as the paper words them (§4.3).
+var LabelDefinitions = [3]string{
+	"could not support an answer",
+	"supplies supporting information such as a date, person, or background but cannot establish the main answer on its own",
+	"alone supports the entire answer or an explicit major part of it",
+}
+
 func (s *Server) parseTemplates() error {
 	s.pages = map[string]*template.Template{}
-	for _, page := range []string{"search.html", "judge_index.html", "judge.html", "agreement.html", "context.html"} {
-		t, err := template.New(page).Funcs(funcs).ParseFS(files, "templates/layout.html", path.Join("templates", page))
+	for _, page := range []string{"search.html", "judge_index.html", "judge.html", "agreement.html", "context.html", "history.html", "adjudicate.html"} {
+		t, err := template.New(page).Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/messages.html", path.Join("templates", page))
 		if err != nil {
 			return err
 		}
@@ -212,13 +231,16 @@ type judgeMessage struct {
 
 type judgePage struct {
 	base
-	View   workbench.QuestionView
-	Rows   []judgeRow
-	Reveal bool
+	View         workbench.QuestionView
+	Rows         []judgeRow
+	Reveal       bool
+	Definitions  [3]string
+	NextUnjudged string // the next question (after this one, wrapping) with rows the annotator has not labelled
+	Judged, All  int    // the annotator's labelled rows and all rows, every question
 }
 
 func (s *Server) judge(w http.ResponseWriter, r *http.Request) {
-	p := judgePage{base: s.base(r, "Judge", "judge"), Reveal: r.FormValue("reveal") == "1"}
+	p := judgePage{base: s.base(r, "Judge", "judge"), Reveal: r.FormValue("reveal") == "1", Definitions: LabelDefinitions}
 	v, err := s.bench.View(p.Annotator, r.PathValue("qid"), p.Reveal)
 	if errors.Is(err, workbench.ErrNoQuestion) {
 		http.Error(w, "no such pooled question", http.StatusNotFound)
@@ -229,6 +251,16 @@ func (s *Server) judge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.View = v
+	ps, err := s.bench.Progress(p.Annotator)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	p.NextUnjudged = nextUnjudged(ps, v.QID)
+	for _, q := range ps {
+		p.Judged += q.Judged
+		p.All += q.Rows
+	}
 	m, err := s.memory("")
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -236,23 +268,194 @@ func (s *Server) judge(w http.ResponseWriter, r *http.Request) {
 	}
 	terms := s.terms(v.Question.Question)
 	for i, row := range v.Rows {
-		c, err := m.Chunk(row.ChunkID)
+		msgs, err := s.rowMessages(m, row.ChunkID, terms, row.Evidence)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		ev := map[string]bool{}
-		for _, id := range row.Evidence {
-			ev[id] = true
-		}
-		jr := judgeRow{Row: row, N: i + 1}
-		for _, msg := range c.Messages {
-			msg.Matches = memory.Matches(msg.Text, terms)
-			jr.Messages = append(jr.Messages, judgeMessage{Message: msg, Evidence: ev[msg.ID]})
-		}
-		p.Rows = append(p.Rows, jr)
+		p.Rows = append(p.Rows, judgeRow{Row: row, N: i + 1, Messages: msgs})
 	}
 	s.render(w, "judge.html", "layout", p)
+}
+
+// nextUnjudged is the first other question after qid in pooling order,
+// wrapping around, with fewer labelled rows than rows; "" when there is none.
+func nextUnjudged(ps []workbench.Progress, qid string) string {
+	at := 0
+	for i, p := range ps {
+		if p.QID == qid {
+			at = i
+		}
+	}
+	for k := 1; k < len(ps); k++ {
+		p := ps[(at+k)%len(ps)]
+		if p.Judged < p.Rows {
+			return p.QID
+		}
+	}
+	return ""
+}
+
+// rowMessages returns the messages of a chunk with the question's terms
+// marked and evidence messages flagged.
+func (s *Server) rowMessages(m *memory.Memory, chunkID string, terms []string, evidence []string) ([]judgeMessage, error) {
+	c, err := m.Chunk(chunkID)
+	if err != nil {
+		return nil, err
+	}
+	ev := map[string]bool{}
+	for _, id := range evidence {
+		ev[id] = true
+	}
+	out := make([]judgeMessage, 0, len(c.Messages))
+	for _, msg := range c.Messages {
+		msg.Matches = memory.Matches(msg.Text, terms)
+		out = append(out, judgeMessage{Message: msg, Evidence: ev[msg.ID]})
+	}
+	return out, nil
+}
+
+type historyPage struct {
+	base
+	Events []historyEvent
+}
+
+type historyEvent struct {
+	workbench.Event
+	Before, After string // for a person: a label's relevance, a note, keep or drop; "—" for none
+}
+
+// HistoryLimit is how many of the newest events the History page lists.
+const HistoryLimit = 500
+
+func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+	p := historyPage{base: s.base(r, "History", "history")}
+	if p.Annotator != "" {
+		evs, err := s.bench.History(p.Annotator, HistoryLimit)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		for _, e := range evs {
+			p.Events = append(p.Events, historyEvent{Event: e, Before: eventValue(e.Kind, e.Before), After: eventValue(e.Kind, e.After)})
+		}
+	}
+	s.render(w, "history.html", "layout", p)
+}
+
+// eventValue renders an event's JSON value for the History page.
+func eventValue(kind, v string) string {
+	switch {
+	case v == "null" || v == `""`:
+		return "—"
+	case kind == "label":
+		var st struct {
+			Rel   *int  `json:"rel"`
+			Blind *bool `json:"blind"`
+		}
+		if json.Unmarshal([]byte(v), &st) != nil || st.Rel == nil {
+			return "—"
+		}
+		out := strconv.Itoa(*st.Rel)
+		if st.Blind != nil && !*st.Blind {
+			out += " (revealed)"
+		}
+		return out
+	case kind == "decision":
+		if v == "true" {
+			return "keep"
+		}
+		return "drop"
+	}
+	var note string
+	if json.Unmarshal([]byte(v), &note) != nil {
+		return v
+	}
+	if r := []rune(note); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return note
+}
+
+type adjudicatePage struct {
+	base
+	Annotators []string
+	A, B       string
+	Error      string
+	Agreement  *workbench.Agreement
+	Rows       []adjudicateRow
+	Decided    int
+	Consensus  string
+}
+
+type adjudicateRow struct {
+	workbench.AdjudicationRow
+	Question string
+	Source   string
+	StartAt  time.Time
+	Messages []judgeMessage
+}
+
+func (s *Server) adjudicate(w http.ResponseWriter, r *http.Request) {
+	p := adjudicatePage{base: s.base(r, "Adjudicate", "adjudicate"), A: r.FormValue("a"), B: r.FormValue("b"), Consensus: workbench.Consensus}
+	all, err := s.bench.Annotators()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	for _, a := range all {
+		if a != workbench.Consensus {
+			p.Annotators = append(p.Annotators, a)
+		}
+	}
+	if p.A == "" && p.B == "" && len(p.Annotators) >= 2 {
+		p.A, p.B = p.Annotators[0], p.Annotators[1]
+	}
+	if p.A != "" && p.B != "" {
+		rows, err := s.bench.Adjudication(p.A, p.B)
+		if err != nil {
+			p.Error = err.Error()
+			s.render(w, "adjudicate.html", "layout", p)
+			return
+		}
+		ag, err := s.bench.Agreement(p.A, p.B)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		p.Agreement = &ag
+		qs, err := s.bench.Questions()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		text := map[string]string{}
+		for _, q := range qs {
+			text[q.QID] = q.Question
+		}
+		m, err := s.memory("")
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		for _, row := range rows {
+			c, err := m.Chunk(row.ChunkID)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			msgs, err := s.rowMessages(m, row.ChunkID, s.terms(text[row.QID]), nil)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			p.Rows = append(p.Rows, adjudicateRow{AdjudicationRow: row, Question: text[row.QID], Source: c.Source, StartAt: c.StartAt, Messages: msgs})
+			if row.Consensus != nil {
+				p.Decided++
+			}
+		}
+	}
+	s.render(w, "adjudicate.html", "layout", p)
 }
 
 // terms are the distinct tokens of a question, longest first.
@@ -272,6 +475,7 @@ type agreementPage struct {
 	base
 	Annotators []string
 	A, B       string
+	Same       bool // A and B name one annotator: nothing to compare
 	Agreement  *workbench.Agreement
 }
 
@@ -285,7 +489,9 @@ func (s *Server) agreement(w http.ResponseWriter, r *http.Request) {
 	if p.A == "" && p.B == "" && len(p.Annotators) >= 2 {
 		p.A, p.B = p.Annotators[0], p.Annotators[1]
 	}
-	if p.A != "" && p.B != "" {
+	if p.A != "" && p.A == p.B {
+		p.Same = true
+	} else if p.A != "" && p.B != "" {
 		ag, err := s.bench.Agreement(p.A, p.B)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)

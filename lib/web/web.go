@@ -1,6 +1,8 @@
 // Package web is the local web app of `linemem serve`: a Search page over
 // the everyday memory (lib/memory), a Judge page that labels the pooled
-// candidates of lib/workbench, and an Agreement page for two annotators.
+// candidates of lib/workbench, a History page of the annotator's changes, an
+// Agreement page for two annotators and an Adjudicate page for their
+// disagreements.
 //
 // It is built from net/http (ServeMux patterns such as `GET /judge/{qid}`),
 // html/template (every message is escaped; matched terms and evidence
@@ -8,14 +10,28 @@
 // with go:embed, so the pages work with the network unplugged.
 //
 // Safety. Every POST carries the server's CSRF token (header X-CSRF-Token or
-// form field csrf, compared in constant time); without Public, requests whose
-// Host is not a loopback name are refused (a DNS-rebinding page cannot reach
-// the app). Request logs hold the method, the route pattern, the status and
-// the duration only: never a query string, a question or a message.
+// form field csrf, compared in constant time), and a POST whose Origin is
+// another site's or whose Sec-Fetch-Site is "cross-site" or "same-site" is
+// refused. A request whose Host is neither a loopback name nor one of
+// AllowedHosts is refused, whatever address the server listens on (a DNS-rebinding page cannot reach
+// the app). A body over MaxRequestBody bytes is answered 413 naming the
+// limit. The annotator form's "back" target is followed only when it is a
+// path on this site: "/" not followed by "/" or a backslash, and no control
+// character. /assets/ serves files, never a folder listing. Every string a
+// person or a chat supplied (names, messages, questions, notes) is rendered
+// inside <bdi> or with dir="auto", so a stray right-to-left mark cannot
+// reverse the rest of a line. Request logs hold the method, the route
+// pattern, the status and the duration only: never a query string, a
+// question or a message.
 //
 // Judging. The annotator's name lives in a cookie; each label, note and
 // keep/drop is its own small POST, stored at once (a killed server loses
-// nothing). Rows are shown blind unless ?reveal=1. A write the workbench
+// nothing) with blind/revealed and the seconds the row was current for a
+// label. Rows are shown blind unless ?reveal=1 (the evidence box, origins
+// and evidence marks only then). POST /api/undo and /api/redo walk the
+// annotator's stored history (workbench.Bench.Undo); GET /history lists it.
+// GET /adjudicate?a=A&b=B lists the rows A and B labelled differently and
+// POST /api/adjudicate writes the consensus annotator's label. A write the workbench
 // refuses (an unknown question, a chunk outside the question's pool, a
 // relevance other than 0, 1 or 2) stores nothing and is answered 404 or 400
 // with {"error": "…"}.
@@ -55,13 +71,16 @@ var files embed.FS
 
 // Defaults of the pages.
 const (
-	DefaultK       = 10 // results on the Search page
-	ContextBefore  = 5  // messages shown before a chunk on demand
-	ContextAfter   = 5  // and after it
-	annotatorKey   = "linemem_annotator"
-	csrfHeader     = "X-CSRF-Token"
-	maxRequestBody = 64 << 10
+	DefaultK      = 10 // results on the Search page
+	ContextBefore = 5  // messages shown before a chunk on demand
+	ContextAfter  = 5  // and after it
+	annotatorKey  = "linemem_annotator"
+	csrfHeader    = "X-CSRF-Token"
 )
+
+// MaxRequestBody is the largest request body accepted: room for a note of
+// workbench.MaxNoteBytes written with JSON escapes, and the rest of the row.
+const MaxRequestBody = 2*workbench.MaxNoteBytes + 64<<10
 
 // Options configures a Server.
 type Options struct {
@@ -71,8 +90,10 @@ type Options struct {
 	OpenMemory func(retriever string) (*memory.Memory, error)
 	// Retrievers are offered on the Search page besides the default.
 	Retrievers []string
-	// Public accepts any Host header; otherwise only loopback names.
-	Public bool
+	// AllowedHosts are the Host names (without port, compared case
+	// insensitively) accepted besides loopback names: the names a server
+	// started with --public is reached by.
+	AllowedHosts []string
 	// Log receives one line per request; nil = none.
 	Log *log.Logger
 	// Token is the CSRF token; "" = a random one.
@@ -117,7 +138,12 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	assets, _ := fs.Sub(files, "assets")
-	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
+	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", noListing(assets)))
+	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "max-age=86400")
+		http.ServeFileFS(w, r, assets, "favicon.svg")
+	})
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/search", http.StatusSeeOther) })
 	s.mux.HandleFunc("GET /search", s.search)
 	s.mux.HandleFunc("GET /context/{chunk}", s.context)
@@ -128,6 +154,11 @@ func New(opts Options) (*Server, error) {
 	s.mux.HandleFunc("POST /api/label", s.label)
 	s.mux.HandleFunc("POST /api/note", s.note)
 	s.mux.HandleFunc("POST /api/decide", s.decide)
+	s.mux.HandleFunc("POST /api/undo", s.undoRedo((*workbench.Bench).Undo))
+	s.mux.HandleFunc("POST /api/redo", s.undoRedo((*workbench.Bench).Redo))
+	s.mux.HandleFunc("GET /history", s.history)
+	s.mux.HandleFunc("GET /adjudicate", s.adjudicate)
+	s.mux.HandleFunc("POST /api/adjudicate", s.adjudicateRow)
 	return s, nil
 }
 
@@ -154,13 +185,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	pattern := ""
+	r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
 	switch {
-	case !s.opts.Public && !loopbackHost(r.Host):
-		http.Error(w, "this server answers only to a loopback address (serve --public to change that)", http.StatusForbidden)
-	case r.Method == http.MethodPost && !s.validToken(r):
-		http.Error(w, "missing or wrong CSRF token; reload the page", http.StatusForbidden)
+	case !s.allowedHost(r.Host):
+		http.Error(w, "this server answers only to a loopback address or a host named by serve --allowed-host", http.StatusForbidden)
+	case r.Method == http.MethodPost && crossSite(r):
+		http.Error(w, "a request from another site is refused", http.StatusForbidden)
+	case r.Method == http.MethodPost && r.ContentLength > MaxRequestBody:
+		tooLarge(w)
+	case r.Method == http.MethodPost && !s.validToken(w, r):
+		if !bodyTooLarge(r) {
+			http.Error(w, "missing or wrong CSRF token; reload the page", http.StatusForbidden)
+		}
 	default:
-		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
 		_, pattern = s.mux.Handler(r)
 		s.mux.ServeHTTP(w, r)
 	}
@@ -172,16 +209,63 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) validToken(r *http.Request) bool {
+// validToken reports whether r carries the CSRF token. A form body over the
+// limit is answered 413 here (bodyTooLarge then reports it).
+func (s *Server) validToken(w http.ResponseWriter, r *http.Request) bool {
 	got := r.Header.Get(csrfHeader)
 	if got == "" && strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+		if err := r.ParseForm(); err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				r.Header.Set(tooLargeMark, "1")
+				tooLarge(w)
+			}
+			return false
+		}
 		got = r.PostFormValue("csrf")
 	}
 	return subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
 }
 
-// loopbackHost reports whether a Host header names this machine's loopback.
-func loopbackHost(host string) bool {
+// tooLargeMark is set on a request whose body validToken found over the limit.
+const tooLargeMark = "X-Linemem-Too-Large"
+
+func bodyTooLarge(r *http.Request) bool { return r.Header.Get(tooLargeMark) != "" }
+
+// tooLarge answers 413 naming the limit.
+func tooLarge(w http.ResponseWriter) {
+	apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the limit of %d bytes (%d MiB); a note may hold up to %d bytes", MaxRequestBody, MaxRequestBody>>20, workbench.MaxNoteBytes))
+}
+
+// crossSite reports a request another site sent: Sec-Fetch-Site other than
+// "same-origin" or "none" (a page on another port of this host is
+// "same-site"), or an Origin that names another host than the request's, or
+// is "null" without Sec-Fetch-Site "same-origin" (a browser sends "null" for
+// this app's own forms, whose pages have no referrer). A request without
+// either header (curl, an old browser) is not judged here; the CSRF token
+// still guards it.
+func crossSite(r *http.Request) bool {
+	site := r.Header.Get("Sec-Fetch-Site")
+	if site != "" && site != "same-origin" && site != "none" {
+		return true
+	}
+	origin := r.Header.Get("Origin")
+	switch {
+	case origin == "":
+		return false
+	case origin == "null":
+		return site != "same-origin"
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return true
+	}
+	return !strings.EqualFold(u.Host, r.Host)
+}
+
+// allowedHost reports whether a Host header names this machine's loopback
+// or one of Options.AllowedHosts.
+func (s *Server) allowedHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
@@ -189,8 +273,42 @@ func loopbackHost(host string) bool {
 	if host == "localhost" {
 		return true
 	}
+	for _, a := range s.opts.AllowedHosts {
+		if strings.EqualFold(host, a) {
+			return true
+		}
+	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// noListing serves the files of fsys and answers 404 for a folder.
+func noListing(fsys fs.FS) http.Handler {
+	files := http.FileServerFS(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if st, err := fs.Stat(fsys, name); name == "" || strings.HasSuffix(name, "/") || err != nil || st.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// SafeBack returns back when it is a path on this site, "/" followed by
+// neither "/" nor a backslash (which a browser reads as another host) and holding
+// no control character (which a browser drops before reading it); fallback
+// otherwise.
+func SafeBack(back, fallback string) string {
+	if len(back) == 0 || back[0] != '/' || (len(back) > 1 && (back[1] == '/' || back[1] == '\\')) {
+		return fallback
+	}
+	for _, c := range back {
+		if c < 0x20 || c == 0x7f {
+			return fallback
+		}
+	}
+	return back
 }
 
 // IsLoopback reports whether addr (HOST:PORT) binds a loopback address only.
@@ -241,19 +359,19 @@ func (s *Server) setAnnotator(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: annotatorKey, Value: url.QueryEscape(name), Path: "/", SameSite: http.SameSiteStrictMode, HttpOnly: true, MaxAge: 365 * 24 * 3600})
-	back := r.PostFormValue("back")
-	if !strings.HasPrefix(back, "/") || strings.HasPrefix(back, "//") {
-		back = "/judge"
-	}
-	http.Redirect(w, r, back, http.StatusSeeOther)
+	http.Redirect(w, r, SafeBack(r.PostFormValue("back"), "/judge"), http.StatusSeeOther)
 }
 
 type apiRow struct {
-	QID     string  `json:"qid"`
-	ChunkID string  `json:"chunk_id"`
-	Rel     *int    `json:"rel"`
-	Note    *string `json:"note"`
-	Keep    *bool   `json:"keep"`
+	QID     string   `json:"qid"`
+	ChunkID string   `json:"chunk_id"`
+	Rel     *int     `json:"rel"`
+	Note    *string  `json:"note"`
+	Keep    *bool    `json:"keep"`
+	Blind   *bool    `json:"blind"`   // label: judged with the sources hidden
+	Seconds *float64 `json:"seconds"` // label: time spent on the row
+	A       string   `json:"a"`       // adjudication: the two annotators
+	B       string   `json:"b"`
 }
 
 func (s *Server) readAPI(w http.ResponseWriter, r *http.Request) (apiRow, string, bool) {
@@ -264,6 +382,11 @@ func (s *Server) readAPI(w http.ResponseWriter, r *http.Request) (apiRow, string
 		return row, "", false
 	}
 	body, err := io.ReadAll(r.Body)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		tooLarge(w)
+		return row, "", false
+	}
 	if err == nil {
 		err = json.Unmarshal(body, &row)
 	}
@@ -299,7 +422,7 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.bench.Label(ann, row.QID, row.ChunkID, row.Rel); err != nil {
+	if err := s.bench.LabelAs(ann, row.QID, row.ChunkID, row.Rel, workbench.Judging{Blind: row.Blind, Seconds: row.Seconds}); err != nil {
 		benchError(w, err)
 		return
 	}
@@ -314,6 +437,10 @@ func (s *Server) note(w http.ResponseWriter, r *http.Request) {
 	note := ""
 	if row.Note != nil {
 		note = *row.Note
+	}
+	if len(note) > workbench.MaxNoteBytes {
+		apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a note may hold up to %d bytes (1 MiB), this one has %d", workbench.MaxNoteBytes, len(note)))
+		return
 	}
 	if err := s.bench.Note(ann, row.QID, row.ChunkID, note); err != nil {
 		benchError(w, err)
@@ -332,6 +459,74 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.progress(w, ann, row.QID)
+}
+
+// undoRedo answers POST /api/undo or /api/redo: step (Bench.Undo or
+// Bench.Redo) applied to the annotator's history, then the row or question
+// the event was about as it now stands: {"done": false} when there was
+// nothing to take back or apply, else {"done": true, "qid", "chunk_id",
+// "kind", "rel", "note", "keep"}.
+func (s *Server) undoRedo(step func(*workbench.Bench, string) (workbench.Event, bool, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ann := s.annotator(r)
+		if ann == "" {
+			apiError(w, http.StatusBadRequest, "set your annotator name first")
+			return
+		}
+		ev, ok, err := step(s.bench, ann)
+		if err != nil {
+			apiError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		out := struct {
+			Done    bool   `json:"done"`
+			QID     string `json:"qid,omitempty"`
+			ChunkID string `json:"chunk_id,omitempty"`
+			Kind    string `json:"kind,omitempty"`
+			Rel     *int   `json:"rel"`
+			Note    string `json:"note"`
+			Keep    *bool  `json:"keep"`
+		}{Done: ok, QID: ev.QID, ChunkID: ev.ChunkID, Kind: ev.Kind}
+		if ok {
+			v, err := s.bench.View(ann, ev.QID, false)
+			if err != nil {
+				apiError(w, http.StatusInternalServerError, err.Error())
+				return
+			}
+			out.Keep = v.Keep
+			for _, row := range v.Rows {
+				if row.ChunkID == ev.ChunkID {
+					out.Rel, out.Note = row.Rel, row.Note
+				}
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(out)
+	}
+}
+
+// adjudicateRow answers POST /api/adjudicate {a, b, qid, chunk_id, rel}:
+// the consensus label of a row where a and b differ.
+func (s *Server) adjudicateRow(w http.ResponseWriter, r *http.Request) {
+	var row apiRow
+	body, err := io.ReadAll(r.Body)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		tooLarge(w)
+		return
+	}
+	if err == nil {
+		err = json.Unmarshal(body, &row)
+	}
+	if err != nil {
+		apiError(w, http.StatusBadRequest, "a JSON object {a, b, qid, chunk_id, rel}")
+		return
+	}
+	if err := s.bench.Adjudicate(row.A, row.B, row.QID, row.ChunkID, row.Rel); err != nil {
+		benchError(w, err)
+		return
+	}
+	s.progress(w, workbench.Consensus, row.QID)
 }
 
 // progress answers an API write with the annotator's counts.

@@ -154,9 +154,17 @@ func TestJudgePageIsBlindUntilRevealed(t *testing.T) {
 			t.Errorf("revealed page lacks %q", origin)
 		}
 	}
-	// The question's evidence items, with how they matched, are shown either way.
-	if !strings.Contains(blind, "一泊12000円") || !strings.Contains(blind, "exact") {
-		t.Errorf("blind page lacks the evidence items")
+	// The question's evidence items, with how they matched, appear only with
+	// the sources; the question and its reference answer always.
+	if strings.Contains(blind, `class="evidence"`) || strings.Contains(blind, `<span class="tag">answer</span>`) {
+		t.Errorf("blind page shows the evidence items")
+	}
+	if !strings.Contains(open, "一泊12000円") || !strings.Contains(open, "exact") {
+		t.Errorf("revealed page lacks the evidence items")
+	}
+	_, w1 := get(t, ts.URL+"/judge/w1")
+	if !strings.Contains(w1, `<bdi id="answer">自分（朝9時）</bdi>`) || !strings.Contains(w1, "花見の場所取りは誰がやることになった？") {
+		t.Errorf("blind page lacks the question or its reference answer")
 	}
 }
 

@@ -23,11 +23,28 @@
 // in only when asked for (View with reveal = true).
 //
 // Judgments. One row per (annotator, qid, chunk_id) with rel 0, 1, 2 or
-// none (a note without a label yet), a note and the time (RFC 3339). The
-// judgments JSONL (spec §13) is {"qid", "chunk_id", "rel", "annotator"} plus
-// optional "note" and "at"; an import is one transaction, a repeated
+// none (a note without a label yet), a note, the time (RFC 3339), whether
+// the label was given blind (the question's sources hidden) and the seconds
+// spent on the row (both NULL where unknown). The judgments JSONL (spec §13,
+// §14) is {"qid", "chunk_id", "rel", "annotator"} plus optional "note",
+// "at", "blind" and "seconds"; an import is one transaction, a repeated
 // (annotator, qid, chunk_id) replaces the earlier row, and an unknown qid or
-// chunk_id or a rel outside 0…2 is an input error naming FILE:LINE.
+// chunk_id, a rel outside 0…2, a "blind" that is not a boolean or "seconds"
+// outside 0…MaxSeconds is an input error naming FILE:LINE.
+//
+// History. Every change of a label, a note or a keep/drop is an event in
+// gold_events with the value before and after it. Undo takes back the
+// annotator's newest event in effect, Redo applies the last one taken back
+// again; a new change drops what could have been redone (kept in the
+// history, state "dropped"). Successive edits of one row's note are one
+// event. The history lives in the database, so it survives a reload or a
+// restart.
+//
+// Adjudication. For two annotators A and B, the rows they label differently
+// (or only one of them labels) are listed with both labels; choosing a label
+// writes it as annotator Consensus, after copying into Consensus every row
+// and keep/drop A and B agree on. A's and B's labels never change, so their
+// κ stays what it was; Consensus exports like anyone.
 //
 // Agreement. Cohen's κ = (p_o − p_e)/(1 − p_e) over the rows both annotators
 // labelled, p_o the observed share of equal labels and p_e = Σ_c p_A(c)·p_B(c)

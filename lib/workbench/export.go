@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/linemem/linemem/lib/gold"
@@ -32,6 +33,43 @@ type Export struct {
 	Dropped   []Dropped  // in pooling order
 	Unjudged  int        // pool rows of retained questions without a label (read as relevance 0)
 	Groups    []Group    // evidence groups of the retained questions
+	How       HowJudged  // how the qrels rows were labelled
+}
+
+// HowJudged counts how an export's labels were given: blind (sources
+// hidden), revealed, or unrecorded (labels given before this was recorded,
+// or imported without it), and the seconds spent on the rows that recorded
+// them.
+type HowJudged struct {
+	Blind, Revealed, Unrecorded int
+	Timed                       int       // labels with seconds
+	Seconds                     float64   // their sum
+	Median                      float64   // their median (mean of the middle two for an even count); 0 when none
+	secs                        []float64 // collected before Median is taken
+}
+
+func (h *HowJudged) add(j Judgment) {
+	switch {
+	case j.Blind == nil:
+		h.Unrecorded++
+	case *j.Blind:
+		h.Blind++
+	default:
+		h.Revealed++
+	}
+	if j.Seconds != nil {
+		h.Timed++
+		h.Seconds += *j.Seconds
+		h.secs = append(h.secs, *j.Seconds)
+	}
+}
+
+func (h *HowJudged) finish() {
+	sort.Float64s(h.secs)
+	if n := len(h.secs); n > 0 {
+		h.Median = (h.secs[(n-1)/2] + h.secs[n/2]) / 2
+	}
+	h.secs = nil
 }
 
 // Export collects annotator's gold.
@@ -83,6 +121,16 @@ func (b *Bench) Export(annotator string) (Export, error) {
 		}
 		ex.Groups = append(ex.Groups, groups[q.QID]...)
 	}
+	js, err := b.Judgments(annotator)
+	if err != nil {
+		return ex, err
+	}
+	for _, j := range js {
+		if _, ok := ex.Qrels[j.QID][j.ChunkID]; ok && j.Rel != nil {
+			ex.How.add(j)
+		}
+	}
+	ex.How.finish()
 	return ex, nil
 }
 
@@ -106,6 +154,12 @@ func (ex Export) WriteReport(w io.Writer) error {
 	for _, d := range ex.Dropped {
 		fmt.Fprintf(&b, "dropped %s: %s\n", d.QID, d.Reason)
 	}
+	h := ex.How
+	fmt.Fprintf(&b, "labels: %d blind, %d with sources revealed, %d unrecorded", h.Blind, h.Revealed, h.Unrecorded)
+	if h.Timed > 0 {
+		fmt.Fprintf(&b, "; %d timed: %.0f s in all, median %.1f s a row", h.Timed, h.Seconds, h.Median)
+	}
+	b.WriteString("\n")
 	if ex.Unjudged > 0 {
 		fmt.Fprintf(&b, "warning: %d pool rows of retained questions are unlabelled and count as relevance 0\n", ex.Unjudged)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -15,14 +16,35 @@ import (
 )
 
 // Judgment is one label (spec §13 judgments JSONL). Rel is nil for a row that
-// carries only a note.
+// carries only a note; Blind and Seconds are nil where unknown (labels given
+// before they were recorded, or imported without them).
 type Judgment struct {
-	QID       string `json:"qid"`
-	ChunkID   string `json:"chunk_id"`
-	Rel       *int   `json:"rel"`
-	Annotator string `json:"annotator"`
-	Note      string `json:"note,omitempty"`
-	At        string `json:"at,omitempty"` // RFC 3339
+	QID       string   `json:"qid"`
+	ChunkID   string   `json:"chunk_id"`
+	Rel       *int     `json:"rel"`
+	Annotator string   `json:"annotator"`
+	Note      string   `json:"note,omitempty"`
+	At        string   `json:"at,omitempty"` // RFC 3339
+	Blind     *bool    `json:"blind,omitempty"`
+	Seconds   *float64 `json:"seconds,omitempty"`
+}
+
+// Judging is how a label was given: Blind reports that the question's
+// sources were hidden, Seconds the time spent on the row; nil = unknown.
+type Judging struct {
+	Blind   *bool
+	Seconds *float64
+}
+
+// MaxSeconds is the longest time a label may record on its row (a day):
+// more is a clock or a client gone wrong.
+const MaxSeconds = 24 * 3600
+
+func (j Judging) check() error {
+	if j.Seconds != nil && (math.IsNaN(*j.Seconds) || *j.Seconds < 0 || *j.Seconds > MaxSeconds) {
+		return fmt.Errorf("seconds must be between 0 and %d, got %v", MaxSeconds, *j.Seconds)
+	}
+	return nil
 }
 
 // ErrUnknown marks a qid that was never pooled, a chunk_id that is not stored
@@ -30,37 +52,124 @@ type Judgment struct {
 var ErrUnknown = errors.New("unknown")
 
 // Label sets annotator's relevance of (qid, chunkID), keeping its note; a nil
-// rel removes the label (the note stays, if any).
+// rel removes the label (the note stays, if any). See LabelAs.
 func (b *Bench) Label(annotator, qid, chunkID string, rel *int) error {
+	return b.LabelAs(annotator, qid, chunkID, rel, Judging{})
+}
+
+// LabelAs is Label recording how the label was given. A change is an event
+// of annotator's history (Undo); setting the label a row already has changes
+// nothing.
+func (b *Bench) LabelAs(annotator, qid, chunkID string, rel *int, how Judging) error {
 	if err := b.checkRow(annotator, qid, chunkID, rel); err != nil {
 		return err
 	}
-	_, err := b.db.Exec(`INSERT INTO gold_judgments (annotator, qid, chunk_id, rel, note, at) VALUES (?, ?, ?, ?, '', ?)
-		ON CONFLICT (annotator, qid, chunk_id) DO UPDATE SET rel = excluded.rel, at = excluded.at`,
-		annotator, qid, chunkID, relValue(rel), b.now())
-	if err != nil {
+	if err := how.check(); err != nil {
 		return err
 	}
-	return b.dropEmpty(annotator, qid, chunkID)
+	return b.inTx(func(tx *sql.Tx) error {
+		before, err := readLabel(tx, annotator, qid, chunkID)
+		if err != nil {
+			return err
+		}
+		after := labelState{Rel: rel}
+		if rel != nil {
+			after.Blind, after.Seconds = how.Blind, how.Seconds
+		}
+		if sameRel(before.Rel, after.Rel) {
+			return nil
+		}
+		if err := b.writeLabel(tx, annotator, qid, chunkID, after); err != nil {
+			return err
+		}
+		return b.record(tx, annotator, qid, chunkID, kindLabel, before, after)
+	})
 }
 
-// Note sets annotator's note on (qid, chunkID), keeping its label.
+// MaxNoteBytes is the longest note Note stores: 1 MiB.
+const MaxNoteBytes = 1 << 20
+
+// Note sets annotator's note on (qid, chunkID), keeping its label; a note
+// over MaxNoteBytes is refused. Successive edits of one row's note are one
+// event of the history.
 func (b *Bench) Note(annotator, qid, chunkID, note string) error {
+	if len(note) > MaxNoteBytes {
+		return fmt.Errorf("a note may hold up to %d bytes, got %d", MaxNoteBytes, len(note))
+	}
 	if err := b.checkRow(annotator, qid, chunkID, nil); err != nil {
 		return err
 	}
-	_, err := b.db.Exec(`INSERT INTO gold_judgments (annotator, qid, chunk_id, rel, note, at) VALUES (?, ?, ?, NULL, ?, ?)
+	return b.inTx(func(tx *sql.Tx) error {
+		var before string
+		err := tx.QueryRow(`SELECT note FROM gold_judgments WHERE annotator = ? AND qid = ? AND chunk_id = ?`, annotator, qid, chunkID).Scan(&before)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if before == note {
+			return nil
+		}
+		if err := b.writeNote(tx, annotator, qid, chunkID, note); err != nil {
+			return err
+		}
+		return b.record(tx, annotator, qid, chunkID, kindNote, before, note)
+	})
+}
+
+// labelState is a row's label as an event stores it.
+type labelState struct {
+	Rel     *int     `json:"rel"`
+	Blind   *bool    `json:"blind,omitempty"`
+	Seconds *float64 `json:"seconds,omitempty"`
+}
+
+func sameRel(a, b *int) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
+
+func readLabel(tx *sql.Tx, annotator, qid, chunkID string) (labelState, error) {
+	var rel sql.NullInt64
+	var blind sql.NullBool
+	var secs sql.NullFloat64
+	err := tx.QueryRow(`SELECT rel, blind, seconds FROM gold_judgments WHERE annotator = ? AND qid = ? AND chunk_id = ?`,
+		annotator, qid, chunkID).Scan(&rel, &blind, &secs)
+	if errors.Is(err, sql.ErrNoRows) {
+		return labelState{}, nil
+	}
+	var st labelState
+	if rel.Valid {
+		r := int(rel.Int64)
+		st.Rel = &r
+	}
+	if blind.Valid {
+		st.Blind = &blind.Bool
+	}
+	if secs.Valid {
+		st.Seconds = &secs.Float64
+	}
+	return st, err
+}
+
+func (b *Bench) writeLabel(tx *sql.Tx, annotator, qid, chunkID string, st labelState) error {
+	_, err := tx.Exec(`INSERT INTO gold_judgments (annotator, qid, chunk_id, rel, note, at, blind, seconds) VALUES (?, ?, ?, ?, '', ?, ?, ?)
+		ON CONFLICT (annotator, qid, chunk_id) DO UPDATE SET rel = excluded.rel, at = excluded.at, blind = excluded.blind, seconds = excluded.seconds`,
+		annotator, qid, chunkID, relValue(st.Rel), b.now(), nullable(st.Blind), nullable(st.Seconds))
+	if err != nil {
+		return err
+	}
+	return dropEmpty(tx, annotator, qid, chunkID)
+}
+
+func (b *Bench) writeNote(tx *sql.Tx, annotator, qid, chunkID, note string) error {
+	_, err := tx.Exec(`INSERT INTO gold_judgments (annotator, qid, chunk_id, rel, note, at) VALUES (?, ?, ?, NULL, ?, ?)
 		ON CONFLICT (annotator, qid, chunk_id) DO UPDATE SET note = excluded.note, at = excluded.at`,
 		annotator, qid, chunkID, note, b.now())
 	if err != nil {
 		return err
 	}
-	return b.dropEmpty(annotator, qid, chunkID)
+	return dropEmpty(tx, annotator, qid, chunkID)
 }
 
 // dropEmpty removes a row left with neither label nor note.
-func (b *Bench) dropEmpty(annotator, qid, chunkID string) error {
-	_, err := b.db.Exec(`DELETE FROM gold_judgments WHERE annotator = ? AND qid = ? AND chunk_id = ? AND rel IS NULL AND note = ''`, annotator, qid, chunkID)
+func dropEmpty(tx *sql.Tx, annotator, qid, chunkID string) error {
+	_, err := tx.Exec(`DELETE FROM gold_judgments WHERE annotator = ? AND qid = ? AND chunk_id = ? AND rel IS NULL AND note = ''`, annotator, qid, chunkID)
 	return err
 }
 
@@ -69,6 +178,27 @@ func relValue(rel *int) any {
 		return nil
 	}
 	return *rel
+}
+
+// nullable is *p, or SQL NULL for nil.
+func nullable[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// inTx runs f in one transaction, committed when f returns nil.
+func (b *Bench) inTx(f func(*sql.Tx) error) error {
+	tx, err := b.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // checkRow reports an empty annotator, a rel outside 0–2, a qid that was
@@ -105,7 +235,7 @@ func (b *Bench) checkRow(annotator, qid, chunkID string, rel *int) error {
 }
 
 // Decide records annotator's keep (true) or drop (false) of a question; a nil
-// keep clears the decision.
+// keep clears the decision. A change is an event of annotator's history.
 func (b *Bench) Decide(annotator, qid string, keep *bool) error {
 	if annotator == "" {
 		return errors.New("an annotator name is required")
@@ -117,11 +247,32 @@ func (b *Bench) Decide(annotator, qid string, keep *bool) error {
 	if n == 0 {
 		return fmt.Errorf("%w question %q", ErrUnknown, qid)
 	}
+	return b.inTx(func(tx *sql.Tx) error {
+		var prev sql.NullBool
+		err := tx.QueryRow(`SELECT keep FROM gold_decisions WHERE annotator = ? AND qid = ?`, annotator, qid).Scan(&prev)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var before *bool
+		if prev.Valid {
+			before = &prev.Bool
+		}
+		if (before == nil && keep == nil) || (before != nil && keep != nil && *before == *keep) {
+			return nil
+		}
+		if err := b.writeDecision(tx, annotator, qid, keep); err != nil {
+			return err
+		}
+		return b.record(tx, annotator, qid, "", kindDecision, before, keep)
+	})
+}
+
+func (b *Bench) writeDecision(tx *sql.Tx, annotator, qid string, keep *bool) error {
 	if keep == nil {
-		_, err := b.db.Exec(`DELETE FROM gold_decisions WHERE annotator = ? AND qid = ?`, annotator, qid)
+		_, err := tx.Exec(`DELETE FROM gold_decisions WHERE annotator = ? AND qid = ?`, annotator, qid)
 		return err
 	}
-	_, err := b.db.Exec(`INSERT OR REPLACE INTO gold_decisions (annotator, qid, keep, at) VALUES (?, ?, ?, ?)`, annotator, qid, *keep, b.now())
+	_, err := tx.Exec(`INSERT OR REPLACE INTO gold_decisions (annotator, qid, keep, at) VALUES (?, ?, ?, ?)`, annotator, qid, *keep, b.now())
 	return err
 }
 
@@ -165,7 +316,7 @@ func (b *Bench) Annotators() ([]string, error) {
 // Judgments returns annotator's rows ("" = everyone's), ordered by annotator,
 // question pooling order and chunk ID.
 func (b *Bench) Judgments(annotator string) ([]Judgment, error) {
-	rows, err := b.db.Query(`SELECT j.annotator, j.qid, j.chunk_id, j.rel, j.note, j.at FROM gold_judgments j
+	rows, err := b.db.Query(`SELECT j.annotator, j.qid, j.chunk_id, j.rel, j.note, j.at, j.blind, j.seconds FROM gold_judgments j
 		JOIN gold_questions q ON q.qid = j.qid
 		WHERE ? = '' OR j.annotator = ? ORDER BY j.annotator, q.position, j.chunk_id`, annotator, annotator)
 	if err != nil {
@@ -176,12 +327,20 @@ func (b *Bench) Judgments(annotator string) ([]Judgment, error) {
 	for rows.Next() {
 		var j Judgment
 		var rel sql.NullInt64
-		if err := rows.Scan(&j.Annotator, &j.QID, &j.ChunkID, &rel, &j.Note, &j.At); err != nil {
+		var blind sql.NullBool
+		var secs sql.NullFloat64
+		if err := rows.Scan(&j.Annotator, &j.QID, &j.ChunkID, &rel, &j.Note, &j.At, &blind, &secs); err != nil {
 			return nil, err
 		}
 		if rel.Valid {
 			r := int(rel.Int64)
 			j.Rel = &r
+		}
+		if blind.Valid {
+			j.Blind = &blind.Bool
+		}
+		if secs.Valid {
+			j.Seconds = &secs.Float64
 		}
 		out = append(out, j)
 	}
@@ -225,27 +384,37 @@ func WriteJudgments(w io.Writer, rows []Judgment) error {
 }
 
 // ImportJudgmentsFile imports a judgments file; see ImportJudgments.
-func (b *Bench) ImportJudgmentsFile(path string) (int, error) {
+func (b *Bench) ImportJudgmentsFile(path string) (ImportReport, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, err
+		return ImportReport{}, err
 	}
 	defer f.Close()
 	return b.ImportJudgments(path, f)
 }
 
+// ImportReport accounts for an import.
+type ImportReport struct {
+	Rows       int // judgments stored
+	JoinedPool int // of them, rows of a pooled question that were not in its pool and joined it (OriginJudgment)
+}
+
 // ImportJudgments reads judgments JSONL and stores every row in one
 // transaction, replacing earlier rows of the same (annotator, qid, chunk_id);
-// a row judged without being pooled joins the pool with OriginJudgment. On
-// any bad line nothing is stored. name is used in errors.
-func (b *Bench) ImportJudgments(name string, r io.Reader) (int, error) {
+// a row judged without being pooled joins the pool with OriginJudgment. The
+// optional "blind" (boolean) and "seconds" (a number from 0 to MaxSeconds)
+// are kept; a file without them imports as before. A qid that was never
+// pooled is an error saying to run `gold pool` first: the pool holds the
+// question's text. On any bad line nothing is stored. name is used in errors.
+func (b *Bench) ImportJudgments(name string, r io.Reader) (ImportReport, error) {
+	var rep ImportReport
 	qids, err := b.idSet(`SELECT qid FROM gold_questions`)
 	if err != nil {
-		return 0, err
+		return rep, err
 	}
 	chunks, err := b.idSet(`SELECT chunk_id FROM chunks`)
 	if err != nil {
-		return 0, err
+		return rep, err
 	}
 	var rows []Judgment
 	err = jsonl.Lines(name, r, func(line int, data []byte) error {
@@ -256,6 +425,8 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (int, error) {
 			Annotator *string          `json:"annotator"`
 			Note      *string          `json:"note"`
 			At        *string          `json:"at"`
+			Blind     *json.RawMessage `json:"blind"`
+			Seconds   *json.RawMessage `json:"seconds"`
 		}
 		if err := json.Unmarshal(data, &raw); err != nil {
 			return inputerr.At(name, line, `a JSON object {"qid", "chunk_id", "rel", "annotator"} with string fields: `+err.Error())
@@ -268,7 +439,10 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (int, error) {
 			return inputerr.Atf(name, line, `"rel" 0, 1 or 2, got %s`, string(*raw.Rel))
 		}
 		if !qids[*raw.QID] {
-			return inputerr.Atf(name, line, "a pooled qid, got %q", *raw.QID)
+			if len(qids) == 0 {
+				return inputerr.Atf(name, line, "a pooled qid, got %q, and no question is pooled in this database: run `linemem gold pool --questions FILE` (with the questions the judgments were made on) first, then import", *raw.QID)
+			}
+			return inputerr.Atf(name, line, "a pooled qid, got %q: pool that question with `linemem gold pool --questions FILE` first", *raw.QID)
 		}
 		if !chunks[*raw.ChunkID] {
 			return inputerr.Atf(name, line, "a stored chunk_id, got %q", *raw.ChunkID)
@@ -276,6 +450,20 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (int, error) {
 		j := Judgment{QID: *raw.QID, ChunkID: *raw.ChunkID, Rel: &rel, Annotator: *raw.Annotator}
 		if raw.Note != nil {
 			j.Note = *raw.Note
+		}
+		if raw.Blind != nil && string(*raw.Blind) != "null" {
+			var blind bool
+			if err := json.Unmarshal(*raw.Blind, &blind); err != nil {
+				return inputerr.Atf(name, line, `"blind" true or false, got %s`, string(*raw.Blind))
+			}
+			j.Blind = &blind
+		}
+		if raw.Seconds != nil && string(*raw.Seconds) != "null" {
+			var secs float64
+			if err := json.Unmarshal(*raw.Seconds, &secs); err != nil || secs < 0 || secs > MaxSeconds {
+				return inputerr.Atf(name, line, `"seconds" a number from 0 to %d, got %s`, MaxSeconds, string(*raw.Seconds))
+			}
+			j.Seconds = &secs
 		}
 		if raw.At != nil {
 			if _, err := time.Parse(time.RFC3339, *raw.At); err != nil {
@@ -289,25 +477,30 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return rep, err
 	}
-	tx, err := b.db.Begin()
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	for _, j := range rows {
-		if _, err := tx.Exec(`INSERT OR REPLACE INTO gold_judgments (annotator, qid, chunk_id, rel, note, at) VALUES (?, ?, ?, ?, ?, ?)`,
-			j.Annotator, j.QID, j.ChunkID, *j.Rel, j.Note, j.At); err != nil {
-			return 0, err
-		}
-		if _, err := tx.Exec(`INSERT INTO gold_pool (qid, chunk_id, origin, detail, rank, score)
+	err = b.inTx(func(tx *sql.Tx) error {
+		for _, j := range rows {
+			if _, err := tx.Exec(`INSERT OR REPLACE INTO gold_judgments (annotator, qid, chunk_id, rel, note, at, blind, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+				j.Annotator, j.QID, j.ChunkID, *j.Rel, j.Note, j.At, nullable(j.Blind), nullable(j.Seconds)); err != nil {
+				return err
+			}
+			res, err := tx.Exec(`INSERT INTO gold_pool (qid, chunk_id, origin, detail, rank, score)
 			SELECT ?, ?, ?, ?, 0, 0 WHERE NOT EXISTS (SELECT 1 FROM gold_pool WHERE qid = ? AND chunk_id = ?)`,
-			j.QID, j.ChunkID, OriginJudgment, j.Annotator, j.QID, j.ChunkID); err != nil {
-			return 0, err
+				j.QID, j.ChunkID, OriginJudgment, j.Annotator, j.QID, j.ChunkID)
+			if err != nil {
+				return err
+			}
+			n, _ := res.RowsAffected()
+			rep.JoinedPool += int(n)
 		}
+		return nil
+	})
+	if err != nil {
+		return ImportReport{}, err
 	}
-	return len(rows), tx.Commit()
+	rep.Rows = len(rows)
+	return rep, nil
 }
 
 func (b *Bench) idSet(query string) (map[string]bool, error) {

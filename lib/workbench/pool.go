@@ -126,6 +126,19 @@ type PoolReport struct {
 	ByRetriever  map[string]int // pairs each retriever added to the pool (whether or not evidence had them)
 	OnlyRetrieve int            // pairs no evidence item pointed at
 	Resolve      gold.Report
+	// PerQuestion is what each question's pool holds, in questions order.
+	PerQuestion []QuestionPool
+	// NoRetrieverRows names the questions no retriever returned a chunk for
+	// (empty when no retriever ran): their pool is their evidence only.
+	NoRetrieverRows []string
+}
+
+// QuestionPool accounts for one question's pool.
+type QuestionPool struct {
+	QID         string
+	Rows        int            // distinct chunks pooled
+	ByRetriever map[string]int // chunks each retriever returned (its top Depth)
+	ByEvidence  []int          // chunks each evidence item resolved to, by item index
 }
 
 // WriteText prints the report for a person.
@@ -140,6 +153,22 @@ func (r PoolReport) WriteText(w io.Writer) error {
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprintf(&b, "retriever %s: %d rows\n", n, r.ByRetriever[n])
+	}
+	for _, q := range r.PerQuestion {
+		fmt.Fprintf(&b, "question %s: %d rows", q.QID, q.Rows)
+		for _, n := range names {
+			fmt.Fprintf(&b, ", %s %d", n, q.ByRetriever[n])
+		}
+		if len(q.ByEvidence) > 0 {
+			b.WriteString(", evidence items")
+			for i, n := range q.ByEvidence {
+				fmt.Fprintf(&b, " #%d: %d", i, n)
+			}
+		}
+		b.WriteString("\n")
+	}
+	for _, qid := range r.NoRetrieverRows {
+		fmt.Fprintf(&b, "warning: question %s got no retriever rows: its pool is its evidence only (try another --tokenizer or --retriever)\n", qid)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
@@ -265,7 +294,54 @@ func (b *Bench) Pool(opts PoolOptions) (PoolReport, error) {
 	for n, s := range byRet {
 		rep.ByRetriever[n] = len(s)
 	}
+	rep.PerQuestion, rep.NoRetrieverRows = perQuestion(opts, rows, depth > 0 && len(opts.Retrievers) > 0)
 	return rep, b.storePool(opts, rr, text, rows)
+}
+
+// perQuestion counts each question's pool rows by retriever and by
+// evidence item; ran says whether retrievers were run.
+func perQuestion(opts PoolOptions, rows []poolRow, ran bool) ([]QuestionPool, []string) {
+	items := map[string]int{}
+	for _, ev := range opts.Evidence {
+		items[ev.QID] = len(ev.Items)
+	}
+	byQID := map[string]*QuestionPool{}
+	out := make([]QuestionPool, len(opts.Questions))
+	for i, q := range opts.Questions {
+		out[i] = QuestionPool{QID: q.QID, ByRetriever: map[string]int{}, ByEvidence: make([]int, items[q.QID])}
+		for _, name := range opts.Retrievers {
+			if ran {
+				out[i].ByRetriever[name] = 0
+			}
+		}
+		byQID[q.QID] = &out[i]
+	}
+	chunks := map[[2]string]bool{}
+	for _, r := range rows {
+		q := byQID[r.qid]
+		if !chunks[[2]string{r.qid, r.chunkID}] {
+			chunks[[2]string{r.qid, r.chunkID}] = true
+			q.Rows++
+		}
+		if r.origin == OriginRetriever {
+			q.ByRetriever[r.detail]++
+		} else if n, err := strconv.Atoi(r.detail); err == nil && n < len(q.ByEvidence) {
+			q.ByEvidence[n]++
+		}
+	}
+	var none []string
+	if ran {
+		for _, q := range out {
+			total := 0
+			for _, n := range q.ByRetriever {
+				total += n
+			}
+			if total == 0 {
+				none = append(none, q.QID)
+			}
+		}
+	}
+	return out, none
 }
 
 func (b *Bench) storePool(opts PoolOptions, rr gold.Report, text map[string]string, rows []poolRow) error {

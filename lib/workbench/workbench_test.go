@@ -185,9 +185,9 @@ func TestJudgmentsRoundTripAndBadImportChangesNothing(t *testing.T) {
 	// The same rows under another annotator, and a replacement of the first.
 	in := strings.ReplaceAll(out.String(), `"annotator":"A"`, `"annotator":"B"`) +
 		`{"qid":"w3","chunk_id":"` + cid + `","rel":0,"annotator":"B"}` + "\n"
-	n, err := b.ImportJudgments("in.jsonl", strings.NewReader(in))
-	if err != nil || n != 2 {
-		t.Fatalf("import: %d rows, %v", n, err)
+	rep, err := b.ImportJudgments("in.jsonl", strings.NewReader(in))
+	if err != nil || rep.Rows != 2 {
+		t.Fatalf("import: %+v, %v", rep, err)
 	}
 	lb, _ := b.Labels("B")
 	if lb["w3"][cid] != 0 {

@@ -388,7 +388,7 @@ func (j Job) Run(ctx context.Context, windows []Window) ([]Candidate, Report, er
 func FromEvidence(ev []gold.Evidence) []Candidate {
 	out := make([]Candidate, len(ev))
 	for i, e := range ev {
-		c := Candidate{QID: e.QID, Question: e.Question, Type: e.Type, Provider: "file", Evidence: []Item{}}
+		c := Candidate{QID: e.QID, Question: e.Question, Type: e.Type, Answer: e.Answer, Provider: "file", Evidence: []Item{}}
 		for _, it := range e.Items {
 			c.Evidence = append(c.Evidence, Item{Item: it})
 		}

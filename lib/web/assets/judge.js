@@ -1,127 +1,176 @@
-// Judge page: keyboard-first labelling. Every label, note and decision is a
-// small POST saved at once; u undoes the last label change.
+// Judge page: keyboard-first labelling. The current row is the focused
+// element: Tab, a click and j/k move the same cursor. Every label, note and
+// decision is a small POST saved at once; undo and redo walk the history
+// stored on the server, so they survive a reload. A lost server shows one
+// banner, stops the cursor and retries until the change is saved.
 "use strict";
 (function () {
   const root = document.getElementById("judge");
   if (!root) return;
-  const token = document.querySelector('meta[name="csrf-token"]').content;
+  const lm = window.lmJudging;
   const qid = root.dataset.qid;
+  const blind = root.dataset.reveal !== "1";
   const rows = Array.from(document.querySelectorAll("li.row"));
-  const undo = [];
-  let cur = 0;
+  const head = document.getElementById("qhead");
+  const spent = rows.map(() => 0); // milliseconds each row was the current one
+  let cur = -1;
+  let since = performance.now();
 
-  let pending = 0;
-  function busy(d) {
-    pending += d;
-    root.dataset.pending = String(pending);
-    root.classList.toggle("saving", pending > 0);
-  }
-  window.addEventListener("beforeunload", (e) => { if (pending > 0) e.preventDefault(); });
+  lm.setup(root, head);
 
-  function post(path, body) {
-    busy(1);
-    return fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": token },
-      body: JSON.stringify(body),
-    }).then((r) => {
-      if (!r.ok) {
-        return r.text().then((t) => {
-          let msg = t;
-          try { msg = JSON.parse(t).error || t; } catch (e) { /* not JSON: show the text */ }
-          return Promise.reject(new Error(msg));
-        });
-      }
-      return r.json();
-    }).then((p) => {
-      document.getElementById("progress").textContent = p.question.Judged + " / " + p.question.Rows;
-      root.classList.remove("failed");
-      return p;
-    }).catch((err) => {
-      root.classList.add("failed");
-      alert("not saved: " + err.message);
-      throw err;
-    }).finally(() => busy(-1));
+  function setCur(i) {
+    if (i === cur) return;
+    const now = performance.now();
+    if (cur >= 0) spent[cur] += now - since;
+    since = now;
+    if (cur >= 0) rows[cur].classList.remove("current");
+    cur = i;
+    rows[cur].classList.add("current");
+    root.dataset.cur = String(cur);
   }
 
-  function focus(i) {
+  function seconds(i) {
+    let ms = spent[i];
+    if (i === cur) ms += performance.now() - since;
+    return Math.round(ms / 100) / 10;
+  }
+
+  function focusRow(i) {
     if (rows.length === 0) return;
-    cur = Math.max(0, Math.min(rows.length - 1, i));
-    rows.forEach((r, j) => r.classList.toggle("current", j === cur));
-    rows[cur].scrollIntoView({ block: "nearest" });
+    i = Math.max(0, Math.min(rows.length - 1, i));
+    rows[i].focus({ preventScroll: true });
+    setCur(i);
+    rows[i].scrollIntoView({ block: "nearest" });
+  }
+
+  function progress(p) {
+    document.getElementById("progress").textContent = p.question.Judged + " / " + p.question.Rows;
+    document.getElementById("allprogress").textContent = p.all.Judged + " / " + p.all.Rows;
   }
 
   function show(row, rel) {
-    row.dataset.rel = rel === null ? "" : String(rel);
+    row.dataset.rel = rel === null || rel === undefined ? "" : String(rel);
     row.classList.remove("rel0", "rel1", "rel2", "judged");
-    if (rel !== null) row.classList.add("judged", "rel" + rel);
+    if (row.dataset.rel !== "") row.classList.add("judged", "rel" + row.dataset.rel);
   }
 
-  function label(i, rel, record) {
+  function label(i, rel) {
     const row = rows[i];
     const before = row.dataset.rel === "" ? null : Number(row.dataset.rel);
-    if (record) undo.push({ i: i, rel: before });
     show(row, rel);
-    return post("/api/label", { qid: qid, chunk_id: row.dataset.chunk, rel: rel }).catch(() => show(row, before));
+    return lm.post("/api/label", { qid: qid, chunk_id: row.dataset.chunk, rel: rel, blind: blind, seconds: seconds(i) }, row)
+      .then(progress, (err) => { if (!err.lost) show(row, before); });
   }
 
   function decide(keep) {
-    post("/api/decide", { qid: qid, keep: keep }).then(() => {
+    lm.post("/api/decide", { qid: qid, keep: keep }).then((p) => {
       document.getElementById("decision").textContent = keep ? "keep" : "drop";
-    });
+      progress(p);
+    }, () => {});
+  }
+
+  function step(path) {
+    lm.post(path, {}).then((ev) => {
+      if (!ev.done) { lm.say(path === "/api/undo" ? "nothing to undo" : "nothing to redo", false); return; }
+      if (ev.qid !== qid) {
+        location.href = "/judge/" + encodeURIComponent(ev.qid) + (ev.chunk_id ? "#row-" + ev.chunk_id : "");
+        return;
+      }
+      if (ev.kind === "decision") {
+        document.getElementById("decision").textContent = ev.keep === null ? "—" : ev.keep ? "keep" : "drop";
+        return;
+      }
+      const i = rows.findIndex((r) => r.dataset.chunk === ev.chunk_id);
+      if (i < 0) return;
+      show(rows[i], ev.rel);
+      rows[i].querySelector("textarea.note").value = ev.note;
+      focusRow(i);
+      const judged = rows.filter((r) => r.dataset.rel !== "").length;
+      document.getElementById("progress").textContent = judged + " / " + rows.length;
+    }, () => {});
+  }
+
+  function nextUnjudged() {
+    for (let k = 1; k <= rows.length; k++) {
+      const i = (cur + k) % rows.length;
+      if (rows[i].dataset.rel === "") { focusRow(i); return; }
+    }
+    lm.say("every row of this question is labelled: U goes to the next question with unjudged rows", false);
   }
 
   rows.forEach((row, i) => {
+    row.addEventListener("focusin", () => setCur(i));
     row.addEventListener("click", (e) => {
       if (e.target.closest("textarea, button.more")) return;
-      focus(i);
+      if (!e.target.closest("textarea")) row.focus({ preventScroll: true });
       const b = e.target.closest("button.lab");
-      if (b) label(i, Number(b.dataset.rel), true);
+      if (b && !lm.lost()) label(i, Number(b.dataset.rel));
     });
+    lm.watchOverflow(row);
     const note = row.querySelector("textarea.note");
-    note.addEventListener("input", () => {
-      post("/api/note", { qid: qid, chunk_id: row.dataset.chunk, note: note.value });
-    });
+    let timer = 0;
+    const save = () => {
+      clearTimeout(timer);
+      timer = 0;
+      lm.post("/api/note", { qid: qid, chunk_id: row.dataset.chunk, note: note.value }, row).then(progress, () => {});
+    };
+    note.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(save, 400); });
+    note.addEventListener("blur", () => { if (timer) save(); });
     note.addEventListener("keydown", (e) => {
-      if (e.key === "Escape") { note.blur(); e.preventDefault(); }
+      if (e.key === "Escape") { note.blur(); row.focus({ preventScroll: true }); e.preventDefault(); }
       e.stopPropagation();
     });
   });
   document.getElementById("keep").addEventListener("click", () => decide(true));
   document.getElementById("drop").addEventListener("click", () => decide(false));
 
+  function sourcesURL() {
+    const a = document.getElementById("reveal");
+    return a.href.split("#")[0] + (cur >= 0 ? "#" + rows[cur].id : "");
+  }
+
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.target.closest("input, textarea, select")) return;
+    if (lm.lost() && e.key !== "Tab") { e.preventDefault(); lm.say(null, true); return; }
+    if (e.key === "Tab") return;
     const go = (id) => { const a = document.getElementById(id); if (a) location.href = a.href; };
+    const row = rows[cur];
     switch (e.key) {
-      case "j": case "ArrowDown": focus(cur + 1); break;
-      case "k": case "ArrowUp": focus(cur - 1); break;
+      case "j": case "ArrowDown": focusRow(cur + 1); break;
+      case "k": case "ArrowUp": focusRow(cur - 1); break;
       case "0": case "1": case "2":
-        if (rows.length) { const i = cur; label(i, Number(e.key), true); focus(i + 1); }
+        if (row) { const i = cur; label(i, Number(e.key)); focusRow(i + 1); }
         break;
-      case "u": {
-        const last = undo.pop();
-        if (last) { label(last.i, last.rel, false); focus(last.i); }
-        break;
-      }
+      case " ": if (row) lm.page(row, e.shiftKey ? -1 : 1); break;
+      case "m": if (row) lm.nextMarked(row); break;
+      case "c": if (row) window.lmContext(row.querySelector("button.more")); break;
+      case "u": if (rows.length) nextUnjudged(); break;
+      case "U": go("nextunjudged"); break;
+      case "z": step("/api/undo"); break;
+      case "Z": step("/api/redo"); break;
       case "e":
         // Focus after the key is released, so the "e" itself is not typed.
-        if (rows.length) {
-          const note = rows[cur].querySelector("textarea.note");
+        if (row) {
+          const note = row.querySelector("textarea.note");
           document.addEventListener("keyup", () => note.focus(), { once: true });
         }
         break;
-      case "n": case "ArrowRight": go("next"); break;
-      case "p": case "ArrowLeft": go("prev"); break;
+      case "n": go("next"); break;
+      case "p": go("prev"); break;
       case "K": decide(true); break;
       case "D": decide(false); break;
-      case "s": go("reveal"); break;
+      case "s": location.href = sourcesURL(); break;
       default: return;
     }
     e.preventDefault();
   });
 
   const fromHash = rows.findIndex((r) => "#" + r.id === location.hash);
-  focus(fromHash >= 0 ? fromHash : Math.max(0, rows.findIndex((r) => r.dataset.rel === "")));
+  const first = fromHash >= 0 ? fromHash : Math.max(0, rows.findIndex((r) => r.dataset.rel === ""));
+  if (rows.length) {
+    rows[first].focus({ preventScroll: true });
+    setCur(first);
+    if (fromHash >= 0) rows[first].scrollIntoView({ block: "start" });
+  }
 })();
