@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -429,6 +431,21 @@ func hashOriginal(path string) ([]byte, Original, error) {
 	}
 	sum := sha256.Sum256(data)
 	return data, Original{File: filepath.Base(path), SHA256: hex.EncodeToString(sum[:]), Bytes: int64(len(data))}, nil
+}
+
+// decodeErrorOffset is the byte offset in data where a json.Decoder reading
+// data from its start failed with err: a syntax error's own offset, the end of
+// the last non-blank byte for a truncated value, else start (the value's
+// first byte).
+func decodeErrorOffset(data []byte, start int64, err error) int64 {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return se.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return int64(len(bytes.TrimRight(data, " \t\r\n")))
+	}
+	return start
 }
 
 // lineAt is the 1-based line of byte offset off in data.

@@ -122,7 +122,7 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 		start := dec.InputOffset()
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, inputerr.At(name, lineAt(data, start), "a LoCoMo sample object: "+err.Error())
+			return nil, nil, inputerr.At(name, lineAt(data, decodeErrorOffset(data, start, err)), "a LoCoMo sample object: "+err.Error())
 		}
 		start += int64(bytes.IndexByte(raw, '{'))
 		at := func(key string) int {

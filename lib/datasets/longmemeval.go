@@ -83,7 +83,7 @@ func ReadLongMemEval(path string) (*Folder, []string, error) {
 		start := dec.InputOffset()
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, inputerr.At(name, lineAt(data, start), "a LongMemEval question object: "+err.Error())
+			return nil, nil, inputerr.At(name, lineAt(data, decodeErrorOffset(data, start, err)), "a LongMemEval question object: "+err.Error())
 		}
 		start += int64(bytes.IndexByte(raw, '{'))
 		line := lineAt(data, start)
