@@ -354,8 +354,8 @@ func (s *Server) annotator(r *http.Request) string {
 
 func (s *Server) setAnnotator(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("annotator"))
-	if name == "" || len(name) > 64 || strings.ContainsAny(name, ",\n\r\t") {
-		http.Error(w, "an annotator name: 1–64 bytes, no commas or line breaks", http.StatusBadRequest)
+	if err := workbench.CheckAnnotator(name); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: annotatorKey, Value: url.QueryEscape(name), Path: "/", SameSite: http.SameSiteStrictMode, HttpOnly: true, MaxAge: 365 * 24 * 3600})

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/linemem/linemem/lib/inputerr"
@@ -43,6 +44,21 @@ const MaxSeconds = 24 * 3600
 func (j Judging) check() error {
 	if j.Seconds != nil && (math.IsNaN(*j.Seconds) || *j.Seconds < 0 || *j.Seconds > MaxSeconds) {
 		return fmt.Errorf("seconds must be between 0 and %d, got %v", MaxSeconds, *j.Seconds)
+	}
+	return nil
+}
+
+// MaxAnnotatorBytes is the longest annotator name.
+const MaxAnnotatorBytes = 64
+
+// CheckAnnotator reports why name cannot name an annotator: it is empty,
+// longer than MaxAnnotatorBytes, starts or ends with white space, or holds a
+// comma (the separator of `gold agreement --annotators`), a tab or a line
+// break. The Judge page and judgments import apply the same rule, so every
+// stored annotator can be named on the command line.
+func CheckAnnotator(name string) error {
+	if name == "" || len(name) > MaxAnnotatorBytes || strings.TrimSpace(name) != name || strings.ContainsAny(name, ",\n\r\t") {
+		return fmt.Errorf("an annotator name: 1–%d bytes, no commas, tabs or line breaks, no surrounding spaces, got %q", MaxAnnotatorBytes, name)
 	}
 	return nil
 }
@@ -433,6 +449,9 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (ImportReport, error) 
 		}
 		if raw.QID == nil || raw.ChunkID == nil || raw.Rel == nil || raw.Annotator == nil || *raw.Annotator == "" {
 			return inputerr.At(name, line, `"qid", "chunk_id", "rel" and a non-empty "annotator"`)
+		}
+		if err := CheckAnnotator(*raw.Annotator); err != nil {
+			return inputerr.At(name, line, `"annotator" `+err.Error())
 		}
 		var rel int
 		if err := json.Unmarshal(*raw.Rel, &rel); err != nil || rel < 0 || rel > 2 {

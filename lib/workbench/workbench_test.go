@@ -199,6 +199,9 @@ func TestJudgmentsRoundTripAndBadImportChangesNothing(t *testing.T) {
 		{"rel 3", `{"qid":"w3","chunk_id":"` + cid + `","rel":3,"annotator":"B"}`, `"rel" 0, 1 or 2`},
 		{"rel string", `{"qid":"w3","chunk_id":"` + cid + `","rel":"2","annotator":"B"}`, `"rel" 0, 1 or 2`},
 		{"no annotator", `{"qid":"w3","chunk_id":"` + cid + `","rel":1}`, "annotator"},
+		{"annotator with a comma", `{"qid":"w3","chunk_id":"` + cid + `","rel":1,"annotator":"B,C"}`, "no commas"},
+		{"annotator with spaces around", `{"qid":"w3","chunk_id":"` + cid + `","rel":1,"annotator":" B"}`, "no surrounding spaces"},
+		{"annotator too long", `{"qid":"w3","chunk_id":"` + cid + `","rel":1,"annotator":"` + strings.Repeat("b", 65) + `"}`, "1–64 bytes"},
 		{"bad time", `{"qid":"w3","chunk_id":"` + cid + `","rel":1,"annotator":"B","at":"yesterday"}`, "RFC 3339"},
 		{"not JSON", `{"qid":`, "JSON object"},
 	}
