@@ -64,7 +64,15 @@ func runDatasets(env *environment, c *command, args []string) error {
 }
 
 func convertDataset(env *environment, name, in, out string, perUser bool, rpc datasets.RPCOptions) error {
+	switch name {
+	case datasets.LoCoMoName, datasets.RealPersonaChatName, datasets.LongMemEvalName:
+	default:
+		return fmt.Errorf("%w: data set %q: expected %s, %s or %s", errUsage, name, datasets.LoCoMoName, datasets.RealPersonaChatName, datasets.LongMemEvalName)
+	}
 	if _, err := os.Stat(in); err != nil {
+		if name == datasets.LongMemEvalName {
+			return fmt.Errorf("%w; download longmemeval_s_cleaned.json (or _m_, _oracle) from %s", err, datasets.LongMemEvalURL)
+		}
 		return fmt.Errorf("%w; `linemem datasets fetch %s DIR` downloads it", err, name)
 	}
 	var f *datasets.Folder
@@ -77,8 +85,6 @@ func convertDataset(env *environment, name, in, out string, perUser bool, rpc da
 		f, noAnswerUser, err = datasets.ReadRealPersonaChat(in, rpc)
 	case datasets.LongMemEvalName:
 		f, noAnswerUser, err = datasets.ReadLongMemEval(in)
-	default:
-		return fmt.Errorf("%w: data set %q: expected %s, %s or %s", errUsage, name, datasets.LoCoMoName, datasets.RealPersonaChatName, datasets.LongMemEvalName)
 	}
 	if err != nil {
 		return err

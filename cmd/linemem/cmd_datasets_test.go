@@ -44,8 +44,12 @@ func TestDatasetsMissingInputNamesFetch(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "linemem datasets fetch realpersonachat") {
 		t.Errorf("exit %d, stderr %q: want 1 and the fetch command", code, stderr)
 	}
-	if _, _, code := goldCLI("datasets", "convert", "nope", "a", "b"); code == 0 {
-		t.Error("unknown data set: exit 0")
+	if _, stderr, code := goldCLI("datasets", "convert", "nope", filepath.Join(t.TempDir(), "a"), t.TempDir()); code != 2 || strings.Contains(stderr, "fetch nope") {
+		t.Errorf("unknown data set: exit %d, stderr %q: want 2, a usage error naming the data sets", code, stderr)
+	}
+	_, stderr, code = goldCLI("datasets", "convert", "longmemeval", filepath.Join(t.TempDir(), "longmemeval_s_cleaned.json"), t.TempDir())
+	if code != 1 || strings.Contains(stderr, "datasets fetch") || !strings.Contains(stderr, "huggingface.co/datasets/xiaowu0162/longmemeval-cleaned") {
+		t.Errorf("longmemeval missing: exit %d, stderr %q: want 1 and where to download it (fetch does not)", code, stderr)
 	}
 	_, stderr, code = goldCLI("benchmark", "--data", filepath.Join(t.TempDir(), "none"), "--out", t.TempDir())
 	if code != 1 || !strings.Contains(stderr, "linemem datasets convert") {

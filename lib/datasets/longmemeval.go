@@ -17,6 +17,9 @@ import (
 // LongMemEval's names and constants.
 const (
 	LongMemEvalName = "longmemeval"
+	// LongMemEvalURL is where the LongMemEval files (longmemeval_s_cleaned.json,
+	// _m_ and _oracle) are published; Fetch does not download them.
+	LongMemEvalURL = "https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned"
 	// LongMemEvalDateLayout is the layout of haystack_dates ("2023/05/20 (Sat) 02:21").
 	LongMemEvalDateLayout = "2006/01/02 (Mon) 15:04"
 	// LongMemEvalTurnStep is the time between consecutive turns of a
