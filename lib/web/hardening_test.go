@@ -203,3 +203,22 @@ func TestSuppliedStringsAreBidiIsolated(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnotatorNameRule: the Judge page takes a name `gold agreement
+// --annotators` can name, and not the one adjudication writes.
+func TestAnnotatorNameRule(t *testing.T) {
+	ts, _ := newServer(t, io.Discard)
+	for name, want := range map[string]int{
+		"A":                     http.StatusSeeOther,
+		"  B  ":                 http.StatusSeeOther,
+		"a,b":                   http.StatusBadRequest,
+		"":                      http.StatusBadRequest,
+		workbench.Consensus:     http.StatusBadRequest,
+		strings.Repeat("x", 65): http.StatusBadRequest,
+	} {
+		form := url.Values{"csrf": {token}, "annotator": {name}}
+		if code, body, _ := send(t, ts, "/annotator", "application/x-www-form-urlencoded", []byte(form.Encode()), nil); code != want {
+			t.Errorf("POST /annotator %q: %d %q, want %d", name, code, body, want)
+		}
+	}
+}

@@ -358,6 +358,10 @@ func (s *Server) setAnnotator(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	if name == workbench.Consensus {
+		http.Error(w, fmt.Sprintf("%q is the annotator the Adjudicate page writes; choose another name", name), http.StatusBadRequest)
+		return
+	}
 	http.SetCookie(w, &http.Cookie{Name: annotatorKey, Value: url.QueryEscape(name), Path: "/", SameSite: http.SameSiteStrictMode, HttpOnly: true, MaxAge: 365 * 24 * 3600})
 	http.Redirect(w, r, SafeBack(r.PostFormValue("back"), "/judge"), http.StatusSeeOther)
 }
