@@ -47,6 +47,15 @@ func TestDatasetsMissingInputNamesFetch(t *testing.T) {
 	if _, stderr, code := goldCLI("datasets", "convert", "nope", filepath.Join(t.TempDir(), "a"), t.TempDir()); code != 2 || strings.Contains(stderr, "fetch nope") {
 		t.Errorf("unknown data set: exit %d, stderr %q: want 2, a usage error naming the data sets", code, stderr)
 	}
+	for _, args := range [][]string{
+		{"datasets", "convert", "realpersonachat", "in.jsonl.gz", "out", "--users", "0"},
+		{"datasets", "convert", "realpersonachat", "in.jsonl.gz", "out", "--questions", "0"},
+		{"datasets", "convert", "locomo", "locomo10.json", "out", "--users", "3"},
+	} {
+		if _, stderr, code := goldCLI(args...); code != 2 || !strings.Contains(stderr, "--users and --questions") {
+			t.Errorf("%v: exit %d, stderr %q: want 2, a usage error (not the default silently)", args, code, stderr)
+		}
+	}
 	_, stderr, code = goldCLI("datasets", "convert", "longmemeval", filepath.Join(t.TempDir(), "longmemeval_s_cleaned.json"), t.TempDir())
 	if code != 1 || strings.Contains(stderr, "datasets fetch") || !strings.Contains(stderr, "huggingface.co/datasets/xiaowu0162/longmemeval-cleaned") {
 		t.Errorf("longmemeval missing: exit %d, stderr %q: want 1 and where to download it (fetch does not)", code, stderr)
