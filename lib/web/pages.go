@@ -486,8 +486,16 @@ func (s *Server) agreement(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if p.A == "" && p.B == "" && len(p.Annotators) >= 2 {
-		p.A, p.B = p.Annotators[0], p.Annotators[1]
+	if p.A == "" && p.B == "" {
+		var people []string
+		for _, a := range p.Annotators {
+			if a != workbench.Consensus {
+				people = append(people, a)
+			}
+		}
+		if len(people) >= 2 {
+			p.A, p.B = people[0], people[1]
+		}
 	}
 	if p.A != "" && p.A == p.B {
 		p.Same = true

@@ -111,3 +111,27 @@ func TestJudgePageHeaderAndPlaceholders(t *testing.T) {
 		t.Errorf("%d photo placeholders, want one a row (%d)", n, workbenchtest.SessionDays)
 	}
 }
+
+// TestAgreementPageDefaultsToTwoAnnotatorsNotConsensus: with a consensus
+// stored, the Agreement page opens on the two people (sorted first), not on
+// consensus and one of them; consensus stays in the lists.
+func TestAgreementPageDefaultsToTwoAnnotatorsNotConsensus(t *testing.T) {
+	ts, bench := newServer(t, io.Discard)
+	v, _ := bench.View("", "w1", false)
+	chunk := v.Rows[0].ChunkID
+	one, two := 1, 2
+	bench.Label("me", "w1", chunk, &one)
+	bench.Label("friend", "w1", chunk, &two)
+	if err := bench.Adjudicate("friend", "me", "w1", chunk, &two); err != nil {
+		t.Fatal(err)
+	}
+	code, body := get(t, ts.URL+"/agreement")
+	if code != http.StatusOK {
+		t.Fatalf("Agreement page: %d", code)
+	}
+	a := `<select name="a" id="a"><option dir="auto">consensus</option><option selected dir="auto">friend</option><option dir="auto">me</option></select>`
+	b := `<select name="b" id="b"><option dir="auto">consensus</option><option dir="auto">friend</option><option selected dir="auto">me</option></select>`
+	if !strings.Contains(body, a) || !strings.Contains(body, b) {
+		t.Errorf("Agreement page opens on another pair than friend and me:\n%s", body)
+	}
+}
