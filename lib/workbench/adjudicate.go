@@ -4,7 +4,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // Consensus is the annotator that adjudication writes: the labels two
@@ -32,10 +34,29 @@ func checkPair(a, b string) error {
 	return nil
 }
 
+// checkJudged is checkPair, and then that a and bName each have a label,
+// note or keep/drop stored (a mistyped name is not an annotator who judged
+// nothing).
+func (b *Bench) checkJudged(a, bName string) error {
+	if err := checkPair(a, bName); err != nil {
+		return err
+	}
+	all, err := b.Annotators()
+	if err != nil {
+		return err
+	}
+	for _, name := range []string{a, bName} {
+		if !slices.Contains(all, name) {
+			return fmt.Errorf("annotator %q has judged nothing here; annotators: %s", name, strings.Join(all, ", "))
+		}
+	}
+	return nil
+}
+
 // Adjudication lists the rows where annotators a and b differ, in question
 // pooling order, then chunk ID.
 func (b *Bench) Adjudication(a, bName string) ([]AdjudicationRow, error) {
-	if err := checkPair(a, bName); err != nil {
+	if err := b.checkJudged(a, bName); err != nil {
 		return nil, err
 	}
 	la, err := b.Labels(a)
@@ -96,7 +117,7 @@ func (b *Bench) Adjudication(a, bName string) ([]AdjudicationRow, error) {
 // that Consensus holds the whole agreed gold and can be exported as anyone's.
 // a's and b's own labels are never changed: their κ stays what it was.
 func (b *Bench) Adjudicate(a, bName, qid, chunkID string, rel *int) error {
-	if err := checkPair(a, bName); err != nil {
+	if err := b.checkJudged(a, bName); err != nil {
 		return err
 	}
 	if err := b.checkRow(Consensus, qid, chunkID, rel); err != nil {

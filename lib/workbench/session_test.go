@@ -233,6 +233,12 @@ func TestAdjudicationWritesConsensus(t *testing.T) {
 	if _, err := b.Adjudication("A", "A"); err == nil {
 		t.Error("adjudication of A with A accepted")
 	}
+	if _, err := b.Adjudication("A", "Bx"); err == nil || !strings.Contains(err.Error(), `"Bx"`) {
+		t.Errorf("adjudication of A with Bx, who judged nothing: %v, want an error naming Bx", err)
+	}
+	if err := b.Adjudicate("A", "Bx", "w2", c[1], rel(2)); err == nil {
+		t.Error("adjudicating A with Bx, who judged nothing, wrote consensus")
+	}
 	ex, err := b.Export(workbench.Consensus)
 	if err != nil || len(ex.Qrels["w2"]) != 3 {
 		t.Errorf("consensus export %v, %v", ex.Qrels, err)
