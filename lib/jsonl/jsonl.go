@@ -20,11 +20,16 @@ var byteOrderMark = []byte("\xef\xbb\xbf")
 // its bytes, without the line ending and surrounding white space. A leading
 // byte-order mark is skipped. A line that is not valid UTF-8 is an
 // *inputerr.Error before each sees it; an error from each stops the walk and
-// is returned as is. file names the input in errors.
+// is returned as is. A read error (a truncated gzip stream) is returned as
+// "FILE:LINE: error" for the line it cut, which each never sees. file names
+// the input in errors.
 func Lines(file string, r io.Reader, each func(line int, data []byte) error) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	for line := 1; ; line++ {
 		data, err := br.ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s:%d: %w", file, line, err)
+		}
 		if line == 1 {
 			data = bytes.TrimPrefix(data, byteOrderMark)
 		}
@@ -36,11 +41,8 @@ func Lines(file string, r io.Reader, each func(line int, data []byte) error) err
 				return err
 			}
 		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", file, line, err)
+			return nil
 		}
 	}
 }

@@ -3,8 +3,10 @@ package jsonl_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/jsonl"
@@ -63,5 +65,21 @@ func TestLinesStopsAtTheCallbacksError(t *testing.T) {
 	})
 	if !errors.Is(err, stop) || calls != 1 {
 		t.Errorf("err %v after %d calls, want stop after 1", err, calls)
+	}
+}
+
+// TestLinesReportsAReadErrorBeforeThePartialLine: when the reader fails in
+// the middle of a line (a truncated gzip stream), the error is the reader's,
+// with the line it stopped in; the partial line is not handed on, so it is
+// not reported as bad JSON or invalid UTF-8 (a cut may split a character).
+func TestLinesReportsAReadErrorBeforeThePartialLine(t *testing.T) {
+	r := io.MultiReader(strings.NewReader("{}\n{\"a\":\"\xe3\x81"), iotest.ErrReader(io.ErrUnexpectedEOF))
+	var got []int
+	err := jsonl.Lines("f.jsonl.gz", r, func(line int, _ []byte) error {
+		got = append(got, line)
+		return nil
+	})
+	if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.HasPrefix(err.Error(), "f.jsonl.gz:2: ") || len(got) != 1 {
+		t.Errorf("err %v after lines %v, want f.jsonl.gz:2: unexpected EOF after line 1 only", err, got)
 	}
 }
