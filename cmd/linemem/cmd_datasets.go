@@ -22,8 +22,9 @@ builds), summaries.jsonl, noanswer.jsonl (the abstention set) and dataset.json
 (the original's sha256, the converter's version and every mapping decision's
 counts), the layout ` + "`linemem reproduce --data OUT`" + ` reads. The output depends
 only on IN and the flags. With --per-user each user's folder is written to
-OUT/users/USER as well. IN is locomo10.json, dialogues.jsonl.gz or
-longmemeval_{s,m,oracle}.json. The converted text keeps the data set's licence
+OUT/users/USER as well. OUT is new, empty or an earlier conversion (its
+sources/ and users/ are replaced); any other non-empty folder is refused.
+IN is locomo10.json, dialogues.jsonl.gz or longmemeval_{s,m,oracle}.json. The converted text keeps the data set's licence
 (LoCoMo CC BY-NC 4.0, RealPersonaChat CC BY-SA 4.0): keep it out of the
 repository (build/ is ignored).
 

@@ -329,3 +329,49 @@ func TestBadInputNamesFileAndLine(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteReplacesAnEarlierConversion: converting into the folder of an
+// earlier conversion leaves only the new one's files (no source or user
+// folder of the earlier run for reproduce or benchmark to read), and a
+// folder that holds other things is refused and left as it was.
+func TestWriteReplacesAnEarlierConversion(t *testing.T) {
+	walk := func(dir string) []string {
+		var files []string
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(dir, p)
+				files = append(files, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		return files
+	}
+	fresh, reused := t.TempDir(), t.TempDir()
+	all, _, err := datasets.ReadRealPersonaChat("testdata/rpc_small.jsonl", datasets.RPCOptions{Users: 3, Questions: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := all.Write(reused, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{fresh, reused} {
+		f, _, err := datasets.ReadRealPersonaChat("testdata/rpc_small.jsonl", datasets.RPCOptions{Users: 1, Questions: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write(dir, false, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := walk(reused), walk(fresh); !slices.Equal(got, want) {
+		t.Errorf("files after converting over an earlier conversion:\n%v\nwant those of a fresh folder:\n%v", got, want)
+	}
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "notes.txt"), []byte("mine"), 0o644)
+	if _, err := all.Write(other, false, nil); err == nil || !strings.Contains(err.Error(), other) {
+		t.Errorf("writing into a folder of other files: %v, want an error naming it", err)
+	}
+	if got := walk(other); !slices.Equal(got, []string{"notes.txt"}) {
+		t.Errorf("a refused folder holds %v afterwards, want notes.txt only", got)
+	}
+}

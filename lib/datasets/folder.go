@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -486,10 +487,16 @@ func (f *Folder) Split(noAnswerUser []string) []*Folder {
 }
 
 // Write builds the folder into dir and, with perUser, each user's folder
-// into dir/users/USER. It returns the pooled build.
+// into dir/users/USER. It returns the pooled build. dir is new, empty, or the
+// folder of an earlier conversion (it holds DatasetFile), whose SourcesDir
+// and UsersDir are removed first so that no source or user of the earlier
+// run stays behind; any other non-empty dir is refused and left untouched.
 func (f *Folder) Write(dir string, perUser bool, noAnswerUser []string) (*Built, error) {
 	b, err := f.Build()
 	if err != nil {
+		return nil, err
+	}
+	if err := clearEarlierConversion(dir); err != nil {
 		return nil, err
 	}
 	if err := b.WriteDir(dir); err != nil {
@@ -508,6 +515,26 @@ func (f *Folder) Write(dir string, perUser bool, noAnswerUser []string) (*Built,
 		}
 	}
 	return b, nil
+}
+
+// clearEarlierConversion prepares dir for Write (see there).
+func clearEarlierConversion(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, DatasetFile)); err != nil {
+		return fmt.Errorf("datasets: %s is not empty and holds no %s of an earlier conversion: convert into a new or empty folder", dir, DatasetFile)
+	}
+	for _, sub := range []string{SourcesDir, UsersDir} {
+		if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // safeName keeps letters, digits, '-', '_' and '.' of s and replaces every
