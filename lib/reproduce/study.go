@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/linemem/linemem/lib/analysis"
@@ -226,6 +227,9 @@ func (s *Study) ingest() error {
 	if len(files) == 0 {
 		return fmt.Errorf("%s: no .json or .txt exports", s.dataPath(SourcesDir))
 	}
+	if err := s.checkNoStaleSources(files); err != nil {
+		return err
+	}
 	var firstErr error
 	ingest.Files(s.Store, files, s.Opts.Chunking, func(i int, in ingest.Input, rep ingest.Report, err error) {
 		if err == nil {
@@ -245,6 +249,31 @@ func (s *Study) ingest() error {
 		return err
 	}
 	s.Chunks = chunks
+	return nil
+}
+
+// checkNoStaleSources reports the sources stored in the database that are
+// not among files (the folder's sources): a database reused after the folder
+// lost a source would keep that source's chunks in every ranking.
+func (s *Study) checkNoStaleSources(files []ingest.Input) error {
+	have := map[string]bool{}
+	for _, in := range files {
+		have[filepath.Base(in.Path)] = true
+	}
+	stored, err := s.Store.Sources()
+	if err != nil {
+		return err
+	}
+	var stale []string
+	for _, src := range stored {
+		if !have[src.Name] {
+			stale = append(stale, src.Name)
+		}
+	}
+	if len(stale) > 0 {
+		return fmt.Errorf("%s holds sources that %s no longer has (%s): use a new database (remove %s, or the benchmark's --work folder)",
+			s.Opts.DBPath, s.dataPath(SourcesDir), strings.Join(stale, ", "), s.Opts.DBPath)
+	}
 	return nil
 }
 
