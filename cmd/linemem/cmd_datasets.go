@@ -109,6 +109,13 @@ func convertDataset(env *environment, name, in, out string, perUser bool, rpc da
 }
 
 func fetchDataset(env *environment, name, dir string) error {
+	if _, ok := datasets.Sources[name]; !ok {
+		hint := ""
+		if name == datasets.LongMemEvalName {
+			hint = fmt.Sprintf(" (download longmemeval_s_cleaned.json, _m_ or _oracle from %s)", datasets.LongMemEvalURL)
+		}
+		return fmt.Errorf("%w: fetch %q: expected %s or %s%s", errUsage, name, datasets.LoCoMoName, datasets.RealPersonaChatName, hint)
+	}
 	written, err := datasets.Fetch(context.Background(), http.DefaultClient, name, dir)
 	for _, p := range written {
 		fmt.Fprintf(env.stdout, "wrote %s (sha256 checked)\n", p)

@@ -60,6 +60,10 @@ func TestDatasetsMissingInputNamesFetch(t *testing.T) {
 	if code != 1 || strings.Contains(stderr, "datasets fetch") || !strings.Contains(stderr, "huggingface.co/datasets/xiaowu0162/longmemeval-cleaned") {
 		t.Errorf("longmemeval missing: exit %d, stderr %q: want 1 and where to download it (fetch does not)", code, stderr)
 	}
+	_, stderr, code = goldCLI("datasets", "fetch", "longmemeval", t.TempDir())
+	if code != 2 || !strings.Contains(stderr, "huggingface.co/datasets/xiaowu0162/longmemeval-cleaned") {
+		t.Errorf("fetch longmemeval: exit %d, stderr %q: want 2 and where to download it", code, stderr)
+	}
 	_, stderr, code = goldCLI("benchmark", "--data", filepath.Join(t.TempDir(), "none"), "--out", t.TempDir())
 	if code != 1 || !strings.Contains(stderr, "linemem datasets convert") {
 		t.Errorf("benchmark without data: exit %d, stderr %q", code, stderr)
