@@ -421,7 +421,8 @@ type ImportReport struct {
 // optional "blind" (boolean) and "seconds" (a number from 0 to MaxSeconds)
 // are kept; a file without them imports as before. A qid that was never
 // pooled is an error saying to run `gold pool` first: the pool holds the
-// question's text. On any bad line nothing is stored. name is used in errors.
+// question's text; an annotator name must pass CheckAnnotator. On any bad
+// line nothing is stored. name is used in errors.
 func (b *Bench) ImportJudgments(name string, r io.Reader) (ImportReport, error) {
 	var rep ImportReport
 	qids, err := b.idSet(`SELECT qid FROM gold_questions`)
