@@ -49,6 +49,7 @@ type searchHitJSON struct {
 	EndAt    string              `json:"end_at"`
 	RawText  string              `json:"raw_text"`
 	Messages []searchMessageJSON `json:"messages"` // matched messages with --context lines, or the first few
+	Why      string              `json:"why,omitempty"` // when no message is marked: why the window was ranked
 	Explain  string              `json:"explain,omitempty"`
 }
 
@@ -80,8 +81,8 @@ func runSearch(env *environment, args []string) error {
 	var contextLines int
 	fs := newFlagSet(env, c, &db)
 	fs.StringVar(&opts.Retriever, "retriever", "", "retriever `NAME` (spec §9 grammar, e.g. raw_text_bm25, rrf:raw_text_bm25+raw_text_vector, hybrid:embedding_text_bm25+embedding_text_vector@0.45); default: the everyday one for what the database holds")
-	fs.IntVar(&q.K, "k", 5, fmt.Sprintf("number of results, 1…%d", memory.MaxK))
-	fs.IntVar(&contextLines, "context", 0, "show `N` messages before and after each matching message")
+	fs.IntVar(&q.K, "k", memory.DefaultK, fmt.Sprintf("number of results, 1…%d", memory.MaxK))
+	fs.IntVar(&contextLines, "context", memory.DefaultContext, "show `N` messages before and after each matching message")
 	fs.StringSliceVar(&q.Sources, "source", nil, "only chats with this source `NAME` (repeat or comma-separate for several)")
 	fs.StringVar(&since, "since", "", "only conversations ending on or after `DATE` (YYYY-MM-DD or YYYY-MM-DDTHH:MM)")
 	fs.StringVar(&until, "until", "", "only conversations starting on or before `DATE` (a whole day when only the date is given)")
@@ -138,7 +139,7 @@ func runSearch(env *environment, args []string) error {
 	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Warnings: resp.Warnings, Notes: resp.Notes, Results: []searchHitJSON{},
 		Filters: searchFilters{Sources: q.Sources, Since: since, Until: until, Sender: q.Sender, Context: contextLines}}
 	for _, r := range resp.Results {
-		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}}
+		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}, Why: r.Why}
 		item.RawText = r.RawText
 		for _, i := range r.Shown(contextLines) {
 			msg := r.Messages[i]
@@ -176,6 +177,9 @@ func runSearch(env *environment, args []string) error {
 	for i, item := range doc.Results {
 		r := resp.Results[i]
 		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, item.Source, item.ChunkID)
+		if r.Why != "" {
+			fmt.Fprintf(env.stdout, "    (%s; its first messages:)\n", r.Why)
+		}
 		prev := -1
 		for _, j := range r.Shown(contextLines) {
 			if prev >= 0 && j > prev+1 {

@@ -93,7 +93,7 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	if name == "" {
 		name = defaultRetriever(chunks, summaries)
 	}
-	tokName := tokenize.Or(opts.Tokenizer, DefaultTokenizer)
+	tokName := EverydayTokenizer(opts.Tokenizer)
 	tok, err := tokenize.New(tokName)
 	if err != nil {
 		return nil, err
@@ -200,6 +200,9 @@ type Result struct {
 	Messages []Message // the chunk's messages in window order
 	Matched  []int     // indices into Messages with at least one match
 	RawText  string    // the chunk's raw_text (spec §5)
+	// Why says, when no message is marked (Matched is empty), why the
+	// window was ranked; "" otherwise.
+	Why string
 }
 
 // Response is the answer to one Query.
@@ -239,11 +242,14 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	if err != nil {
 		return resp, err
 	}
-	terms := m.terms(q.Text)
+	mk := NewMarker(m.tokenizer, q.Text)
+	spans := mk.Spans
 	if len(hits) == 0 && !m.dense {
+		terms := m.literalTerms(mk)
 		if hits, err = m.literal(terms); err != nil {
 			return resp, err
 		}
+		spans = func(text string) []Span { return Matches(text, terms) }
 		if len(hits) > 0 {
 			resp.Notes = append(resp.Notes, fmt.Sprintf("no %s match; these conversations contain the question's words as written (a word of one character, or inside a longer word, is not a %s term)", m.retriever.Name(), m.tokenizer.Name()))
 		}
@@ -286,7 +292,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 				continue
 			}
 			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, StartAt: start, EndAt: end, RawText: c.RawText}
-			if res.Messages, err = m.messages(c.MessageIDs, terms); err != nil {
+			if res.Messages, err = m.messages(c.MessageIDs, spans); err != nil {
 				return resp, err
 			}
 			if q.Sender != "" && !hasSender(res.Messages, q.Sender) {
@@ -297,6 +303,9 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 					res.Matched = append(res.Matched, i)
 				}
 			}
+			if len(res.Matched) == 0 {
+				res.Why = m.why()
+			}
 			resp.Results = append(resp.Results, res)
 			if len(resp.Results) == q.K {
 				break
@@ -304,6 +313,18 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		}
 	}
 	return resp, nil
+}
+
+// why says why a window in which no message is marked was ranked.
+func (m *Memory) why() string {
+	if _, ok := m.retriever.(*retrieval.Vector); ok {
+		return "no message shares a term with the question: ranked by the similarity of its vector (" + m.model + ")"
+	}
+	switch {
+	case m.dense:
+		return "no message shares a term with the question: ranked by a fused ranking (" + m.retriever.Name() + ")"
+	}
+	return "no message text shares a marked term with the question: its " + m.tokenizer.Name() + " score comes from sender names or dates in its raw_text, or from kana pairs too common to mark"
 }
 
 // searchBatch is how many hits a filtered search reads at a time.
@@ -365,7 +386,7 @@ func (m *Memory) Chunk(id string) (Result, error) {
 	}
 	start, _ := time.Parse(chat.TimestampLayout, c.StartAt)
 	end, _ := time.Parse(chat.TimestampLayout, c.EndAt)
-	msgs, err := m.messages(c.MessageIDs, nil)
+	msgs, err := m.messages(c.MessageIDs, func(string) []Span { return nil })
 	if err != nil {
 		return Result{}, err
 	}
@@ -447,7 +468,8 @@ func loadSources(st *store.Store) ([]SourceInfo, error) {
 	return out, nil
 }
 
-func (m *Memory) messages(ids []string, terms []string) ([]Message, error) {
+// messages reads the messages called ids, in order, each marked by spans.
+func (m *Memory) messages(ids []string, spans func(text string) []Span) ([]Message, error) {
 	found, err := m.st.MessagesByID(ids)
 	if err != nil {
 		return nil, err
@@ -458,22 +480,25 @@ func (m *Memory) messages(ids []string, terms []string) ([]Message, error) {
 		if !ok {
 			return nil, fmt.Errorf("store: chunk member %s has no message row", id)
 		}
-		out = append(out, Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Matches: Matches(r.Text, terms)})
+		out = append(out, Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Matches: spans(r.Text)})
 	}
 	return out, nil
 }
 
-// terms are the distinct query tokens, longest first, as the tokenizer gives them.
-func (m *Memory) terms(question string) []string {
-	seen := map[string]bool{}
+// literalTerms are the question's terms the literal fallback looks for as
+// written: all of them, but for a tokenizer that locates its terms only
+// those without a Latin letter (a stem such as "tenni" is no word as
+// written, and a Latin fragment is never marked).
+func (m *Memory) literalTerms(mk Marker) []string {
+	if mk.loc == nil {
+		return mk.Terms()
+	}
 	var out []string
-	for _, t := range m.tokenizer.Tokens(question) {
-		if !seen[t] {
-			seen[t] = true
+	for _, t := range mk.Terms() {
+		if !strings.ContainsFunc(t, func(r rune) bool { return 'a' <= r && r <= 'z' }) {
 			out = append(out, t)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
 }
 
