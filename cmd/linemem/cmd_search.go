@@ -48,7 +48,7 @@ type searchHitJSON struct {
 	StartAt  string              `json:"start_at"`
 	EndAt    string              `json:"end_at"`
 	RawText  string              `json:"raw_text"`
-	Messages []searchMessageJSON `json:"messages"` // matched messages with --context lines, or the first few
+	Messages []searchMessageJSON `json:"messages"`      // matched messages with --context lines, or the first few
 	Why      string              `json:"why,omitempty"` // when no message is marked: why the window was ranked
 	Explain  string              `json:"explain,omitempty"`
 }
