@@ -6,6 +6,7 @@ import (
 
 	"github.com/linemem/linemem/lib/analyzers"
 	"github.com/linemem/linemem/lib/bootstrap"
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
@@ -86,4 +87,59 @@ func analyzersTokenizers() []string {
 		}
 	}
 	return out
+}
+
+func init() {
+	c := &command{
+		name:    "analyzers abstain",
+		summary: "error rates of the everyday search's \"may not hold the answer\" at each confidence threshold, on data folders",
+		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--at T]
+
+For each data folder (as ` + "`analyzers compare`" + ` reads it), the confidence of the top
+window (everyday tokenizer, BM25 over raw_text) of its answerable questions,
+of noanswer.jsonl when there is one, and of each question whose gold lies in
+one source searched in the folder without that source. Prints the error
+rates at --at (default: the everyday threshold) and the threshold that
+minimises their pooled mean.`,
+	}
+	c.run = func(env *environment, args []string) error { return runAnalyzersAbstain(env, c, args) }
+	register(c)
+}
+
+func runAnalyzersAbstain(env *environment, c *command, args []string) error {
+	var dbPath string
+	fset := newFlagSet(env, c, &dbPath)
+	corpora := fset.StringArray("corpus", nil, "data folder `NAME=DIR`; repeatable")
+	at := fset.Float64("at", memory.DefaultMinConfidence, "confidence threshold `T` to report")
+	rest, err := parseInterspersed(fset, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
+	}
+	if len(*corpora) == 0 {
+		return fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)
+	}
+	var sets []analyzers.Confidences
+	for _, spec := range *corpora {
+		name, dir, ok := strings.Cut(spec, "=")
+		if !ok || name == "" || dir == "" {
+			return fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
+		}
+		corpus, err := analyzers.LoadFolder(name, dir)
+		if err != nil {
+			return err
+		}
+		na, err := analyzers.LoadNoAnswer(dir)
+		if err != nil {
+			return err
+		}
+		s, err := analyzers.MeasureConfidence(corpus, na)
+		if err != nil {
+			return err
+		}
+		sets = append(sets, s...)
+	}
+	return analyzers.AbstainReport(sets, analyzers.ChooseThreshold(sets), *at).WriteMarkdown(env.stdout)
 }

@@ -53,12 +53,27 @@ type searchHitJSON struct {
 	Explain  string              `json:"explain,omitempty"`
 }
 
+// confidenceJSON is memory.Confidence in JSON.
+type confidenceJSON struct {
+	Value     float64 `json:"value"`
+	Threshold float64 `json:"threshold"`
+	Low       bool    `json:"low"` // the history may not hold the answer
+}
+
+func confidenceDoc(c *memory.Confidence) *confidenceJSON {
+	if c == nil {
+		return nil
+	}
+	return &confidenceJSON{Value: c.Value, Threshold: c.Threshold, Low: c.Low}
+}
+
 type searchJSON struct {
 	Retriever  string          `json:"retriever"`
 	Tokenizer  string          `json:"tokenizer"`
 	EmbedModel string          `json:"embed_model,omitempty"`
 	Query      string          `json:"query"`
 	Filters    searchFilters   `json:"filters"`
+	Confidence *confidenceJSON `json:"confidence,omitempty"`
 	Warnings   []string        `json:"warnings,omitempty"`
 	Notes      []string        `json:"notes,omitempty"`
 	Results    []searchHitJSON `json:"results"`
@@ -136,7 +151,7 @@ func runSearch(env *environment, args []string) error {
 		return err
 	}
 	elapsed := time.Since(start)
-	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Warnings: resp.Warnings, Notes: resp.Notes, Results: []searchHitJSON{},
+	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Confidence: confidenceDoc(resp.Confidence), Warnings: resp.Warnings, Notes: resp.Notes, Results: []searchHitJSON{},
 		Filters: searchFilters{Sources: q.Sources, Since: since, Until: until, Sender: q.Sender, Context: contextLines}}
 	for _, r := range resp.Results {
 		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}, Why: r.Why}
@@ -174,6 +189,13 @@ func runSearch(env *environment, args []string) error {
 		open, close = "\x1b[1m", "\x1b[0m"
 	}
 	fmt.Fprintf(env.stdout, "%s, tokenizer %s — %s in %s (index and vectors loaded in %s)\n", resp.Retriever, resp.Tokenizer, plural(len(doc.Results), "result"), elapsed.Round(time.Microsecond), loading.Round(time.Millisecond))
+	if c := resp.Confidence; c != nil {
+		if c.Low {
+			fmt.Fprintf(env.stdout, "%s\n", memory.NotFoundNote(*c))
+		} else {
+			fmt.Fprintf(env.stdout, "confidence %.2f (the best conversation holds %.0f%% of the question)\n", c.Value, 100*c.Value)
+		}
+	}
 	for i, item := range doc.Results {
 		r := resp.Results[i]
 		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, item.Source, item.ChunkID)

@@ -211,8 +211,24 @@ type Response struct {
 	Tokenizer  string
 	EmbedModel string // "" for BM25
 	Results    []Result
+	// Confidence says how much of the question the top window holds; nil
+	// when there is no result or the retriever is not a single BM25.
+	Confidence *Confidence
 	Warnings   []string // something may be wrong with the ranking
 	Notes      []string // what the search did beyond the database (a question sent to a remote model)
+}
+
+// Confidence is a result list's confidence (ConfidenceOf).
+type Confidence struct {
+	Value     float64
+	Threshold float64 // DefaultMinConfidence
+	// Low is Value < Threshold: the history may not hold the answer.
+	Low bool
+}
+
+// NotFoundNote is what every front end says when a search's confidence is low.
+func NotFoundNote(c Confidence) string {
+	return fmt.Sprintf("the history may not hold the answer: the best conversation holds %.0f%% of the question (confidence %.2f < %.2f)", 100*c.Value, c.Value, c.Threshold)
 }
 
 // Search runs q. Filters apply to the whole ranking before the cut at K, so
@@ -311,6 +327,10 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 				break
 			}
 		}
+	}
+	if ix, ok := m.retriever.(*retrieval.BM25); ok && len(resp.Results) > 0 {
+		v := ConfidenceOf(ix.Index, m.tokenizer, q.Text, resp.Results[0].RawText)
+		resp.Confidence = &Confidence{Value: v, Threshold: DefaultMinConfidence, Low: v < DefaultMinConfidence}
 	}
 	return resp, nil
 }

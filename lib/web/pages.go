@@ -107,6 +107,8 @@ type searchPage struct {
 	K          int
 	Retrievers []string
 	Results    []memory.Result
+	Confidence *memory.Confidence
+	NotFound   string // memory.NotFoundNote when the confidence is low
 	Error      string
 	Elapsed    time.Duration
 	Searched   bool
@@ -125,6 +127,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			resp, err = m.Search(r.Context(), memory.Query{Text: p.Query, K: p.K})
 			p.Elapsed = time.Since(start).Round(time.Microsecond)
 			p.Results = resp.Results
+			if p.Confidence = resp.Confidence; p.Confidence != nil && p.Confidence.Low {
+				p.NotFound = memory.NotFoundNote(*p.Confidence)
+			}
 		}
 		if err != nil {
 			p.Error = err.Error()
