@@ -21,6 +21,11 @@ func init() {
 Without --retriever and --tokenizer, search uses the everyday defaults
 (` + memory.DefaultsDoc + `).
 The paper's protocol (eval, sweep, reproduce) keeps the paper's defaults.
+
+` + memory.TokenizerTableDoc + `
+
+Below confidence ` + fmt.Sprint(memory.DefaultMinConfidence) + ` (the IDF-weighted share of the question's terms in
+the first result) search says the history may not hold the answer.
 Each result shows the messages that contain a question term, the terms
 marked (bold on a terminal, **like this** otherwise), with --context N
 messages around each. A dense or hybrid retriever embeds a new question with
