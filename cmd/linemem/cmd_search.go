@@ -103,10 +103,10 @@ func runSearch(env *environment, args []string) error {
 	fs.StringVar(&opts.Retriever, "retriever", "", "retriever `NAME` (spec §9 grammar, e.g. raw_text_bm25, rrf:raw_text_bm25+raw_text_vector, hybrid:embedding_text_bm25+embedding_text_vector@0.45); default: the everyday one for what the database holds")
 	fs.IntVar(&q.K, "k", memory.DefaultK, fmt.Sprintf("number of results, 1…%d", memory.MaxK))
 	fs.IntVar(&contextLines, "context", memory.DefaultContext, "show `N` messages before and after each matching message")
-	fs.StringSliceVar(&q.Sources, "source", nil, "only chats with this source `NAME` (repeat or comma-separate for several)")
+	fs.StringSliceVar(&q.Sources, "source", nil, "only chats that `NAME` names: the start of a source name or a whole word of it, any letter case (repeat or comma-separate for several)")
 	fs.StringVar(&since, "since", "", "only conversations ending on or after `DATE` (YYYY-MM-DD or YYYY-MM-DDTHH:MM)")
 	fs.StringVar(&until, "until", "", "only conversations starting on or before `DATE` (a whole day when only the date is given)")
-	fs.StringVar(&q.Sender, "sender", "", "only conversations in which `NAME` wrote")
+	fs.StringVar(&q.Sender, "sender", "", "only conversations in which someone `NAME` names wrote: the start of the sender's name or a whole word of it, any letter case")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
 	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default "+memory.DefaultTokenizer+")")
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow sending the question to the remote model of the stored vectors")
@@ -147,6 +147,15 @@ func runSearch(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	typed := q.Sources
+	if q.Sources, err = mem.ResolveSources(q.Sources); err != nil {
+		return err
+	}
+	if q.Sender != "" {
+		if err := mem.CheckSender(q.Sender); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	loading := start.Sub(opened)
 	ctx, stop := interruptible()
@@ -157,7 +166,7 @@ func runSearch(env *environment, args []string) error {
 	}
 	elapsed := time.Since(start)
 	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Confidence: confidenceDoc(resp.Confidence), Warnings: resp.Warnings, Notes: resp.Notes, Results: []searchHitJSON{},
-		Filters: searchFilters{Sources: q.Sources, Since: since, Until: until, Sender: q.Sender, Context: contextLines}}
+		Filters: searchFilters{Sources: typed, Since: since, Until: until, Sender: q.Sender, Context: contextLines}}
 	for _, r := range resp.Results {
 		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}, Why: r.Why}
 		item.RawText = r.RawText

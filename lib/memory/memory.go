@@ -147,7 +147,7 @@ type Query struct {
 	Since   time.Time // zero: no lower bound; a chunk qualifies when it ends at or after Since
 	Until   time.Time // zero: no upper bound; a chunk qualifies when it starts at or before Until
 	Sources []string  // source names; empty: every source
-	Sender  string    // "" : any sender; else a chunk qualifies when one of its messages is by Sender
+	Sender  string    // "" : any sender; else a chunk qualifies when one of its messages is by a sender Sender names (NameMatches)
 }
 
 // filtered reports whether q keeps only some chunks.
@@ -212,7 +212,8 @@ type Response struct {
 	EmbedModel string // "" for BM25
 	Results    []Result
 	// Confidence says how much of the question the top window holds; nil
-	// when there is no result or the retriever is not a single BM25.
+	// when there is no result, the retriever is not a single BM25, or the
+	// results come from the literal fallback.
 	Confidence *Confidence
 	Warnings   []string // something may be wrong with the ranking
 	Notes      []string // what the search did beyond the database (a question sent to a remote model)
@@ -260,7 +261,9 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	}
 	mk := NewMarker(m.tokenizer, q.Text)
 	spans := mk.Spans
+	literal := false
 	if len(hits) == 0 && !m.dense {
+		literal = true
 		terms := m.literalTerms(mk)
 		if hits, err = m.literal(terms); err != nil {
 			return resp, err
@@ -328,7 +331,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			}
 		}
 	}
-	if ix, ok := m.retriever.(*retrieval.BM25); ok && len(resp.Results) > 0 {
+	if ix, ok := m.retriever.(*retrieval.BM25); ok && !literal && len(resp.Results) > 0 {
 		v := ConfidenceOf(ix.Index, m.tokenizer, q.Text, resp.Results[0].RawText)
 		resp.Confidence = &Confidence{Value: v, Threshold: DefaultMinConfidence, Low: v < DefaultMinConfidence}
 	}
@@ -385,9 +388,11 @@ func (m *Memory) literal(terms []string) ([]trec.Hit, error) {
 	return hits, nil
 }
 
+// hasSender reports whether a message of msgs is by a sender that sender
+// names (NameMatches).
 func hasSender(msgs []Message, sender string) bool {
 	for _, msg := range msgs {
-		if msg.Sender == sender {
+		if NameMatches(msg.Sender, sender) {
 			return true
 		}
 	}
