@@ -16,8 +16,8 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/memory"
+	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/store"
 )
 
