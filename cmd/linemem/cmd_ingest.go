@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/ingest"
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/store"
 )
 
@@ -106,6 +108,16 @@ func runIngest(env *environment, c *command, args []string) error {
 		fmt.Fprintf(env.stdout, ", %d failed", failures)
 	}
 	fmt.Fprintf(env.stdout, " → %s\n", dbPath)
+	if counts[store.Added]+counts[store.Replaced] > 0 {
+		// The everyday search's index is built now, so that the first
+		// search after an ingest is as fast as the next ones.
+		start := time.Now()
+		if _, err := memory.Open(st, memory.Options{}); err != nil {
+			fmt.Fprintf(env.stderr, "warning: the everyday search index was not built (the first search will build it): %v\n", err)
+		} else if !*quiet {
+			fmt.Fprintf(env.stderr, "everyday search index built in %s\n", time.Since(start).Round(time.Millisecond))
+		}
+	}
 	if failures > 0 {
 		return fmt.Errorf("%d input(s) failed; see the messages above", failures)
 	}
