@@ -50,6 +50,7 @@ type searchHitJSON struct {
 	ChunkID  string              `json:"chunk_id"`
 	Score    float64             `json:"score"`
 	Source   string              `json:"source"`
+	Title    string              `json:"title,omitempty"` // the chat's title from its .txt header
 	StartAt  string              `json:"start_at"`
 	EndAt    string              `json:"end_at"`
 	RawText  string              `json:"raw_text"`
@@ -168,7 +169,7 @@ func runSearch(env *environment, args []string) error {
 	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Confidence: confidenceDoc(resp.Confidence), Warnings: resp.Warnings, Notes: resp.Notes, Results: []searchHitJSON{},
 		Filters: searchFilters{Sources: typed, Since: since, Until: until, Sender: q.Sender, Context: contextLines}}
 	for _, r := range resp.Results {
-		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}, Why: r.Why}
+		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, Title: r.Title, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}, Why: r.Why}
 		item.RawText = r.RawText
 		for _, i := range r.Shown(contextLines) {
 			msg := r.Messages[i]
@@ -212,7 +213,7 @@ func runSearch(env *environment, args []string) error {
 	}
 	for i, item := range doc.Results {
 		r := resp.Results[i]
-		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, item.Source, item.ChunkID)
+		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, mem.Label(item.Source), item.ChunkID)
 		if r.Why != "" {
 			fmt.Fprintf(env.stdout, "    (%s; its first messages:)\n", r.Why)
 		}

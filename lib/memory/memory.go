@@ -195,6 +195,7 @@ type Result struct {
 	ChunkID  string
 	Score    float64
 	Source   string
+	Title    string // the source's chat title (Memory.Title); "" when unknown
 	StartAt  time.Time
 	EndAt    time.Time
 	Messages []Message // the chunk's messages in window order
@@ -310,7 +311,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			if !q.Since.IsZero() && end.Before(q.Since) || !q.Until.IsZero() && start.After(q.Until) {
 				continue
 			}
-			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, StartAt: start, EndAt: end, RawText: c.RawText}
+			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, RawText: c.RawText}
 			if res.Messages, err = m.messages(c.MessageIDs, spans); err != nil {
 				return resp, err
 			}
@@ -415,7 +416,7 @@ func (m *Memory) Chunk(id string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{ChunkID: c.ID, Source: c.Source, StartAt: start, EndAt: end, Messages: msgs, RawText: c.RawText}, nil
+	return Result{ChunkID: c.ID, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, Messages: msgs, RawText: c.RawText}, nil
 }
 
 // Around returns the message called id with up to before messages before it
@@ -446,6 +447,7 @@ func (m *Memory) Around(id string, before, after int) ([]Message, error) {
 // SourceInfo describes one source of the memory.
 type SourceInfo struct {
 	Name     string
+	Title    string // the chat's title from its .txt header; "" when unknown
 	Messages int
 	Chunks   int
 	First    time.Time // start of its first chunk
@@ -457,6 +459,32 @@ type SourceInfo struct {
 func (m *Memory) Sources() ([]SourceInfo, error) {
 	m.sourcesOnce.Do(func() { m.sources, m.sourcesErr = loadSources(m.st) })
 	return append([]SourceInfo(nil), m.sources...), m.sourcesErr
+}
+
+// Title is the one accessor for a source's chat title, read from its .txt
+// export's header at ingest ("Tennis Club", "佐藤 花子"); "" when the
+// source has none (a JSON export, a file ingested before titles were
+// stored) or there is no such source.
+func (m *Memory) Title(source string) string {
+	infos, err := m.Sources()
+	if err != nil {
+		return ""
+	}
+	for _, si := range infos {
+		if si.Name == source {
+			return si.Title
+		}
+	}
+	return ""
+}
+
+// Label is how a source is shown to a person: its title with the file name
+// after it ("Tennis Club ([LINE] Tennis Club.txt)"), or the file name alone.
+func (m *Memory) Label(source string) string {
+	if t := m.Title(source); t != "" {
+		return t + " (" + source + ")"
+	}
+	return source
 }
 
 func loadSources(st *store.Store) ([]SourceInfo, error) {
@@ -471,7 +499,7 @@ func loadSources(st *store.Store) ([]SourceInfo, error) {
 	byName := map[string]*SourceInfo{}
 	out := make([]SourceInfo, len(infos))
 	for i, s := range infos {
-		out[i] = SourceInfo{Name: s.Name, Messages: s.Messages}
+		out[i] = SourceInfo{Name: s.Name, Title: s.Title, Messages: s.Messages}
 		byName[s.Name] = &out[i]
 	}
 	for _, c := range spans {

@@ -130,7 +130,7 @@ func (m *Memory) ResolveSources(filters []string) ([]string, error) {
 	for _, f := range filters {
 		found := false
 		for _, si := range infos {
-			if NameMatches(si.Name, f) {
+			if NameMatches(si.Name, f) || si.Title != "" && NameMatches(si.Title, f) {
 				keep[si.Name], found = true, true
 			}
 		}
@@ -138,6 +138,9 @@ func (m *Memory) ResolveSources(filters []string) ([]string, error) {
 			var names []string
 			for _, si := range infos {
 				names = append(names, si.Name)
+				if si.Title != "" {
+					names = append(names, si.Title)
+				}
 			}
 			return nil, noSuchName{fmt.Sprintf("no chat is called %q; closest: %s", f, quoteList(Closest(names, f, closestLimit)))}
 		}

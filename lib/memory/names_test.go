@@ -56,8 +56,16 @@ func TestForgivingFilters(t *testing.T) {
 	if err != nil || !slices.Equal(got, []string{"[LINE] Tennis Club.txt", "[LINE] 佐藤 花子.txt"}) {
 		t.Errorf("ResolveSources(tennis, 佐藤) = %q, %v", got, err)
 	}
+	if got, err := m.ResolveSources([]string{"Tennis Club"}); err != nil || !slices.Equal(got, []string{"[LINE] Tennis Club.txt"}) {
+		t.Errorf("ResolveSources by title: %q, %v", got, err)
+	}
+	for source, title := range map[string]string{"[LINE] Tennis Club.txt": "Tennis Club", "[LINE] 佐藤 花子.txt": "佐藤 花子", "[LINE] かぞく.txt": "かぞく", "nosuch": ""} {
+		if got := m.Title(source); got != title {
+			t.Errorf("Title(%q) = %q, want %q", source, got, title)
+		}
+	}
 	_, err = m.ResolveSources([]string{"tenis"})
-	if !errors.Is(err, memory.ErrNoSuchName) || !errors.Is(err, memory.ErrBadQuery) || !strings.Contains(err.Error(), `closest: "[LINE] Tennis Club.txt"`) {
+	if !errors.Is(err, memory.ErrNoSuchName) || !errors.Is(err, memory.ErrBadQuery) || !strings.Contains(err.Error(), `closest: "Tennis Club"`) {
 		t.Errorf("ResolveSources(tenis): %v, want the closest chat named", err)
 	}
 	if err := m.CheckSender("aya"); err != nil {
