@@ -27,7 +27,11 @@ Each PATH is an export file or a folder searched recursively for .json and
 .txt files. A source is named by its file's base name; re-ingesting a file
 whose content and chunking flags are unchanged writes nothing, and a changed
 file replaces that source's messages and chunks. Bad files are reported as
-FILE:LINE: expected …, the good ones are still stored, and the exit code is 1.`,
+FILE:LINE: expected …, the good ones are still stored, and the exit code is 1.
+When anything was added or replaced, ingest then builds the everyday
+search's index (beside the database, in .DB.derived/), so the first search
+is as fast as the next ones. The chat's title in a .txt header is stored
+with the source.`,
 	}
 	c.run = func(env *environment, args []string) error { return runIngest(env, c, args) }
 	register(c)
