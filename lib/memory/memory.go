@@ -78,6 +78,9 @@ type Memory struct {
 	sourcesOnce sync.Once
 	sources     []SourceInfo
 	sourcesErr  error
+
+	titlesOnce sync.Once
+	titles     map[string]string // source name → chat title
 }
 
 // Open builds the retriever opts names over the corpus of st.
@@ -465,17 +468,16 @@ func (m *Memory) Sources() ([]SourceInfo, error) {
 // export's header at ingest ("Tennis Club", "佐藤 花子"); "" when the
 // source has none (a JSON export, a file ingested before titles were
 // stored) or there is no such source.
+//
+// The titles are read on the first call (store.SourceTitles; Sources also
+// reads every chunk's span) and kept; a store that cannot be read gives "".
 func (m *Memory) Title(source string) string {
-	infos, err := m.Sources()
-	if err != nil {
-		return ""
-	}
-	for _, si := range infos {
-		if si.Name == source {
-			return si.Title
+	m.titlesOnce.Do(func() {
+		if m.titles, _ = m.st.SourceTitles(); m.titles == nil {
+			m.titles = map[string]string{}
 		}
-	}
-	return ""
+	})
+	return m.titles[source]
 }
 
 // Label is how a source is shown to a person: its title with the file name

@@ -407,3 +407,23 @@ func (s *Store) ChunkIDsOfMessage(messageID string) ([]string, error) {
 	byMessage, err := s.ChunkIDsOfMessages([]string{messageID})
 	return byMessage[messageID], err
 }
+
+// SourceTitles maps every source's name to its chat title ("" when
+// unknown), from the sources table alone (Sources also counts messages and
+// chunks).
+func (s *Store) SourceTitles() (map[string]string, error) {
+	rows, err := s.db.Query(`SELECT name, title FROM sources`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var name, title string
+		if err := rows.Scan(&name, &title); err != nil {
+			return nil, err
+		}
+		out[name] = title
+	}
+	return out, rows.Err()
+}
