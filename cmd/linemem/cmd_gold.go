@@ -14,7 +14,6 @@ import (
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/ranking"
-	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
 	"github.com/linemem/linemem/lib/workbench"
 )
@@ -185,7 +184,7 @@ func runGoldPool(env *environment, c *command, args []string) error {
 			return err
 		}
 	}
-	opts.tokenizer = tokenize.Or(opts.tokenizer, memory.DefaultTokenizer)
+	opts.tokenizer = memory.EverydayTokenizer(opts.tokenizer)
 	builder, _, err := openBuilderWith(st, memory.LocalQueryVectors(st), opts, vec)
 	if err != nil {
 		return err

@@ -467,6 +467,10 @@ CREATE TABLE gold_events (
 );
 CREATE INDEX gold_events_by_annotator ON gold_events(annotator, state, event_id);
 `,
+	// 9: the chat's title from a .txt export's header ("" when unknown).
+	`
+ALTER TABLE sources ADD COLUMN title TEXT NOT NULL DEFAULT '';
+`,
 }
 
 // migrate applies the migrations above the file's user_version, each in its

@@ -126,6 +126,8 @@ type searchPage struct {
 	K          int
 	Retrievers []string
 	Results    []memory.Result
+	Confidence *memory.Confidence
+	NotFound   string // memory.NotFoundNote when the confidence is low
 	Error      string
 	Elapsed    time.Duration
 	Searched   bool
@@ -144,6 +146,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			resp, err = m.Search(r.Context(), memory.Query{Text: p.Query, K: p.K})
 			p.Elapsed = time.Since(start).Round(time.Microsecond)
 			p.Results = resp.Results
+			if p.Confidence = resp.Confidence; p.Confidence != nil && p.Confidence.Low {
+				p.NotFound = memory.NotFoundNote(*p.Confidence)
+			}
 		}
 		if err != nil {
 			p.Error = err.Error()
@@ -266,9 +271,9 @@ func (s *Server) judge(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	terms := s.terms(v.Question.Question)
+	marker := memory.NewMarker(s.tok, v.Question.Question)
 	for i, row := range v.Rows {
-		msgs, err := s.rowMessages(m, row.ChunkID, terms, row.Evidence)
+		msgs, err := s.rowMessages(m, row.ChunkID, marker, row.Evidence)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -298,7 +303,7 @@ func nextUnjudged(ps []workbench.Progress, qid string) string {
 
 // rowMessages returns the messages of a chunk with the question's terms
 // marked and evidence messages flagged.
-func (s *Server) rowMessages(m *memory.Memory, chunkID string, terms []string, evidence []string) ([]judgeMessage, error) {
+func (s *Server) rowMessages(m *memory.Memory, chunkID string, marker memory.Marker, evidence []string) ([]judgeMessage, error) {
 	c, err := m.Chunk(chunkID)
 	if err != nil {
 		return nil, err
@@ -309,7 +314,7 @@ func (s *Server) rowMessages(m *memory.Memory, chunkID string, terms []string, e
 	}
 	out := make([]judgeMessage, 0, len(c.Messages))
 	for _, msg := range c.Messages {
-		msg.Matches = memory.Matches(msg.Text, terms)
+		msg.Matches = marker.Spans(msg.Text)
 		out = append(out, judgeMessage{Message: msg, Evidence: ev[msg.ID]})
 	}
 	return out, nil
@@ -444,7 +449,7 @@ func (s *Server) adjudicate(w http.ResponseWriter, r *http.Request) {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return
 			}
-			msgs, err := s.rowMessages(m, row.ChunkID, s.terms(text[row.QID]), nil)
+			msgs, err := s.rowMessages(m, row.ChunkID, memory.NewMarker(s.tok, text[row.QID]), nil)
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return
@@ -456,19 +461,6 @@ func (s *Server) adjudicate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, "adjudicate.html", "layout", p)
-}
-
-// terms are the distinct tokens of a question, longest first.
-func (s *Server) terms(q string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range s.tok.Tokens(q) {
-		if !seen[t] && len([]rune(t)) > 1 {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 type agreementPage struct {
