@@ -101,7 +101,9 @@ func New(cfg Config) (*mcp.Server, error) {
 		Instructions: Instructions,
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	s.addTools(srv)
+	if err := s.addTools(srv); err != nil {
+		return nil, err
+	}
 	return srv, nil
 }
 

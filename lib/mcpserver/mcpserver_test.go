@@ -222,7 +222,7 @@ func TestBadArguments(t *testing.T) {
 		{"unknown message", mcpserver.ToolMessages, map[string]any{"message_id": "m_nope"}, "no message"},
 		{"neither ID", mcpserver.ToolMessages, map[string]any{}, "exactly one"},
 		{"both IDs", mcpserver.ToolMessages, map[string]any{"chunk_id": "a", "message_id": "b"}, "exactly one"},
-		{"before too large", mcpserver.ToolMessages, map[string]any{"message_id": "m", "before": 1000}, "between 0 and"},
+		{"before too large", mcpserver.ToolMessages, map[string]any{"message_id": "m", "before": 1000}, "from 0 to 100"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
