@@ -25,6 +25,10 @@
 // answers every request read before end of input before the session ends,
 // so requests piped in from a script are all answered.
 //
+// Every call sees the database as it is then: a change written by another
+// process (`linemem ingest` of a new chat) shows in all four tools at the
+// next call, in the same session.
+//
 // Imports: lib/memory, lib/store, lib/redact, lib/chat, the MCP SDK and the
 // standard library; never cmd/.
 package mcpserver
@@ -86,6 +90,7 @@ type Server struct {
 	log     *callLog
 
 	mu       sync.Mutex
+	key      string                    // the store's content key when memories were opened
 	memories map[string]*memory.Memory // by requested retriever name; "" = the default
 }
 
@@ -112,11 +117,10 @@ func newServer(cfg Config) (*Server, error) {
 		return nil, errors.New("mcpserver: no store")
 	}
 	s := &Server{cfg: cfg, memories: map[string]*memory.Memory{}, log: newCallLog(cfg.CallLog)}
-	m, err := memory.Open(cfg.Store, cfg.Options)
+	m, err := s.memory("")
 	if err != nil {
 		return nil, err
 	}
-	s.memories[""] = m
 	if len(cfg.Sources) > 0 {
 		infos, err := m.Sources()
 		if err != nil {
@@ -144,10 +148,27 @@ func newServer(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// memory returns the memory searching with retriever, opening it on first use.
+// contentKinds are the kinds of content a memory is built from; a write to
+// any of them (an ingest, summaries, vectors) changes the content key.
+var contentKinds = []string{store.ContentChunks, store.ContentSummaries, store.ContentVectors}
+
+// memory returns the memory searching with retriever as the database is
+// now. Every call reads the store's content key (four single-row reads);
+// when another process has written since the memories were opened, they are
+// all dropped and reopened on use, so every tool sees the chats as they are
+// (Memory keeps its source list, and its retriever's index, from when it
+// was opened).
 func (s *Server) memory(retriever string) (*memory.Memory, error) {
+	key, err := s.cfg.Store.ContentKey(contentKinds...)
+	if err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if key != s.key {
+		clear(s.memories)
+		s.key = key
+	}
 	if m, ok := s.memories[retriever]; ok {
 		return m, nil
 	}

@@ -402,3 +402,72 @@ func TestCallLog(t *testing.T) {
 		t.Error("the log holds returned text")
 	}
 }
+
+// TestLiveIngest ingests a chat into the store a session is serving and
+// checks that every tool sees it at the next call, in the same session.
+func TestLiveIngest(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := ingest.File(st, filepath.Join("testdata", club), chunking.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, mcpserver.Config{Store: st})
+	var src mcpserver.SourcesOutput
+	var stats mcpserver.StatsOutput
+	var out mcpserver.SearchOutput
+	call(t, cs, mcpserver.ToolSources, nil, &src)
+	call(t, cs, mcpserver.ToolStats, nil, &stats)
+	if len(src.Sources) != 1 || stats.Sources != 1 {
+		t.Fatalf("before the ingest: %d sources listed, %d counted; want 1", len(src.Sources), stats.Sources)
+	}
+	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "締切", "source": hanako}, &out); !strings.Contains(e, "no source") {
+		t.Fatalf("a source not yet ingested: error %q", e)
+	}
+	if _, err := ingest.File(st, filepath.Join("testdata", hanako), chunking.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, mcpserver.ToolSources, nil, &src)
+	call(t, cs, mcpserver.ToolStats, nil, &stats)
+	if len(src.Sources) != 2 || src.Sources[1].Label != hanako || stats.Sources != 2 || stats.Messages != 9+16 || stats.Chunks != 3+4 {
+		t.Errorf("after the ingest: list_sources %+v, memory_stats %+v; want both chats", src.Sources, stats)
+	}
+	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "ポスターの締切", "source": hanako, "k": 1}, &out); e != "" || len(out.Results) != 1 || out.Results[0].Messages[0].Text != plantedText {
+		t.Errorf("search in the new source: %+v, error %q", out.Results, e)
+	}
+}
+
+// TestStatsSummariesOfShownChats gives every chunk of both chats a summary
+// and checks that memory_stats under --sources counts only the shown chat's.
+func TestStatsSummariesOfShownChats(t *testing.T) {
+	st := fixtureStore(t)
+	spans, err := st.ChunkSpans()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []store.SummaryRow
+	clubChunks := 0
+	for _, c := range spans {
+		rows = append(rows, store.SummaryRow{ChunkID: c.ID, Summary: "要約", Origin: "test"})
+		if c.Source == club {
+			clubChunks++
+		}
+	}
+	if err := st.PutSummaries(rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sources []string
+		want    int
+	}{{nil, len(spans)}, {[]string{club}, clubChunks}} {
+		var stats mcpserver.StatsOutput
+		if e := call(t, connect(t, mcpserver.Config{Store: st, Sources: c.sources}), mcpserver.ToolStats, nil, &stats); e != "" {
+			t.Fatal(e)
+		}
+		if stats.Summaries != c.want {
+			t.Errorf("sources %v: %d summaries, want %d", c.sources, stats.Summaries, c.want)
+		}
+	}
+}

@@ -152,7 +152,7 @@ type StatsOutput struct {
 	Sources          int         `json:"sources"`
 	Messages         int         `json:"messages"`
 	Chunks           int         `json:"chunks"`
-	Summaries        int         `json:"summaries" jsonschema:"chunks with a stored summary (whole memory)"`
+	Summaries        int         `json:"summaries" jsonschema:"chunks with a stored summary, of the chats this server shows"`
 	First            string      `json:"first"`
 	Last             string      `json:"last"`
 	DefaultRetriever string      `json:"default_retriever"`
@@ -399,8 +399,11 @@ func (s *Server) stats(context.Context) (StatsOutput, error) {
 	if err != nil {
 		return StatsOutput{}, err
 	}
+	summaries, err := s.cfg.Store.SummaryCounts()
+	if err != nil {
+		return StatsOutput{}, err
+	}
 	out := StatsOutput{
-		Summaries:        st.Summaries,
 		DefaultRetriever: m.Retriever(),
 		Tokenizer:        m.Tokenizer(),
 		VectorSets:       []VectorSet{},
@@ -417,6 +420,7 @@ func (s *Server) stats(context.Context) (StatsOutput, error) {
 			continue
 		}
 		out.Sources++
+		out.Summaries += summaries[si.Name]
 		out.Messages += si.Messages
 		out.Chunks += si.Chunks
 		if first.IsZero() || !si.First.IsZero() && si.First.Before(first) {
