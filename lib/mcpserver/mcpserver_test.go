@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -469,5 +470,35 @@ func TestStatsSummariesOfShownChats(t *testing.T) {
 		if stats.Summaries != c.want {
 			t.Errorf("sources %v: %d summaries, want %d", c.sources, stats.Summaries, c.want)
 		}
+	}
+}
+
+// TestDerivedFilesPrivate checks that the index a search builds next to the
+// database is readable by its owner only: it holds the chats' vocabulary.
+func TestDerivedFilesPrivate(t *testing.T) {
+	st := fixtureStore(t)
+	var out mcpserver.SearchOutput
+	if e := call(t, connect(t, mcpserver.Config{Store: st}), mcpserver.ToolSearch, map[string]any{"question": "締切"}, &out); e != "" {
+		t.Fatal(e)
+	}
+	files := 0
+	err := filepath.WalkDir(st.DerivedDir(), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if perm := info.Mode().Perm(); perm&0o077 != 0 {
+			t.Errorf("%s: mode %v, want no access for group and others", path, perm)
+		}
+		if !d.IsDir() {
+			files++
+		}
+		return nil
+	})
+	if err != nil || files == 0 {
+		t.Errorf("derived folder %s: %d files, %v", st.DerivedDir(), files, err)
 	}
 }
