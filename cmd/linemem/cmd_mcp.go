@@ -134,7 +134,7 @@ func serveMCPHTTP(ctx context.Context, env *environment, server *mcp.Server, opt
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, mcpserver.HTTPHandler(server, opts))
+	mux.Handle(mcpPath, mcpserver.HTTPHandler(ctx, server, opts))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	access := "no token"
 	if opts.Token != "" {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -44,17 +45,21 @@ type HTTPOptions struct {
 //   - Token: with opts.Token, a request without "Authorization: Bearer
 //     TOKEN" is answered 401 (the SDK's auth.RequireBearerToken); the token
 //     is compared in constant time.
-//   - Sessions idle for opts.IdleTimeout are closed.
+//   - Sessions idle for opts.IdleTimeout are closed, and the memory they
+//     held is handed back to the system (releaseClosed) until ctx is done.
 //
 // The SDK also refuses (403) a request that reaches a loopback address with
 // a Host header that is not a loopback name.
-func HTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
+func HTTPHandler(ctx context.Context, srv *mcp.Server, opts HTTPOptions) http.Handler {
 	idle := opts.IdleTimeout
 	switch {
 	case idle == 0:
 		idle = DefaultIdleTimeout
 	case idle < 0:
 		idle = 0
+	}
+	if idle > 0 {
+		go releaseClosed(ctx, srv, min(max(idle/4, time.Second), time.Minute))
 	}
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{SessionTimeout: idle})
 	if opts.Token != "" {
@@ -68,6 +73,36 @@ func HTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
 		h = auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
 	}
 	return sameOrigin(h)
+}
+
+// releaseClosed checks every period how many sessions srv has and, when
+// there are fewer than at the last check, collects garbage and returns the
+// freed memory to the system (debug.FreeOSMemory). Without it, memory freed
+// by sessions closed while the server is otherwise idle stays resident: the
+// runtime collects only when it allocates, or every two minutes, and
+// returns freed pages gradually.
+func releaseClosed(ctx context.Context, srv *mcp.Server, period time.Duration) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	count := func() (n int) {
+		for range srv.Sessions() {
+			n++
+		}
+		return n
+	}
+	last := count()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n := count()
+		if n < last {
+			debug.FreeOSMemory()
+		}
+		last = n
+	}
 }
 
 // sameOrigin refuses with 403 a request whose Origin header is set and is

@@ -23,7 +23,7 @@ func httpServer(t *testing.T, opts mcpserver.HTTPOptions) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(mcpserver.HTTPHandler(srv, opts))
+	ts := httptest.NewServer(mcpserver.HTTPHandler(t.Context(), srv, opts))
 	t.Cleanup(ts.Close)
 	return ts
 }
