@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -146,5 +147,42 @@ func TestErrorsInOwnWords(t *testing.T) {
 				t.Errorf("error %q speaks of Go internals (%q)", msg, goInternals.FindString(msg))
 			}
 		})
+	}
+}
+
+// TestRFC3339Times checks that since and until take RFC 3339 times with Z
+// or an offset, converted to the server's time zone before they are
+// compared with the stored local times.
+func TestRFC3339Times(t *testing.T) {
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Skip("no time zone database:", err)
+	}
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	time.Local = tokyo
+	cs := connect(t, mcpserver.Config{Store: fixtureStore(t)})
+	// The planted message is at 2024-10-15T20:01:00 local, 11:01 UTC.
+	cases := []struct {
+		since, until string
+		found        bool
+	}{
+		{"2024-10-15T11:00:00Z", "2024-10-15T11:05:00Z", true},
+		{"2024-10-15T20:00:00+09:00", "2024-10-15T20:05:00.5+09:00", true},
+		{"2024-10-15T07:00:00-04:00", "", true}, // 20:00 in Tokyo
+		{"2024-10-15T12:00:00Z", "", false},    // 21:00 in Tokyo, after the window
+		{"", "2024-10-15T10:00:00Z", false},    // 19:00 in Tokyo, before it
+	}
+	for _, c := range cases {
+		var out mcpserver.SearchOutput
+		if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "ポスターの締切", "source": hanako, "since": c.since, "until": c.until}, &out); e != "" {
+			t.Fatalf("since %q until %q: %s", c.since, c.until, e)
+		}
+		found := false
+		for _, h := range out.Results {
+			found = found || h.Start == "2024-10-15T20:01:00"
+		}
+		if found != c.found {
+			t.Errorf("since %q until %q: the 20:01 window found %v, want %v", c.since, c.until, found, c.found)
+		}
 	}
 }

@@ -457,11 +457,16 @@ func cut(text string, n int) string {
 	return string([]rune(text)[:n]) + "…"
 }
 
-// timeLayouts are the accepted since/until forms, in the chat's local time.
+// timeLayouts are the accepted since/until forms without a zone, in the
+// chat's local time, as the database stores message times.
 var timeLayouts = []string{chat.DateLayout, "2006-01-02T15:04", chat.TimestampLayout, "2006-01-02 15:04", "2006-01-02 15:04:05"}
 
 // parseTime reads a since/until argument; "" is the zero time. A bare date
-// as an upper bound means the last second of that day.
+// as an upper bound means the last second of that day. A time with "Z" or
+// an offset (RFC 3339, fractional seconds allowed) is converted to the
+// server's time zone (time.Local, from TZ) and its wall-clock time compared
+// with the stored times, which are the times the phone showed, without a
+// zone: 2024-10-15T11:00:00Z is 20:00 with TZ=Asia/Tokyo.
 func parseTime(name, v string, upper bool) (time.Time, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -475,5 +480,9 @@ func parseTime(name, v string, upper bool) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%w: %s %q is not a date; use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]", errBadArgument, name, cut(v, 40))
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		lt := t.In(time.Local)
+		return time.Date(lt.Year(), lt.Month(), lt.Day(), lt.Hour(), lt.Minute(), lt.Second(), 0, time.UTC), nil
+	}
+	return time.Time{}, fmt.Errorf("%w: %s %q is not a date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339 (2024-10-15T20:00:00+09:00)", errBadArgument, name, cut(v, 40))
 }
