@@ -88,7 +88,7 @@ func inspectorCall(t *testing.T, dir string, target []string, tool string, out a
 	}
 	stdout, ok := inspector(t, dir, target, args...)
 	var res struct {
-		IsError           bool            `json:"isError"`
+		IsError           bool `json:"isError"`
 		Content           []struct{ Text string }
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	}

@@ -169,8 +169,8 @@ func TestRFC3339Times(t *testing.T) {
 		{"2024-10-15T11:00:00Z", "2024-10-15T11:05:00Z", true},
 		{"2024-10-15T20:00:00+09:00", "2024-10-15T20:05:00.5+09:00", true},
 		{"2024-10-15T07:00:00-04:00", "", true}, // 20:00 in Tokyo
-		{"2024-10-15T12:00:00Z", "", false},    // 21:00 in Tokyo, after the window
-		{"", "2024-10-15T10:00:00Z", false},    // 19:00 in Tokyo, before it
+		{"2024-10-15T12:00:00Z", "", false},     // 21:00 in Tokyo, after the window
+		{"", "2024-10-15T10:00:00Z", false},     // 19:00 in Tokyo, before it
 	}
 	for _, c := range cases {
 		var out mcpserver.SearchOutput
