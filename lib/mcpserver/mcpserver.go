@@ -106,6 +106,7 @@ func New(cfg Config) (*mcp.Server, error) {
 		Instructions: Instructions,
 		Capabilities: &mcp.ServerCapabilities{},
 	})
+	srv.AddReceivingMiddleware(protocolMiddleware)
 	if err := s.addTools(srv); err != nil {
 		return nil, err
 	}

@@ -242,9 +242,20 @@ type countingWriter struct {
 }
 
 func (c countingWriter) Write(p []byte) (int, error) {
+	out := p
+	if bytes.Contains(p, []byte(`"code":0`)) {
+		out = nil
+		for line := range bytes.Lines(p) {
+			out = append(out, fixErrorCode(line)...)
+		}
+	}
 	c.mu.Lock()
-	n, err := c.w.Write(p)
+	_, err := c.w.Write(out)
 	c.mu.Unlock()
+	n := len(p)
+	if err != nil {
+		n = 0
+	}
 	var answers, asks int
 	for line := range bytes.Lines(p) {
 		a, q := classifyOut(line)
