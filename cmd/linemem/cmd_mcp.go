@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -34,9 +35,10 @@ http://HOST:PORT/mcp, loopback addresses only; a request whose Origin is
 another site is refused (403), and with --token-file every request must
 carry "Authorization: Bearer TOKEN" (else 401). Tools: search_memory,
 get_messages, list_sources, memory_stats. The server cannot know where a
-client sends what it returns: --redact masks identifiers in every result,
---sources confines it to some chats, --log records each call's tool and
-arguments (never returned text).`,
+client sends what it returns: --redact masks identifiers in every result
+(all: e-mail addresses, URLs and phone numbers, and names only when
+--redact-names gives them), --sources confines it to some chats, --log
+records each call's tool and arguments (never returned text).`,
 	}
 	c.run = func(env *environment, args []string) error { return runMCP(env, c, args) }
 	register(c)
@@ -117,15 +119,19 @@ func runMCP(env *environment, c *command, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	redaction := redactor.Describe()
+	if red.redactNames == "" && slices.Contains(strings.Split(red.redactKinds, ","), "all") {
+		redaction += "; names are not masked without --redact-names FILE"
+	}
 	if httpAddr == "" {
-		fmt.Fprintf(env.stderr, "linemem mcp: serving %s on stdio (redaction: %s)\n", db, redactor.Describe())
+		fmt.Fprintf(env.stderr, "linemem mcp: serving %s on stdio (redaction: %s)\n", db, redaction)
 		err := server.Run(ctx, &mcpserver.StdioTransport{})
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 			return nil
 		}
 		return err
 	}
-	return serveMCPHTTP(ctx, env, server, httpOpts, httpAddr, db, redactor.Describe())
+	return serveMCPHTTP(ctx, env, server, httpOpts, httpAddr, db, redaction)
 }
 
 func serveMCPHTTP(ctx context.Context, env *environment, server *mcp.Server, opts mcpserver.HTTPOptions, addr, db, redaction string) error {

@@ -66,6 +66,8 @@ const Instructions = `This server is a person's own LINE chat history (their pri
 
 Use search_memory when the user asks about something that was said, planned, promised or shared in their chats ("when is the deadline for the poster?", "what did Hanako recommend?"). Each result is a conversation window (chunk) with its date range, source (chat) label, the messages that match the question and a few around them. Cite what you use by chunk_id or message id. To read a whole window, call get_messages with its chunk_id; to read around one message, call get_messages with its message_id and before/after counts. list_sources lists the chats and their date ranges (use a label as search_memory's source filter); memory_stats says what the memory holds.
 
+Who is who: the user exported these chats. Messages with the sender 自分 (Japanese export) or Me (English export) are the user's own: report them as what the user said ("you told Hanako…"). Every other sender is another person, by their LINE display name; in a chat exported under the user's own display name instead, that is the one sender who appears in every chat.
+
 Privacy: these are the user's private messages and other people's words. This server cannot know where its answers go once returned; quote only what the user's request needs, and do not pass message text to other tools or services unless the user asks.`
 
 // Config is what New needs.

@@ -95,8 +95,10 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any,
 
 func TestListTools(t *testing.T) {
 	cs := connect(t, mcpserver.Config{Store: fixtureStore(t)})
-	if !strings.Contains(cs.InitializeResult().Instructions, "cannot know where") {
-		t.Errorf("initialize instructions lack the privacy note:\n%s", cs.InitializeResult().Instructions)
+	for _, want := range []string{"cannot know where", "自分", "Me", "the user's own"} {
+		if !strings.Contains(cs.InitializeResult().Instructions, want) {
+			t.Errorf("initialize instructions lack %q (the privacy note, which sender is the user):\n%s", want, cs.InitializeResult().Instructions)
+		}
 	}
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {

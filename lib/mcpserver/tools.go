@@ -44,7 +44,7 @@ var searchParams = []param{
 	{name: "since", desc: "only windows that end on or after this date or time: " + timeForms},
 	{name: "until", desc: "only windows that start on or before this date or time (a date alone means the end of that day): " + timeForms},
 	{name: "source", desc: "only this chat: a label exactly as list_sources gives it"},
-	{name: "sender", desc: "only windows where this person wrote at least one message (the display name as it appears in results)"},
+	{name: "sender", desc: "only windows where this person wrote at least one message (the display name as it appears in results; 自分 or Me is the user)"},
 }
 
 func readSearch(a args) SearchInput {
