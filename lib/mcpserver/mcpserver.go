@@ -29,8 +29,16 @@
 // process (`linemem ingest` of a new chat) shows in all four tools at the
 // next call, in the same session.
 //
-// Imports: lib/memory, lib/store, lib/redact, lib/chat, the MCP SDK and the
-// standard library; never cmd/.
+// Tool arguments are read by the server itself (args.go), from plain
+// "string" and "integer" schema properties, so a generic client that coerces
+// command-line values by the schema's type can fill them, and a wrong one is
+// answered in the server's own words. HTTPHandler serves the streamable HTTP
+// transport with the Origin check, the bearer token and idle sessions' expiry
+// a local server needs.
+//
+// Imports: lib/memory, lib/store, lib/redact, lib/chat, the MCP SDK (mcp,
+// auth, jsonrpc, and its schema package github.com/google/jsonschema-go) and
+// the standard library; never cmd/.
 package mcpserver
 
 import (

@@ -41,6 +41,10 @@ import (
 // specification forbids, is taken line by line and each line answered as
 // invalid.
 //
+// An error the SDK answers with code 0, which JSON-RPC does not define (a
+// request before initialize), is written with the code the specification
+// assigns (fixErrorCode).
+//
 // Besides what the SDK buffers, the transport holds one line of up to
 // MaxLineLength bytes and one read buffer; the rest of a longer line, which
 // the SDK refuses, is handed on in pieces as it arrives.
