@@ -29,7 +29,7 @@ const (
 	phone       = "090-1234-5678"
 )
 
-func fixtureStore(t *testing.T) *store.Store {
+func fixtureStore(t testing.TB) *store.Store {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "m.db"))
 	if err != nil {
@@ -45,7 +45,7 @@ func fixtureStore(t *testing.T) *store.Store {
 }
 
 // connect serves cfg over the SDK's in-memory transport and returns a client session.
-func connect(t *testing.T, cfg mcpserver.Config) *mcp.ClientSession {
+func connect(t testing.TB, cfg mcpserver.Config) *mcp.ClientSession {
 	t.Helper()
 	server, err := mcpserver.New(cfg)
 	if err != nil {
