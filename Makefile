@@ -5,6 +5,8 @@
 #   make notebooks        setup-notebooks, then execute notebooks/NN_*.ipynb headless
 #   make reproduce        regenerate results/ from the synthetic export
 #   make robustness       regenerate results/robustness_seeds* (the paper protocol on SEEDS)
+#   make benchmarks       regenerate results/benchmarks/ (LoCoMo and RealPersonaChat from DATASETS, pooled and per user)
+#   make bench-datasets   CPU seconds and peak memory of convert + full protocol per public data set
 #   make check-results    fail if results/ drift from what reproduce and robustness regenerate
 #   make check-latex      compile every results/*.tex with pdflatex; fail on errors,
 #                         overfull boxes over 1 pt, or a stale results/tables.pdf
@@ -13,19 +15,22 @@
 #   make mutants          mutation testing of the core packages (Gremlins; not in CI)
 #   make bench-e2e        the command-line path at paper scale, step by step (scripts/bench-e2e.sh)
 #   make bench-mcp-sessions  RSS of `linemem mcp --http` after 4,000 abandoned sessions and their idle time
-#   make all              setup-notebooks, notebooks, tables-pdf, check-results,
+#   make all              setup-notebooks, notebooks, benchmarks, tables-pdf, check-results,
 #                         check-latex (the main job)
 
 DATA ?= data/synthetic
 # Synthetic seeds of the committed results/robustness_seeds* files.
 SEEDS ?= 1-20
+# Public conversation data sets (locomo/, real-persona-chat/; see README,
+# "Public conversation data sets"); `linemem datasets fetch` downloads them.
+DATASETS ?= ../shared/datasets
 
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test mutants setup-notebooks notebooks reproduce robustness check-results check-latex tables-pdf bench bench-e2e bench-mcp-sessions
+.PHONY: all test mutants setup-notebooks notebooks reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-mcp-sessions
 
-all: setup-notebooks notebooks tables-pdf check-results check-latex
+all: setup-notebooks notebooks benchmarks tables-pdf check-results check-latex
 
 # go test runs even when go vet or the go.mod check complains, so the log
 # always ends with its summary; the target fails if any of them does.
@@ -48,8 +53,15 @@ reproduce:
 robustness:
 	go run ./cmd/linemem robustness --seeds $(SEEDS) --work build/robustness --out results
 
+# Converted text goes to build/datasets/ only (the data sets' licences).
+benchmarks:
+	DATASETS=$(DATASETS) scripts/benchmarks.sh --out results/benchmarks
+
+bench-datasets:
+	DATASETS=$(DATASETS) scripts/bench-datasets.sh
+
 check-results:
-	DATA=$(DATA) SEEDS=$(SEEDS) scripts/check-results.sh
+	DATA=$(DATA) SEEDS=$(SEEDS) DATASETS=$(DATASETS) scripts/check-results.sh
 
 check-latex:
 	scripts/check-latex.sh

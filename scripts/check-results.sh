@@ -6,7 +6,10 @@
 #      included, for now) and neither side may have a file the other lacks.
 #   2. `linemem robustness` (the paper protocol on SEEDS, in temporary
 #      folders) writes the robustness_seeds* files likewise; they must match.
-#   3. In a git checkout, results/ must also be unchanged against HEAD, so files
+#   3. scripts/benchmarks.sh (LoCoMo and RealPersonaChat from DATASETS, pooled
+#      and per user) writes results/benchmarks/ likewise; it must match. Without
+#      the data sets the check fails and names the command that fetches them.
+#   4. In a git checkout, results/ must also be unchanged against HEAD, so files
 #      the notebooks rewrote (run `make notebooks` first) are held to the same rule.
 #
 # manifest.json records the commit it was generated from; that one line is left
@@ -15,6 +18,7 @@
 # Environment:
 #   DATA   synthetic export to reproduce from (default data/synthetic).
 #   SEEDS  seeds of the committed robustness_seeds* files (default 1-20).
+#   DATASETS  public data sets for results/benchmarks (default ../shared/datasets).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,7 +30,8 @@ robust_files='robustness_seeds*'
 fresh="$(mktemp -d "${TMPDIR:-/tmp}/linemem-results.XXXXXX")"
 robust="$(mktemp -d "${TMPDIR:-/tmp}/linemem-robustness.XXXXXX")"
 committed="$(mktemp -d "${TMPDIR:-/tmp}/linemem-committed.XXXXXX")"
-trap 'rm -rf "$fresh" "$fresh".db* "$(dirname "$fresh")/.$(basename "$fresh").db.derived" "$robust" "$committed"' EXIT
+benchmarks="$(mktemp -d "${TMPDIR:-/tmp}/linemem-benchmarks.XXXXXX")"
+trap 'rm -rf "$fresh" "$fresh".db* "$(dirname "$fresh")/.$(basename "$fresh").db.derived" "$robust" "$committed" "$benchmarks"' EXIT
 
 # without_commit prints a manifest without its "commit" line.
 without_commit() { grep -v '^  "commit": ' "$@"; }
@@ -39,7 +44,7 @@ echo "==> reproduce took $(($(date +%s) - start))s"
 # README.md and dotfiles (.gitkeep) describe results/, and tables.pdf is compiled
 # from the .tex tables by scripts/check-latex.sh; reproduce writes none of them.
 echo "==> diff -r results/ against the fresh copy"
-if ! diff -r -x '.*' -x README.md -x tables.pdf -x manifest.json -x "$robust_files" results "$fresh" ||
+if ! diff -r -x '.*' -x README.md -x tables.pdf -x manifest.json -x "$robust_files" -x benchmarks results "$fresh" ||
 	! diff <(without_commit results/manifest.json) <(without_commit "$fresh/manifest.json"); then
 	echo "check-results: results/ differ from what \`linemem reproduce\` writes (above); rerun \`make reproduce\` and commit, or fix the change that moved them" >&2
 	exit 1
@@ -54,6 +59,16 @@ echo "==> diff results/$robust_files against the fresh copy"
 cp results/$robust_files "$committed"/ 2>/dev/null || true
 if ! diff -r "$committed" "$robust"; then
 	echo "check-results: results/$robust_files differ from what \`linemem robustness --seeds $seeds\` writes (above); rerun \`make robustness\` and commit, or fix the change that moved them" >&2
+	exit 1
+fi
+
+echo "==> scripts/benchmarks.sh --out $benchmarks"
+start=$(date +%s)
+scripts/benchmarks.sh --out "$benchmarks"
+echo "==> benchmarks took $(($(date +%s) - start))s"
+echo "==> diff results/benchmarks against the fresh copy"
+if ! diff -r results/benchmarks "$benchmarks"; then
+	echo "check-results: results/benchmarks differ from what scripts/benchmarks.sh writes (above); rerun \`make benchmarks\` and commit, or fix the change that moved them" >&2
 	exit 1
 fi
 

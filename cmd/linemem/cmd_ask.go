@@ -24,11 +24,15 @@ func init() {
 
 Retrieves the top k conversation windows (lib/memory, the same search as
 ` + "`search`" + `), numbers them and answers from them alone, citing [1], [2], …, or
-says the history does not contain the answer. Then each cited window is
+says the history does not contain the answer: always when the search's
+confidence is below ` + fmt.Sprint(memory.DefaultMinConfidence) + ` (see ` + "`search --help`" + `). Then each cited window is
 shown with its date range, source and the messages the answer rests on.
 
-Providers: extractive (default without --allow-remote; offline): the
-best-matching chat message of the windows and the one after it. openai
+Providers: extractive (the default without --allow-remote; offline), a
+baseline that quotes messages and writes nothing: the message of the
+windows that, with its neighbours, holds most of the question's terms
+(everyday analyzer, each term weighted by rarity), and the one after it
+(--extractive names other methods, for comparison). openai
 (default with --allow-remote): the Responses API, or any OpenAI-compatible
 server at OPENAI_BASE_URL / --base-url, with the Japanese prompt of
 lib/answer (its version is recorded with each answer). Only the question
@@ -51,10 +55,12 @@ type askFlags struct {
 	inputCap   int
 	maxOut     int
 	asJSON     bool
+	extractive string
 }
 
 func (f *askFlags) bind(fs *flag.FlagSet) {
 	f.remote.bind(fs, 0)
+	fs.Lookup("provider").Usage = "provider `NAME`: extractive or openai (default: extractive, openai with --allow-remote or --dry-run)"
 	fs.StringVar(&f.retriever, "retriever", "", "retriever `NAME` (spec §9 grammar; default: lib/memory's everyday default)")
 	fs.StringVar(&f.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` of the retriever (default: lib/memory's)")
 	fs.StringVar(&f.embedModel, "embed-model", "", "embedding `MODEL` of a dense or hybrid retriever (default: the only one stored)")
@@ -62,6 +68,7 @@ func (f *askFlags) bind(fs *flag.FlagSet) {
 	fs.IntVar(&f.inputCap, "input-cap", answer.DefaultInputCap, "most characters of prompt input sent per question")
 	fs.IntVar(&f.maxOut, "max-output-tokens", answer.DefaultMaxOutputTokens, "max_output_tokens of each request")
 	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
+	fs.StringVar(&f.extractive, "extractive", answer.MethodCoverage, "`METHOD` of the extractive provider: "+strings.Join(answer.Methods, ", "))
 }
 
 // providerName resolves --provider: extractive unless sending is allowed or
@@ -94,7 +101,18 @@ func (f *askFlags) answerer(env *environment, st *store.Store, name string) (ans
 		return nil, nil, err
 	}
 	if name == answer.ExtractiveName {
-		return answer.NewExtractive(tok), nil, nil
+		if f.extractive != answer.MethodBM25Next {
+			// the everyday search's own analyzer, so the picked message is
+			// one the search marks
+			if tok, err = tokenize.New(memory.EverydayTokenizer(f.tokenizer)); err != nil {
+				return nil, nil, err
+			}
+		}
+		ex, err := answer.NewExtractiveMethod(tok, f.extractive)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: --extractive: %v", errUsage, err)
+		}
+		return ex, nil, nil
 	}
 	red, err := f.remote.redactor()
 	if err != nil {
@@ -172,6 +190,15 @@ func runAsk(env *environment, c *command, args []string) error {
 	if f.remote.dryRun && remote != nil {
 		return printAskDryRun(env, remote, question, resp.Results)
 	}
+	if c := resp.Confidence; c != nil && c.Low {
+		a := answer.Answer{Question: question, Provider: ans.Name(), Model: ans.Model(), Retriever: resp.Retriever, Text: answer.AbstainPhrase, Abstained: true, Citations: []answer.Citation{}}
+		if f.asJSON {
+			return writeJSON(env, askJSON{Answer: a, Confidence: confidenceDoc(c)})
+		}
+		fmt.Fprintf(env.stdout, "%s\n(%s)\n", a.Text, memory.NotFoundNote(*c))
+		fmt.Fprintf(env.stderr, "(%s · %s · %s · top %d, not used)\n", a.Provider, a.Model, a.Retriever, len(resp.Results))
+		return nil
+	}
 	a, err := ans.Answer(ctx, question, resp.Results)
 	if err != nil {
 		if errors.Is(err, answer.ErrRemoteNotAllowed) {
@@ -181,10 +208,22 @@ func runAsk(env *environment, c *command, args []string) error {
 	}
 	a.Retriever = resp.Retriever
 	if f.asJSON {
-		return writeJSON(env, a)
+		return writeJSON(env, askJSON{Answer: a, Confidence: confidenceDoc(resp.Confidence)})
 	}
 	printAnswer(env, a, resp.Results)
+	if name == answer.ExtractiveName {
+		fmt.Fprintln(env.stdout, "\n(an extractive baseline: it quotes the messages that best cover the question and writes no answer; --allow-remote for one that does)")
+	}
+	if c := resp.Confidence; c != nil {
+		fmt.Fprintf(env.stderr, "(confidence %.2f)\n", c.Value)
+	}
 	return nil
+}
+
+// askJSON is `ask --json`: the answer with the search's confidence.
+type askJSON struct {
+	answer.Answer
+	Confidence *confidenceJSON `json:"confidence,omitempty"`
 }
 
 func printAskDryRun(env *environment, r *answer.Remote, question string, chunks []memory.Result) error {
@@ -217,7 +256,7 @@ func printAnswer(env *environment, a answer.Answer, chunks []memory.Result) {
 		fmt.Fprintf(w, "\n[%d] %s〜%s  %s  (%s)\n", cit.N, c.StartAt.Format("2006-01-02 15:04"), c.EndAt.Format("2006-01-02 15:04"), c.Source, c.ChunkID)
 		for _, id := range cit.MessageIDs {
 			m := byID[id]
-			fmt.Fprintf(w, "    %s %s: %s\n", m.At.Format("2006-01-02 15:04"), m.Sender, m.Text)
+			fmt.Fprintf(w, "    %s %s: %s\n", m.At.Format("2006-01-02 15:04"), m.Sender, oneLine(strings.ReplaceAll(m.Text, "\t", " ")))
 		}
 	}
 	if len(a.Invalid) > 0 {

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/ingest"
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/store"
 )
 
@@ -25,7 +27,11 @@ Each PATH is an export file or a folder searched recursively for .json and
 .txt files. A source is named by its file's base name; re-ingesting a file
 whose content and chunking flags are unchanged writes nothing, and a changed
 file replaces that source's messages and chunks. Bad files are reported as
-FILE:LINE: expected …, the good ones are still stored, and the exit code is 1.`,
+FILE:LINE: expected …, the good ones are still stored, and the exit code is 1.
+When anything was added or replaced, ingest then builds the everyday
+search's index (beside the database, in .DB.derived/), so the first search
+is as fast as the next ones. The chat's title in a .txt header is stored
+with the source.`,
 	}
 	c.run = func(env *environment, args []string) error { return runIngest(env, c, args) }
 	register(c)
@@ -106,6 +112,16 @@ func runIngest(env *environment, c *command, args []string) error {
 		fmt.Fprintf(env.stdout, ", %d failed", failures)
 	}
 	fmt.Fprintf(env.stdout, " → %s\n", dbPath)
+	if counts[store.Added]+counts[store.Replaced] > 0 {
+		// The everyday search's index is built now, so that the first
+		// search after an ingest is as fast as the next ones.
+		start := time.Now()
+		if _, err := memory.Open(st, memory.Options{}); err != nil {
+			fmt.Fprintf(env.stderr, "warning: the everyday search index was not built (the first search will build it): %v\n", err)
+		} else if !*quiet {
+			fmt.Fprintf(env.stderr, "everyday search index built in %s\n", time.Since(start).Round(time.Millisecond))
+		}
+	}
 	if failures > 0 {
 		return fmt.Errorf("%d input(s) failed; see the messages above", failures)
 	}

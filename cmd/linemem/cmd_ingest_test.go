@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
+	"github.com/linemem/linemem/lib/memory"
 )
 
 // ingestSideRun runs linemem in-process and returns its exit code and output.
@@ -285,5 +286,22 @@ func TestParseInterspersed(t *testing.T) {
 				t.Errorf("positional %q, window %d; want %q, %d", got, *window, tc.wantPos, tc.wantWindow)
 			}
 		})
+	}
+}
+
+// TestIngestBuildsEverydayIndex checks that ingest leaves the everyday
+// search's BM25 index in the derived folder, so the first search reads it
+// instead of building it, and that a search then uses it as current.
+func TestIngestBuildsEverydayIndex(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "me.db")
+	_, _, stderr := ingestSideRun(t, "ingest", "--db", db, filepath.Join("..", "..", "testdata", "mixed", "sources"))
+	idx := filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".derived", "bm25-raw_text-"+memory.DefaultTokenizer+".idx")
+	fi, err := os.Stat(idx)
+	if err != nil || fi.Size() == 0 {
+		t.Fatalf("after ingest: %v (stderr %q)", err, stderr)
+	}
+	ingestSideMust(t, "search", "--db", db, "lunch")
+	if after, err := os.Stat(idx); err != nil || !after.ModTime().Equal(fi.ModTime()) {
+		t.Errorf("the first search rewrote the index ingest built: %v", err)
 	}
 }

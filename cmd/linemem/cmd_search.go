@@ -21,6 +21,11 @@ func init() {
 Without --retriever and --tokenizer, search uses the everyday defaults
 (` + memory.DefaultsDoc + `).
 The paper's protocol (eval, sweep, reproduce) keeps the paper's defaults.
+
+` + memory.TokenizerTableDoc + `
+
+Below confidence ` + fmt.Sprint(memory.DefaultMinConfidence) + ` (the IDF-weighted share of the question's terms in
+the first result) search says the history may not hold the answer.
 Each result shows the messages that contain a question term, the terms
 marked (bold on a terminal, **like this** otherwise), with --context N
 messages around each. A dense or hybrid retriever embeds a new question with
@@ -45,11 +50,27 @@ type searchHitJSON struct {
 	ChunkID  string              `json:"chunk_id"`
 	Score    float64             `json:"score"`
 	Source   string              `json:"source"`
+	Title    string              `json:"title,omitempty"` // the chat's title from its .txt header
 	StartAt  string              `json:"start_at"`
 	EndAt    string              `json:"end_at"`
 	RawText  string              `json:"raw_text"`
-	Messages []searchMessageJSON `json:"messages"` // matched messages with --context lines, or the first few
+	Messages []searchMessageJSON `json:"messages"`      // matched messages with --context lines, or the first few
+	Why      string              `json:"why,omitempty"` // when no message is marked: why the window was ranked
 	Explain  string              `json:"explain,omitempty"`
+}
+
+// confidenceJSON is memory.Confidence in JSON.
+type confidenceJSON struct {
+	Value     float64 `json:"value"`
+	Threshold float64 `json:"threshold"`
+	Low       bool    `json:"low"` // the history may not hold the answer
+}
+
+func confidenceDoc(c *memory.Confidence) *confidenceJSON {
+	if c == nil {
+		return nil
+	}
+	return &confidenceJSON{Value: c.Value, Threshold: c.Threshold, Low: c.Low}
 }
 
 type searchJSON struct {
@@ -58,6 +79,7 @@ type searchJSON struct {
 	EmbedModel string          `json:"embed_model,omitempty"`
 	Query      string          `json:"query"`
 	Filters    searchFilters   `json:"filters"`
+	Confidence *confidenceJSON `json:"confidence,omitempty"`
 	Warnings   []string        `json:"warnings,omitempty"`
 	Notes      []string        `json:"notes,omitempty"`
 	Results    []searchHitJSON `json:"results"`
@@ -80,12 +102,12 @@ func runSearch(env *environment, args []string) error {
 	var contextLines int
 	fs := newFlagSet(env, c, &db)
 	fs.StringVar(&opts.Retriever, "retriever", "", "retriever `NAME` (spec §9 grammar, e.g. raw_text_bm25, rrf:raw_text_bm25+raw_text_vector, hybrid:embedding_text_bm25+embedding_text_vector@0.45); default: the everyday one for what the database holds")
-	fs.IntVar(&q.K, "k", 5, fmt.Sprintf("number of results, 1…%d", memory.MaxK))
-	fs.IntVar(&contextLines, "context", 0, "show `N` messages before and after each matching message")
-	fs.StringSliceVar(&q.Sources, "source", nil, "only chats with this source `NAME` (repeat or comma-separate for several)")
+	fs.IntVar(&q.K, "k", memory.DefaultK, fmt.Sprintf("number of results, 1…%d", memory.MaxK))
+	fs.IntVar(&contextLines, "context", memory.DefaultContext, "show `N` messages before and after each matching message")
+	fs.StringSliceVar(&q.Sources, "source", nil, "only chats that `NAME` names: the start of a source name or a whole word of it, any letter case (repeat or comma-separate for several)")
 	fs.StringVar(&since, "since", "", "only conversations ending on or after `DATE` (YYYY-MM-DD or YYYY-MM-DDTHH:MM)")
 	fs.StringVar(&until, "until", "", "only conversations starting on or before `DATE` (a whole day when only the date is given)")
-	fs.StringVar(&q.Sender, "sender", "", "only conversations in which `NAME` wrote")
+	fs.StringVar(&q.Sender, "sender", "", "only conversations in which someone `NAME` names wrote: the start of the sender's name or a whole word of it, any letter case")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
 	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default "+memory.DefaultTokenizer+")")
 	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow sending the question to the remote model of the stored vectors")
@@ -126,6 +148,15 @@ func runSearch(env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	typed := q.Sources
+	if q.Sources, err = mem.ResolveSources(q.Sources); err != nil {
+		return err
+	}
+	if q.Sender != "" {
+		if err := mem.CheckSender(q.Sender); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	loading := start.Sub(opened)
 	ctx, stop := interruptible()
@@ -135,10 +166,10 @@ func runSearch(env *environment, args []string) error {
 		return err
 	}
 	elapsed := time.Since(start)
-	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Warnings: resp.Warnings, Notes: resp.Notes, Results: []searchHitJSON{},
-		Filters: searchFilters{Sources: q.Sources, Since: since, Until: until, Sender: q.Sender, Context: contextLines}}
+	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Confidence: confidenceDoc(resp.Confidence), Warnings: resp.Warnings, Notes: resp.Notes, Results: []searchHitJSON{},
+		Filters: searchFilters{Sources: typed, Since: since, Until: until, Sender: q.Sender, Context: contextLines}}
 	for _, r := range resp.Results {
-		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}}
+		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, Title: r.Title, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}, Why: r.Why}
 		item.RawText = r.RawText
 		for _, i := range r.Shown(contextLines) {
 			msg := r.Messages[i]
@@ -173,9 +204,19 @@ func runSearch(env *environment, args []string) error {
 		open, close = "\x1b[1m", "\x1b[0m"
 	}
 	fmt.Fprintf(env.stdout, "%s, tokenizer %s — %s in %s (index and vectors loaded in %s)\n", resp.Retriever, resp.Tokenizer, plural(len(doc.Results), "result"), elapsed.Round(time.Microsecond), loading.Round(time.Millisecond))
+	if c := resp.Confidence; c != nil {
+		if c.Low {
+			fmt.Fprintf(env.stdout, "%s\n", memory.NotFoundNote(*c))
+		} else {
+			fmt.Fprintf(env.stdout, "confidence %.2f (the best conversation holds %.0f%% of the question)\n", c.Value, 100*c.Value)
+		}
+	}
 	for i, item := range doc.Results {
 		r := resp.Results[i]
-		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, item.Source, item.ChunkID)
+		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, mem.Label(item.Source), item.ChunkID)
+		if r.Why != "" {
+			fmt.Fprintf(env.stdout, "    (%s; its first messages:)\n", r.Why)
+		}
 		prev := -1
 		for _, j := range r.Shown(contextLines) {
 			if prev >= 0 && j > prev+1 {

@@ -183,3 +183,25 @@ func TestCommandGroupsListTheirSubcommands(t *testing.T) {
 		t.Errorf("nosuch: exit %d, %q", code, stderr)
 	}
 }
+
+// TestDidYouMean checks the hints for a mistyped command or flag and -v.
+func TestDidYouMean(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"serch", "塾"}, 2, `unknown command "serch"; did you mean "search"?`},
+		{[]string{"search", "--retreiver", "x", "q"}, 2, `unknown flag: --retreiver; did you mean "--retriever"?`},
+		{[]string{"xyzzy"}, 2, `unknown command "xyzzy"; run`},
+	}
+	for _, c := range cases {
+		code, _, stderr := runCode(c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+	if code, stdout, _ := runCode("-v"); code != 0 || !strings.HasPrefix(stdout, "linemem ") {
+		t.Errorf("-v: exit %d, %q; want the version line", code, stdout)
+	}
+}

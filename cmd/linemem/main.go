@@ -16,6 +16,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/store"
 )
@@ -59,7 +60,7 @@ func runMain(env *environment, args []string) int {
 		printHelp(env.stdout)
 		return 0
 	}
-	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" || args[0] == "-v" {
 		fmt.Fprintln(env.stdout, versionLine())
 		return 0
 	}
@@ -78,7 +79,7 @@ func runMain(env *environment, args []string) int {
 			printCommands(env.stderr, group)
 			return 2
 		}
-		fmt.Fprintf(env.stderr, "linemem: unknown command %q; run `linemem help`\n", strings.Join(args[:min(2, len(args))], " "))
+		fmt.Fprintf(env.stderr, "linemem: unknown command %q%s; run `linemem help`\n", args[0], didYouMean(args[0], commandWords()))
 		return 2
 	}
 	if err := cmd.run(env, rest); err != nil {
@@ -92,6 +93,37 @@ func runMain(env *environment, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// commandWords lists the first words of the commands, sorted, once each.
+func commandWords() []string {
+	seen := map[string]bool{}
+	var out []string
+	for n := range commands {
+		w, _, _ := strings.Cut(n, " ")
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// didYouMean returns `; did you mean "X"?` for the known word closest to
+// typed (Levenshtein distance at most 2, and less than typed's length; the
+// first in known's order on a tie), or "" when none is that close.
+func didYouMean(typed string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := memory.Levenshtein(typed, k); d < bestD && d < len([]rune(typed)) {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
 }
 
 func lookup(args []string) (*command, []string) {
@@ -211,7 +243,13 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	if err := fs.Parse(norm); errors.Is(err, flag.ErrHelp) {
 		return nil, err
 	} else if err != nil {
-		return nil, fmt.Errorf("%w: %v (run `linemem %s --help`)", errUsage, err, strings.TrimPrefix(fs.Name(), "linemem "))
+		hint := ""
+		if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+			var flags []string
+			fs.VisitAll(func(f *flag.Flag) { flags = append(flags, "--"+f.Name) })
+			hint = didYouMean("--"+name, flags)
+		}
+		return nil, fmt.Errorf("%w: %v%s (run `linemem %s --help`)", errUsage, err, hint, strings.TrimPrefix(fs.Name(), "linemem "))
 	}
 	return fs.Args(), nil
 }

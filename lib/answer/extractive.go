@@ -2,6 +2,8 @@ package answer
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,18 +29,52 @@ const DefaultExtractiveTokenizer = "kagome"
 // echoes the question's words. Both texts are joined by a space and cited by
 // the chunk's number. When no message shares a term with the question the
 // answer is AbstainPhrase with no citation.
+//
+// Other methods (NewExtractiveMethod) pick the message otherwise; see
+// Methods.
 type Extractive struct {
-	tok tokenize.Tokenizer
+	tok    tokenize.Tokenizer
+	method string
 }
 
-// NewExtractive returns the baseline over tok's terms.
-func NewExtractive(tok tokenize.Tokenizer) *Extractive { return &Extractive{tok: tok} }
+// Extractive methods.
+const (
+	// MethodBM25Next is the method described on Extractive, the one
+	// `reproduce` scores.
+	MethodBM25Next = "bm25-message+next"
+	// MethodCoverage scores each message of the top window by how much of
+	// the question it and its neighbours hold (see coverageAnswer); `ask`'s.
+	MethodCoverage = "coverage+neighbours"
+	// MethodFirstMatch quotes the first marked message of the top window
+	// alone (a baseline).
+	MethodFirstMatch = "top-window-first-match"
+	// MethodTopWindowBM25 quotes the top window's best BM25 message alone
+	// (a baseline).
+	MethodTopWindowBM25 = "top-window-bm25"
+)
+
+// Methods lists the extractive methods, `ask`'s default first.
+var Methods = []string{MethodCoverage, MethodBM25Next, MethodFirstMatch, MethodTopWindowBM25}
+
+// NewExtractive returns the baseline over tok's terms (MethodBM25Next).
+func NewExtractive(tok tokenize.Tokenizer) *Extractive {
+	return &Extractive{tok: tok, method: MethodBM25Next}
+}
+
+// NewExtractiveMethod returns the extractive answerer of method, one of
+// Methods.
+func NewExtractiveMethod(tok tokenize.Tokenizer, method string) (*Extractive, error) {
+	if !slices.Contains(Methods, method) {
+		return nil, fmt.Errorf("unknown extractive method %q; known: %s", method, strings.Join(Methods, ", "))
+	}
+	return &Extractive{tok: tok, method: method}, nil
+}
 
 // Name is ExtractiveName.
 func (e *Extractive) Name() string { return ExtractiveName }
 
 // Model names the method and its tokenizer, e.g. "bm25-message+next/kagome".
-func (e *Extractive) Model() string { return "bm25-message+next/" + e.tok.Name() }
+func (e *Extractive) Model() string { return e.method + "/" + e.tok.Name() }
 
 type located struct{ chunk, msg int }
 
@@ -47,6 +83,14 @@ func (e *Extractive) Answer(ctx context.Context, question string, chunks []memor
 	a := Answer{Question: question, Provider: e.Name(), Model: e.Model(), Chunks: chunkIDs(chunks), Citations: []Citation{}}
 	if err := ctx.Err(); err != nil {
 		return a, err
+	}
+	switch e.method {
+	case MethodCoverage:
+		return e.coverageAnswer(a, question, chunks), nil
+	case MethodFirstMatch:
+		return firstMatchAnswer(a, chunks), nil
+	case MethodTopWindowBM25:
+		return e.topWindowBM25Answer(a, question, chunks), nil
 	}
 	var docs []bm25.Doc
 	where := map[string]located{}
@@ -76,4 +120,29 @@ func (e *Extractive) Answer(ctx context.Context, question string, chunks []memor
 	a.Text = strings.ReplaceAll(strings.Join(texts, " "), "\n", " ") + " [" + strconv.Itoa(n) + "]"
 	a.Citations = []Citation{{N: n, ChunkID: c.ChunkID, MessageIDs: ids}}
 	return a, nil
+}
+
+// topWindowBM25Answer is MethodTopWindowBM25: the top window's message with
+// the highest BM25 score against the question (documents = its messages),
+// quoted alone; AbstainPhrase when none shares a term with the question.
+func (e *Extractive) topWindowBM25Answer(a Answer, question string, chunks []memory.Result) Answer {
+	if len(chunks) == 0 {
+		a.Text, a.Abstained = AbstainPhrase, true
+		return a
+	}
+	var docs []bm25.Doc
+	at := map[string]int{}
+	for j, m := range chunks[0].Messages {
+		if _, dup := at[m.ID]; dup || strings.TrimSpace(m.Text) == "" {
+			continue
+		}
+		at[m.ID] = j
+		docs = append(docs, bm25.Doc{ID: m.ID, StartAt: m.At.Format("2006-01-02T15:04:05"), Text: m.Text})
+	}
+	hits := bm25.New(docs, e.tok).Search(question, 1)
+	if len(hits) == 0 {
+		a.Text, a.Abstained = AbstainPhrase, true
+		return a
+	}
+	return quoteOne(a, chunks, 0, at[hits[0].ChunkID])
 }

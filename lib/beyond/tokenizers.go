@@ -28,7 +28,7 @@ type TokenizerComparison struct {
 }
 
 // CompareTokenizers evaluates {rep}_bm25 for every representation of
-// represent.Names under every tokenizer of tokenize.Names, and the paired
+// represent.Names under every tokenizer of tokenize.ReproduceNames, and the paired
 // difference in the selection metric (Recall@5) of each from the paper's
 // tokenizer (tokenize.Default) on the same representation:
 //
@@ -49,7 +49,7 @@ type TokenizerComparison struct {
 // in three representations).
 func CompareTokenizers(setup *experiment.Setup, corpus retrieval.Corpus, reuse []*experiment.Evaluation) (*TokenizerComparison, error) {
 	evs := map[string]map[string]*experiment.Evaluation{}
-	for _, tok := range tokenize.Names() {
+	for _, tok := range tokenize.ReproduceNames() {
 		evs[tok] = map[string]*experiment.Evaluation{}
 		for _, rep := range represent.Names {
 			name := retrieval.Single{Rep: rep, Method: retrieval.MethodBM25}.Name()
@@ -71,7 +71,7 @@ func CompareTokenizers(setup *experiment.Setup, corpus retrieval.Corpus, reuse [
 	c := &TokenizerComparison{}
 	for _, rep := range represent.Names {
 		base := evs[tokenize.Default][rep]
-		for _, tok := range tokenize.Names() {
+		for _, tok := range tokenize.ReproduceNames() {
 			row := TokenizerRow{Retriever: base.Name, Tokenizer: tok, Eval: evs[tok][rep]}
 			if tok != tokenize.Default {
 				d, err := setup.PairedDifference(row.Eval, base, setup.Protocol.SelectionMetric)

@@ -153,7 +153,9 @@ func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 	}
 	if p.Stored, err = store.PrepareSource(p.Source, p.Result.Messages, p.Chunks); err != nil {
 		p.Err = fmt.Errorf("%s: %w", in.Path, err)
+		return p
 	}
+	p.Stored.SetTitle(p.Result.Title)
 	return p
 }
 

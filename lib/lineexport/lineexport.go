@@ -49,6 +49,9 @@ type InputError = inputerr.Error
 type Result struct {
 	Messages []chat.Message
 	Warnings []Warning
+	// Title is the chat's title from a .txt export's header (ChatTitle);
+	// "" for a JSON export.
+	Title string
 }
 
 // ErrUnsupported is wrapped by ReadFile's error for a path whose extension

@@ -238,6 +238,7 @@ func (tr *textReader) read() (*Result, error) {
 		}
 		return nil, tr.errorAt(first, "a header line `[LINE] Xとのトーク履歴` or `[LINE] Chat history with X`, "+got)
 	}
+	tr.result.Title = ChatTitle(first.text)
 	body := tr.lines[1:]
 	if len(body) > 0 && isSavedLine(body[0].text) {
 		body = body[1:]
@@ -544,4 +545,27 @@ func clip(s string) string {
 		return string(r[:maxRunes]) + "…"
 	}
 	return s
+}
+
+// ChatTitle returns the chat's title from a .txt header line: X of
+// "[LINE] Xとのトーク履歴", "[LINE] Xのトーク履歴", "[LINE] Chat history with
+// X" and "[LINE] Chat history in X", else everything after "[LINE] ",
+// trimmed; "" when line is no header.
+func ChatTitle(line string) string {
+	rest, ok := strings.CutPrefix(strings.TrimPrefix(line, "\uFEFF"), "[LINE] ")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	for _, suffix := range []string{"とのトーク履歴", "のトーク履歴"} {
+		if t, ok := strings.CutSuffix(rest, suffix); ok && strings.TrimSpace(t) != "" {
+			return strings.TrimSpace(t)
+		}
+	}
+	for _, prefix := range []string{"Chat history with ", "Chat history in "} {
+		if t, ok := strings.CutPrefix(rest, prefix); ok && strings.TrimSpace(t) != "" {
+			return strings.TrimSpace(t)
+		}
+	}
+	return rest
 }

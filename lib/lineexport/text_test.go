@@ -340,3 +340,18 @@ func TestReadTextBadInput(t *testing.T) {
 		})
 	}
 }
+
+func TestChatTitle(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"[LINE] 佐藤 花子とのトーク履歴", "佐藤 花子"},
+		{"[LINE] かぞくのトーク履歴", "かぞく"},
+		{"[LINE] Chat history in Tennis Club", "Tennis Club"},
+		{"[LINE] Chat history with Ken", "Ken"},
+		{"\uFEFF[LINE] Historique des discussions", "Historique des discussions"},
+		{"2024/01/14(日)", ""},
+	} {
+		if got := lineexport.ChatTitle(c.line); got != c.want {
+			t.Errorf("ChatTitle(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}

@@ -62,11 +62,11 @@ const Name = "linemem"
 
 // Limits of one call. Defaults of omitted arguments live here too.
 const (
-	DefaultK        = 5   // search_memory results when k is omitted
-	DefaultAround   = 5   // get_messages before/after when omitted
-	MaxAround       = 100 // largest before/after
-	MaxExcerpt      = 8   // messages shown per search result
-	MaxMessageRunes = 600 // a message longer than this is cut in search results (get_messages returns it whole)
+	DefaultK        = memory.DefaultK // search_memory results when k is omitted
+	DefaultAround   = 5               // get_messages before/after when omitted
+	MaxAround       = 100             // largest before/after
+	MaxExcerpt      = 8               // messages shown per search result
+	MaxMessageRunes = 600             // a message longer than this is cut in search results (get_messages returns it whole)
 )
 
 // Instructions is what the server tells a client in initialize.

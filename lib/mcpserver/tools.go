@@ -80,10 +80,20 @@ type Hit struct {
 
 // SearchOutput is search_memory's result.
 type SearchOutput struct {
-	Retriever string   `json:"retriever"`
-	Tokenizer string   `json:"tokenizer"`
-	Results   []Hit    `json:"results"`
-	Warnings  []string `json:"warnings,omitempty"`
+	Retriever  string      `json:"retriever"`
+	Tokenizer  string      `json:"tokenizer"`
+	Confidence *Confidence `json:"confidence,omitempty"`
+	Results    []Hit       `json:"results"`
+	Warnings   []string    `json:"warnings,omitempty"`
+}
+
+// Confidence is how much of the question the best window holds
+// (memory.ConfidenceOf), the threshold, and whether it is below it: then
+// the history may not hold the answer.
+type Confidence struct {
+	Value     float64 `json:"value" jsonschema:"share of the question's terms, weighted by rarity, that the best window holds, 0 to 1"`
+	Threshold float64 `json:"threshold"`
+	Low       bool    `json:"low" jsonschema:"true: the history may not hold the answer; say so rather than answer from these results"`
 }
 
 // MessagesInput is get_messages' arguments as read from a call: exactly
@@ -260,6 +270,12 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 		return SearchOutput{}, err
 	}
 	out := SearchOutput{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, Results: []Hit{}}
+	if c := resp.Confidence; c != nil {
+		out.Confidence = &Confidence{Value: c.Value, Threshold: c.Threshold, Low: c.Low}
+		if c.Low {
+			out.Warnings = append(out.Warnings, memory.NotFoundNote(*c))
+		}
+	}
 	for _, w := range resp.Warnings {
 		out.Warnings = append(out.Warnings, s.red(w))
 	}

@@ -2,21 +2,48 @@ package memory
 
 import (
 	"github.com/linemem/linemem/lib/store"
-	"github.com/linemem/linemem/lib/tokenize/bigram"
+	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/tokenize/everyday"
 )
 
-// DefaultTokenizer is the everyday BM25 tokenizer: overlapping character
-// 2-grams after NFKC (lib/tokenize/bigram). Chosen by measurement
-// (TestMeasureEverydayDefaults, figures in the README): on the synthetic
-// questions it raises raw_text_bm25 Recall@5 from 0.476 (the paper's regex
-// tokenizer) to 0.552 and embedding_text_bm25 from 0.573 to 0.747, and on
-// 16-chunk histories from 0.795 to 0.940; it finds single kanji and words
-// inside longer kanji runs (鍋, 飛行機 in 飛行機代) that the regex drops.
-// kagome scores higher still (0.627, 0.789, 0.970) but loading its
-// dictionary costs ≈1.1 s of CPU and 175 MB in every fresh process, before
-// any indexing, against a cold-search budget of 300 ms; char-bigram costs
-// nothing to load. `--tokenizer kagome` remains one flag away.
-const DefaultTokenizer = bigram.Name
+// DefaultTokenizer is the everyday BM25 tokenizer: the everyday analyzer
+// (lib/tokenize/everyday: NFKC and case folding, English words stop-listed
+// and stemmed, CJK runs as bigrams). Chosen by the rule of lib/analyzers
+// (`linemem analyzers compare`, table in the README): never below
+// char-bigram's 95% interval on any of the four corpora and the best mean
+// Recall@5 over them. raw_text_bm25 Recall@5: synthetic 0.548 (char-bigram
+// 0.552), LoCoMo 0.846 (0.412: bigrams of English letters),
+// RealPersonaChat 0.856 (0.854), the mixed-language history 0.889 (0.889).
+// kagome falls below char-bigram on RealPersonaChat (0.771) and costs ≈1.1 s
+// and 175 MB to load in every fresh process; `--tokenizer kagome` remains
+// one flag away.
+const DefaultTokenizer = everyday.Name
+
+// EverydayTokenizer is the one rule for the tokenizer of an everyday
+// command (search, ask, serve, mcp, gold pool): name, or DefaultTokenizer
+// when name is "".
+func EverydayTokenizer(name string) string { return tokenize.Or(name, DefaultTokenizer) }
+
+// DefaultK is how many results an everyday search shows when the person
+// does not say: `search --k`, the web Search page and the MCP server's
+// search_memory.
+const DefaultK = 5
+
+// DefaultContext is how many messages an everyday search shows before and
+// after each marked message when the person does not say (`search
+// --context`, the web Search page): an answer is often the reply after the
+// question's words (鍋に何を買えばいい? → はくさい と とうふ), or two
+// messages on.
+const DefaultContext = 2
+
+// TokenizerTableDoc is the measurement behind DefaultTokenizer, for
+// `search --help`: the README's table in short.
+const TokenizerTableDoc = `raw_text_bm25 Recall@5 / Success@1 (linemem analyzers compare; README, "Choosing the everyday analyzer"):
+  tokenizer     synthetic      LoCoMo         RealPersonaChat  mixed history
+  everyday      0.548 / 0.400  0.846 / 0.666  0.856 / 0.753    0.889 / 0.667
+  char-bigram   0.552 / 0.410  0.412 / 0.203  0.854 / 0.747    0.889 / 0.667
+  kagome        0.627 / 0.420  0.816 / 0.624  0.771 / 0.620    0.722 / 0.389
+  paper-regex   0.476 / 0.340  0.809 / 0.616  0.837 / 0.747    0.611 / 0.389`
 
 // DefaultsDoc states the everyday defaults in one line, for help texts.
 const DefaultsDoc = "tokenizer " + DefaultTokenizer + "; retriever embedding_text_bm25 when every chunk has a summary, else raw_text_bm25, whatever vectors are stored"

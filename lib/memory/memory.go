@@ -93,7 +93,7 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	if name == "" {
 		name = defaultRetriever(chunks, summaries)
 	}
-	tokName := tokenize.Or(opts.Tokenizer, DefaultTokenizer)
+	tokName := EverydayTokenizer(opts.Tokenizer)
 	tok, err := tokenize.New(tokName)
 	if err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ type Query struct {
 	Since   time.Time // zero: no lower bound; a chunk qualifies when it ends at or after Since
 	Until   time.Time // zero: no upper bound; a chunk qualifies when it starts at or before Until
 	Sources []string  // source names; empty: every source
-	Sender  string    // "" : any sender; else a chunk qualifies when one of its messages is by Sender
+	Sender  string    // "" : any sender; else a chunk qualifies when one of its messages is by a sender Sender names (NameMatches)
 }
 
 // filtered reports whether q keeps only some chunks.
@@ -195,11 +195,15 @@ type Result struct {
 	ChunkID  string
 	Score    float64
 	Source   string
+	Title    string // the source's chat title (Memory.Title); "" when unknown
 	StartAt  time.Time
 	EndAt    time.Time
 	Messages []Message // the chunk's messages in window order
 	Matched  []int     // indices into Messages with at least one match
 	RawText  string    // the chunk's raw_text (spec §5)
+	// Why says, when no message is marked (Matched is empty), why the
+	// window was ranked; "" otherwise.
+	Why string
 }
 
 // Response is the answer to one Query.
@@ -208,8 +212,25 @@ type Response struct {
 	Tokenizer  string
 	EmbedModel string // "" for BM25
 	Results    []Result
+	// Confidence says how much of the question the top window holds; nil
+	// when there is no result, the retriever is not a single BM25, or the
+	// results come from the literal fallback.
+	Confidence *Confidence
 	Warnings   []string // something may be wrong with the ranking
 	Notes      []string // what the search did beyond the database (a question sent to a remote model)
+}
+
+// Confidence is a result list's confidence (ConfidenceOf).
+type Confidence struct {
+	Value     float64
+	Threshold float64 // DefaultMinConfidence
+	// Low is Value < Threshold: the history may not hold the answer.
+	Low bool
+}
+
+// NotFoundNote is what every front end says when a search's confidence is low.
+func NotFoundNote(c Confidence) string {
+	return fmt.Sprintf("the history may not hold the answer: the best conversation holds %.0f%% of the question (confidence %.2f < %.2f)", 100*c.Value, c.Value, c.Threshold)
 }
 
 // Search runs q. Filters apply to the whole ranking before the cut at K, so
@@ -239,11 +260,16 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	if err != nil {
 		return resp, err
 	}
-	terms := m.terms(q.Text)
+	mk := NewMarker(m.tokenizer, q.Text)
+	spans := mk.Spans
+	literal := false
 	if len(hits) == 0 && !m.dense {
+		literal = true
+		terms := m.literalTerms(mk)
 		if hits, err = m.literal(terms); err != nil {
 			return resp, err
 		}
+		spans = func(text string) []Span { return Matches(text, terms) }
 		if len(hits) > 0 {
 			resp.Notes = append(resp.Notes, fmt.Sprintf("no %s match; these conversations contain the question's words as written (a word of one character, or inside a longer word, is not a %s term)", m.retriever.Name(), m.tokenizer.Name()))
 		}
@@ -285,8 +311,8 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			if !q.Since.IsZero() && end.Before(q.Since) || !q.Until.IsZero() && start.After(q.Until) {
 				continue
 			}
-			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, StartAt: start, EndAt: end, RawText: c.RawText}
-			if res.Messages, err = m.messages(c.MessageIDs, terms); err != nil {
+			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, RawText: c.RawText}
+			if res.Messages, err = m.messages(c.MessageIDs, spans); err != nil {
 				return resp, err
 			}
 			if q.Sender != "" && !hasSender(res.Messages, q.Sender) {
@@ -297,13 +323,32 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 					res.Matched = append(res.Matched, i)
 				}
 			}
+			if len(res.Matched) == 0 {
+				res.Why = m.why()
+			}
 			resp.Results = append(resp.Results, res)
 			if len(resp.Results) == q.K {
 				break
 			}
 		}
 	}
+	if ix, ok := m.retriever.(*retrieval.BM25); ok && !literal && len(resp.Results) > 0 {
+		v := ConfidenceOf(ix.Index, m.tokenizer, q.Text, resp.Results[0].RawText)
+		resp.Confidence = &Confidence{Value: v, Threshold: DefaultMinConfidence, Low: v < DefaultMinConfidence}
+	}
 	return resp, nil
+}
+
+// why says why a window in which no message is marked was ranked.
+func (m *Memory) why() string {
+	if _, ok := m.retriever.(*retrieval.Vector); ok {
+		return "no message shares a term with the question: ranked by the similarity of its vector (" + m.model + ")"
+	}
+	switch {
+	case m.dense:
+		return "no message shares a term with the question: ranked by a fused ranking (" + m.retriever.Name() + ")"
+	}
+	return "no message text shares a marked term with the question: its " + m.tokenizer.Name() + " score comes from sender names or dates in its raw_text, or from kana pairs too common to mark"
 }
 
 // searchBatch is how many hits a filtered search reads at a time.
@@ -344,9 +389,11 @@ func (m *Memory) literal(terms []string) ([]trec.Hit, error) {
 	return hits, nil
 }
 
+// hasSender reports whether a message of msgs is by a sender that sender
+// names (NameMatches).
 func hasSender(msgs []Message, sender string) bool {
 	for _, msg := range msgs {
-		if msg.Sender == sender {
+		if NameMatches(msg.Sender, sender) {
 			return true
 		}
 	}
@@ -365,11 +412,11 @@ func (m *Memory) Chunk(id string) (Result, error) {
 	}
 	start, _ := time.Parse(chat.TimestampLayout, c.StartAt)
 	end, _ := time.Parse(chat.TimestampLayout, c.EndAt)
-	msgs, err := m.messages(c.MessageIDs, nil)
+	msgs, err := m.messages(c.MessageIDs, func(string) []Span { return nil })
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{ChunkID: c.ID, Source: c.Source, StartAt: start, EndAt: end, Messages: msgs, RawText: c.RawText}, nil
+	return Result{ChunkID: c.ID, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, Messages: msgs, RawText: c.RawText}, nil
 }
 
 // Around returns the message called id with up to before messages before it
@@ -400,6 +447,7 @@ func (m *Memory) Around(id string, before, after int) ([]Message, error) {
 // SourceInfo describes one source of the memory.
 type SourceInfo struct {
 	Name     string
+	Title    string // the chat's title from its .txt header; "" when unknown
 	Messages int
 	Chunks   int
 	First    time.Time // start of its first chunk
@@ -411,6 +459,32 @@ type SourceInfo struct {
 func (m *Memory) Sources() ([]SourceInfo, error) {
 	m.sourcesOnce.Do(func() { m.sources, m.sourcesErr = loadSources(m.st) })
 	return append([]SourceInfo(nil), m.sources...), m.sourcesErr
+}
+
+// Title is the one accessor for a source's chat title, read from its .txt
+// export's header at ingest ("Tennis Club", "佐藤 花子"); "" when the
+// source has none (a JSON export, a file ingested before titles were
+// stored) or there is no such source.
+func (m *Memory) Title(source string) string {
+	infos, err := m.Sources()
+	if err != nil {
+		return ""
+	}
+	for _, si := range infos {
+		if si.Name == source {
+			return si.Title
+		}
+	}
+	return ""
+}
+
+// Label is how a source is shown to a person: its title with the file name
+// after it ("Tennis Club ([LINE] Tennis Club.txt)"), or the file name alone.
+func (m *Memory) Label(source string) string {
+	if t := m.Title(source); t != "" {
+		return t + " (" + source + ")"
+	}
+	return source
 }
 
 func loadSources(st *store.Store) ([]SourceInfo, error) {
@@ -425,7 +499,7 @@ func loadSources(st *store.Store) ([]SourceInfo, error) {
 	byName := map[string]*SourceInfo{}
 	out := make([]SourceInfo, len(infos))
 	for i, s := range infos {
-		out[i] = SourceInfo{Name: s.Name, Messages: s.Messages}
+		out[i] = SourceInfo{Name: s.Name, Title: s.Title, Messages: s.Messages}
 		byName[s.Name] = &out[i]
 	}
 	for _, c := range spans {
@@ -447,7 +521,8 @@ func loadSources(st *store.Store) ([]SourceInfo, error) {
 	return out, nil
 }
 
-func (m *Memory) messages(ids []string, terms []string) ([]Message, error) {
+// messages reads the messages called ids, in order, each marked by spans.
+func (m *Memory) messages(ids []string, spans func(text string) []Span) ([]Message, error) {
 	found, err := m.st.MessagesByID(ids)
 	if err != nil {
 		return nil, err
@@ -458,22 +533,25 @@ func (m *Memory) messages(ids []string, terms []string) ([]Message, error) {
 		if !ok {
 			return nil, fmt.Errorf("store: chunk member %s has no message row", id)
 		}
-		out = append(out, Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Matches: Matches(r.Text, terms)})
+		out = append(out, Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Matches: spans(r.Text)})
 	}
 	return out, nil
 }
 
-// terms are the distinct query tokens, longest first, as the tokenizer gives them.
-func (m *Memory) terms(question string) []string {
-	seen := map[string]bool{}
+// literalTerms are the question's terms the literal fallback looks for as
+// written: all of them, but for a tokenizer that locates its terms only
+// those without a Latin letter (a stem such as "tenni" is no word as
+// written, and a Latin fragment is never marked).
+func (m *Memory) literalTerms(mk Marker) []string {
+	if mk.loc == nil {
+		return mk.Terms()
+	}
 	var out []string
-	for _, t := range m.tokenizer.Tokens(question) {
-		if !seen[t] {
-			seen[t] = true
+	for _, t := range mk.Terms() {
+		if !strings.ContainsFunc(t, func(r rune) bool { return 'a' <= r && r <= 'z' }) {
 			out = append(out, t)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
 }
 

@@ -177,7 +177,7 @@ func reference(family string, ranked []ranking.Hit, judged map[string]int, k int
 		}
 	}
 	switch family {
-	case "recall", "success":
+	case "recall", "success", "recall_any", "recall_all":
 		hit := 0
 		for _, g := range gold {
 			for _, h := range ranked[:n] {
@@ -187,10 +187,31 @@ func reference(family string, ranked []ranking.Hit, judged map[string]int, k int
 				}
 			}
 		}
-		if family == "success" {
+		if family == "success" || family == "recall_any" {
 			return float64(min(hit, 1))
 		}
+		if family == "recall_all" {
+			if len(gold) > 0 && hit == len(gold) {
+				return 1
+			}
+			return 0
+		}
 		return float64(hit) / float64(len(gold))
+	case "ndcg_any":
+		disc := func(pos int) float64 { return math.Max(1, math.Log2(float64(pos))) }
+		dcg, idcg := 0.0, 0.0
+		for i := 0; i < n; i++ {
+			if judged[ranked[i].ChunkID] == 2 {
+				dcg += 1 / disc(i+1)
+			}
+		}
+		for i := 1; i <= len(gold) && i <= k; i++ {
+			idcg += 1 / disc(i)
+		}
+		if idcg == 0 {
+			return 0
+		}
+		return dcg / idcg
 	case "mrr":
 		for i := 0; i < n; i++ {
 			if judged[ranked[i].ChunkID] == 2 {

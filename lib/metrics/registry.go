@@ -20,6 +20,10 @@ var families = map[string]Func{
 	"mrr":     MRR,
 	"success": Success,
 	"ndcg":    NDCG,
+	// LongMemEval's retrieval metrics (native.go).
+	"recall_any": RecallAny,
+	"recall_all": RecallAll,
+	"ndcg_any":   NDCGAny,
 }
 
 // Metric is a parsed metric name such as "ndcg@5".

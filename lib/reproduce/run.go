@@ -284,7 +284,7 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 			"topk_cutoffs":    TopKCutoffs,
 			"sweep_configs":   len(sw.Configs),
 			"beyond": map[string]any{
-				"tokenizers":     tokenize.Names(),
+				"tokenizers":     tokenize.ReproduceNames(),
 				"fusion":         []string{"linear min–max at the selected β", "rrf K = 60", "z-score at every β"},
 				"heldout_splits": HeldOutSplits,
 				"heldout_seed":   p.Seed,

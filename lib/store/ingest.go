@@ -42,6 +42,7 @@ type SourceInfo struct {
 	IngestedAt    time.Time        // UTC, second precision
 	Messages      int
 	Chunks        int
+	Title         string // the chat's title from its .txt header; "" when unknown
 }
 
 // IngestSource stores one source's messages and chunks in one transaction.
@@ -72,6 +73,7 @@ func (s *Store) IngestSource(name string, contentSHA256 string, size int64, opts
 // caller may prepare the next source while one is written.
 type PreparedSource struct {
 	name      string
+	title     string
 	chunks    []chat.Chunk
 	uncovered int
 	blocks    []messageBlock // encodeMessageBlocks(msgs)
@@ -98,6 +100,10 @@ func PrepareSource(name string, msgs []chat.Message, chunks []chat.Chunk) (*Prep
 	p.keys = messageKeys(msgs)
 	return p, nil
 }
+
+// SetTitle records the chat's title (lineexport.Result.Title) to store
+// with the source.
+func (p *PreparedSource) SetTitle(title string) { p.title = title }
 
 // Uncovered returns how many of the source's messages are in no chunk.
 func (p *PreparedSource) Uncovered() int { return p.uncovered }
@@ -130,11 +136,12 @@ func (s *Store) IngestPrepared(p *PreparedSource, contentSHA256 string, size int
 				return err
 			}
 		}
-		if _, err := tx.Exec(`INSERT INTO sources (name, content_sha256, size, chunking_options, ingested_at, uncovered)
-			VALUES (?, ?, ?, ?, ?, ?)
+		if _, err := tx.Exec(`INSERT INTO sources (name, content_sha256, size, chunking_options, ingested_at, uncovered, title)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (name) DO UPDATE SET content_sha256 = excluded.content_sha256, size = excluded.size,
-				chunking_options = excluded.chunking_options, ingested_at = excluded.ingested_at, uncovered = excluded.uncovered`,
-			name, contentSHA256, size, string(optsJSON), now(), p.uncovered); err != nil {
+				chunking_options = excluded.chunking_options, ingested_at = excluded.ingested_at, uncovered = excluded.uncovered,
+				title = excluded.title`,
+			name, contentSHA256, size, string(optsJSON), now(), p.uncovered, p.title); err != nil {
 			return err
 		}
 		// A replaced source may drop chunks, and their summaries and vectors
@@ -298,7 +305,7 @@ type queryer interface {
 	Query(query string, args ...any) (*sql.Rows, error)
 }
 
-const sourceColumns = `name, content_sha256, size, chunking_options, ingested_at,
+const sourceColumns = `name, content_sha256, size, chunking_options, ingested_at, title,
 	(SELECT coalesce(sum(count), 0) FROM message_blocks m WHERE m.source = s.name),
 	(SELECT count(*) FROM chunks c WHERE c.source = s.name)`
 
@@ -313,7 +320,7 @@ func sourceInfo(q queryer, name string) (SourceInfo, bool, error) {
 func scanSource(row interface{ Scan(...any) error }) (SourceInfo, error) {
 	var info SourceInfo
 	var opts, at string
-	if err := row.Scan(&info.Name, &info.ContentSHA256, &info.Size, &opts, &at, &info.Messages, &info.Chunks); err != nil {
+	if err := row.Scan(&info.Name, &info.ContentSHA256, &info.Size, &opts, &at, &info.Title, &info.Messages, &info.Chunks); err != nil {
 		return info, err
 	}
 	if err := json.Unmarshal([]byte(opts), &info.Options); err != nil {

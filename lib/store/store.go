@@ -444,6 +444,10 @@ CREATE VIEW messages (source, source_order, message_id, date, time, occurred_at,
 		json_extract(m.value, '$[6]'), json_extract(m.value, '$[7]')
 	FROM message_blocks b, json_each(b.messages) m;
 `,
+	// 8: the chat's title from a .txt export's header ("" when unknown).
+	`
+ALTER TABLE sources ADD COLUMN title TEXT NOT NULL DEFAULT '';
+`,
 }
 
 // migrate applies the migrations above the file's user_version, each in its

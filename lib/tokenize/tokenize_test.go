@@ -47,7 +47,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	want := []string{"paper-regex", "kagome", "char-bigram"}
+	want := []string{"paper-regex", "kagome", "char-bigram", "everyday"}
 	if got := tokenize.Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}
@@ -73,5 +73,12 @@ func TestOr(t *testing.T) {
 		if got := tokenize.Or(c.name, c.def); got != c.want {
 			t.Errorf("Or(%q, %q) = %q, want %q", c.name, c.def, got, c.want)
 		}
+	}
+}
+
+func TestReproduceNames(t *testing.T) {
+	want := []string{"paper-regex", "kagome", "char-bigram"}
+	if got := tokenize.ReproduceNames(); !slices.Equal(got, want) {
+		t.Errorf("ReproduceNames() = %q, want %q", got, want)
 	}
 }

@@ -107,6 +107,8 @@ type searchPage struct {
 	K          int
 	Retrievers []string
 	Results    []memory.Result
+	Confidence *memory.Confidence
+	NotFound   string // memory.NotFoundNote when the confidence is low
 	Error      string
 	Elapsed    time.Duration
 	Searched   bool
@@ -125,6 +127,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			resp, err = m.Search(r.Context(), memory.Query{Text: p.Query, K: p.K})
 			p.Elapsed = time.Since(start).Round(time.Microsecond)
 			p.Results = resp.Results
+			if p.Confidence = resp.Confidence; p.Confidence != nil && p.Confidence.Low {
+				p.NotFound = memory.NotFoundNote(*p.Confidence)
+			}
 		}
 		if err != nil {
 			p.Error = err.Error()
@@ -234,7 +239,7 @@ func (s *Server) judge(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	terms := s.terms(v.Question.Question)
+	marker := memory.NewMarker(s.tok, v.Question.Question)
 	for i, row := range v.Rows {
 		c, err := m.Chunk(row.ChunkID)
 		if err != nil {
@@ -247,25 +252,12 @@ func (s *Server) judge(w http.ResponseWriter, r *http.Request) {
 		}
 		jr := judgeRow{Row: row, N: i + 1}
 		for _, msg := range c.Messages {
-			msg.Matches = memory.Matches(msg.Text, terms)
+			msg.Matches = marker.Spans(msg.Text)
 			jr.Messages = append(jr.Messages, judgeMessage{Message: msg, Evidence: ev[msg.ID]})
 		}
 		p.Rows = append(p.Rows, jr)
 	}
 	s.render(w, "judge.html", "layout", p)
-}
-
-// terms are the distinct tokens of a question, longest first.
-func (s *Server) terms(q string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range s.tok.Tokens(q) {
-		if !seen[t] && len([]rune(t)) > 1 {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 type agreementPage struct {

@@ -55,9 +55,9 @@ var files embed.FS
 
 // Defaults of the pages.
 const (
-	DefaultK       = 10 // results on the Search page
-	ContextBefore  = 5  // messages shown before a chunk on demand
-	ContextAfter   = 5  // and after it
+	DefaultK       = memory.DefaultK // results on the Search page, as `search`
+	ContextBefore  = 5               // messages shown before a chunk on demand
+	ContextAfter   = 5               // and after it
 	annotatorKey   = "linemem_annotator"
 	csrfHeader     = "X-CSRF-Token"
 	maxRequestBody = 64 << 10
@@ -108,7 +108,7 @@ func New(opts Options) (*Server, error) {
 			return memory.Open(opts.Store, memory.Options{Retriever: name})
 		}
 	}
-	tok, err := tokenize.New(memory.DefaultTokenizer)
+	tok, err := tokenize.New(memory.EverydayTokenizer(""))
 	if err != nil {
 		return nil, err
 	}

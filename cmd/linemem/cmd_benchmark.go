@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/linemem/linemem/lib/reproduce"
+)
+
+func init() {
+	c := &command{
+		name:    "benchmark",
+		summary: "run the paper protocol on a converted public data set, pooled and per user, into a benchmark folder",
+		usage: `--data DIR --out DIR [--work DIR] [--name NAME]
+       compare --seeds-results DIR --out DIR BENCHMARK_DIR...
+
+DIR is a folder written by ` + "`linemem datasets convert … --per-user`" + `. Writes the
+paper's tables and figures on the pooled folder (Tables 1, 3–9, the ceiling,
+Figures 1–6), the per-user tables (users_per_user, users_distribution,
+users_claims) and users.json from DIR/users/*, the benchmark-native metrics and
+dataset.json (provenance and mapping counts) into --out: aggregates only.
+Databases live in --work (reused by reruns).
+
+compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
+tables of --seeds-results (results/) and writes users_vs_seeds_claims,
+users_vs_seeds_recall and the users_vs_seeds_recall5 figure into --out.
+--db is not used.`,
+	}
+	c.run = func(env *environment, args []string) error { return runBenchmark(env, c, args) }
+	register(c)
+}
+
+func runBenchmark(env *environment, c *command, args []string) error {
+	var dbPath string
+	var opts reproduce.Options
+	fs := newFlagSet(env, c, &dbPath)
+	fs.StringVar(&opts.DataDir, "data", "", "converted data folder `DIR`")
+	out := fs.String("out", "", "output folder `DIR`")
+	work := fs.String("work", "", "folder `DIR` for the databases (default: DIR/../<name>.work)")
+	name := fs.String("name", "", "data set `NAME` in captions (default: the data folder's name)")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds*.csv")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 && rest[0] == "compare" {
+		return compareBenchmarks(env, *seedsResults, *out, rest[1:])
+	}
+	if len(rest) > 0 || opts.DataDir == "" || *out == "" {
+		return fmt.Errorf("%w: --data DIR and --out DIR are required, no arguments", errUsage)
+	}
+	if _, err := os.Stat(opts.DataDir); err != nil {
+		return fmt.Errorf("%w; `linemem datasets convert` writes it (and `linemem datasets fetch` downloads the original)", err)
+	}
+	if *name == "" {
+		*name = filepath.Base(filepath.Clean(opts.DataDir))
+	}
+	if *work == "" {
+		*work = filepath.Join(filepath.Dir(filepath.Clean(opts.DataDir)), *name+".work")
+	}
+	if err := os.MkdirAll(*work, 0o755); err != nil {
+		return err
+	}
+	opts.Log = env.stderr
+	if *quiet {
+		opts.Log = io.Discard
+	}
+	start := time.Now()
+	opts.DBPath = filepath.Join(*work, "pooled.db")
+	s, err := reproduce.Prepare(opts)
+	if err != nil {
+		return err
+	}
+	dirs, err := reproduce.UserDirs(opts.DataDir)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	written, err := s.WritePaper(*out)
+	if err == nil {
+		err = s.ShipVectors(dirs)
+	}
+	pooledModel := s.EmbedModel
+	if err == nil {
+		var native []string
+		native, err = s.WriteNative(*out)
+		written = append(written, native...)
+	}
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	u, err := reproduce.RunUsers(*name, dirs, *work, opts)
+	if err != nil {
+		return err
+	}
+	u.EmbedModel = pooledModel + " fitted once on the pooled corpus"
+	paths, err := u.WriteAll(*out)
+	written = append(written, paths...)
+	if err != nil {
+		return err
+	}
+	path, err := reproduce.WriteDatasetInfo(opts.DataDir, *out)
+	if err != nil {
+		return err
+	}
+	written = append(written, path)
+	fmt.Fprintf(env.stdout, "wrote %d files to %s in %s\n", len(written), *out, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func compareBenchmarks(env *environment, seedsResults, out string, dirs []string) error {
+	if out == "" || len(dirs) == 0 {
+		return fmt.Errorf("%w: compare needs --out DIR and at least one benchmark folder", errUsage)
+	}
+	var users []*reproduce.Users
+	for _, d := range dirs {
+		u, err := reproduce.LoadUsers(filepath.Join(d, reproduce.BenchmarkUsersFile))
+		if err != nil {
+			return fmt.Errorf("%w (written by `linemem benchmark --out %s`)", err, d)
+		}
+		users = append(users, u)
+	}
+	c, err := reproduce.NewComparison(seedsResults, users)
+	if err != nil {
+		return err
+	}
+	paths, err := c.WriteAll(out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "wrote %d files to %s\n", len(paths), out)
+	return nil
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+
+	"github.com/linemem/linemem/lib/datasets"
+)
+
+func init() {
+	c := &command{
+		name:    "datasets",
+		summary: "convert public conversation data sets (LoCoMo, RealPersonaChat, LongMemEval) into data folders, or fetch them",
+		usage: `convert locomo|realpersonachat|longmemeval IN OUT [--per-user] [--users N] [--questions N]
+       fetch locomo|realpersonachat DIR
+
+convert writes OUT/sources/*.json (JSON-by-date exports), questions.jsonl,
+evidence.jsonl, qrels.txt (resolved from the evidence over the chunks ingest
+builds), summaries.jsonl, noanswer.jsonl (the abstention set) and dataset.json
+(the original's sha256, the converter's version and every mapping decision's
+counts), the layout ` + "`linemem reproduce --data OUT`" + ` reads. The output depends
+only on IN and the flags. With --per-user each user's folder is written to
+OUT/users/USER as well. IN is locomo10.json, dialogues.jsonl.gz or
+longmemeval_{s,m,oracle}.json. The converted text keeps the data set's licence
+(LoCoMo CC BY-NC 4.0, RealPersonaChat CC BY-SA 4.0): keep it out of the
+repository (build/ is ignored).
+
+fetch downloads a data set at the commit pinned in lib/datasets and checks its
+sha256 (see README, "Public conversation data sets"). --db is not used.`,
+	}
+	c.run = func(env *environment, args []string) error { return runDatasets(env, c, args) }
+	register(c)
+}
+
+func runDatasets(env *environment, c *command, args []string) error {
+	var dbPath string
+	fs := newFlagSet(env, c, &dbPath)
+	perUser := fs.Bool("per-user", false, "also write one data folder per user into OUT/users/USER")
+	users := fs.Int("users", datasets.DefaultRPCUsers, "realpersonachat: participants with the most dialogues that become users `N`")
+	perQ := fs.Int("questions", datasets.DefaultRPCQuestions, "realpersonachat: known-item questions per user `N`")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		fs.Usage()
+		return fmt.Errorf("%w: expected convert or fetch", errUsage)
+	}
+	switch rest[0] {
+	case "convert":
+		if len(rest) != 4 {
+			return fmt.Errorf("%w: expected convert DATASET IN OUT, got %v", errUsage, rest[1:])
+		}
+		return convertDataset(env, rest[1], rest[2], rest[3], *perUser, datasets.RPCOptions{Users: *users, Questions: *perQ})
+	case "fetch":
+		if len(rest) != 3 {
+			return fmt.Errorf("%w: expected fetch DATASET DIR, got %v", errUsage, rest[1:])
+		}
+		return fetchDataset(env, rest[1], rest[2])
+	}
+	return fmt.Errorf("%w: expected convert or fetch, got %q", errUsage, rest[0])
+}
+
+func convertDataset(env *environment, name, in, out string, perUser bool, rpc datasets.RPCOptions) error {
+	if _, err := os.Stat(in); err != nil {
+		return fmt.Errorf("%w; `linemem datasets fetch %s DIR` downloads it", err, name)
+	}
+	var f *datasets.Folder
+	var noAnswerUser []string
+	var err error
+	switch name {
+	case datasets.LoCoMoName:
+		f, noAnswerUser, err = datasets.ReadLoCoMo(in)
+	case datasets.RealPersonaChatName:
+		f, noAnswerUser, err = datasets.ReadRealPersonaChat(in, rpc)
+	case datasets.LongMemEvalName:
+		f, noAnswerUser, err = datasets.ReadLongMemEval(in)
+	default:
+		return fmt.Errorf("%w: data set %q: expected %s, %s or %s", errUsage, name, datasets.LoCoMoName, datasets.RealPersonaChatName, datasets.LongMemEvalName)
+	}
+	if err != nil {
+		return err
+	}
+	b, err := f.Write(out, perUser, noAnswerUser)
+	if err != nil {
+		return err
+	}
+	i := b.Info
+	fmt.Fprintf(env.stdout, "%s: %d users, %d sources, %d messages, %d chunks (%d messages in no chunk)\n", i.Dataset, len(i.Users), i.Sources, i.Messages, i.Chunks, i.MessagesInNoChunk)
+	fmt.Fprintf(env.stdout, "questions %d %v, no-answer %d, dropped %d; evidence items %d: %d exact, %d by excerpt, %d unmatched, %d in no chunk\n",
+		i.Questions, i.QuestionsByType, i.NoAnswer, len(i.Dropped), i.Gold.EvidenceItems, i.Gold.Exact, i.Gold.Excerpt, i.Gold.Unmatched, i.Gold.InNoChunk)
+	fmt.Fprintf(env.stdout, "wrote %s\n", out)
+	return nil
+}
+
+func fetchDataset(env *environment, name, dir string) error {
+	written, err := datasets.Fetch(context.Background(), http.DefaultClient, name, dir)
+	for _, p := range written {
+		fmt.Fprintf(env.stdout, "wrote %s (sha256 checked)\n", p)
+	}
+	return err
+}

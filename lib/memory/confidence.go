@@ -1,0 +1,59 @@
+package memory
+
+import (
+	"sort"
+
+	"github.com/linemem/linemem/lib/bm25"
+	"github.com/linemem/linemem/lib/tokenize"
+)
+
+// DefaultMinConfidence is the confidence below which an everyday search
+// says the history may not hold the answer and `ask` abstains. Chosen by
+// measurement (`linemem analyzers abstain`, README "When nothing is
+// found"): the threshold that minimises the mean of the two error rates
+// (answerable questions flagged, unanswerable ones not flagged) over
+// LoCoMo's adversarial questions, questions of one chat asked against the
+// others, and the mixed history's own unanswerable questions.
+const DefaultMinConfidence = 0.49
+
+// ConfidenceOf is how much of the question the top window holds: the share
+// of the question's distinct terms, each weighted by its BM25 IDF over the
+// index, that occur among the terms of the window's text,
+//
+//	C = Σ_{t ∈ Q ∩ T(top)} idf(t) / Σ_{t ∈ Q} idf(t),  idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)),
+//
+// in [0, 1]. A question term found nowhere in the history has the largest
+// IDF, so a question about something never written lowers C most. C is 0
+// for a question without terms or an empty top text.
+func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topText string) float64 {
+	q := map[string]bool{}
+	var terms []string
+	for _, t := range tok.Tokens(question) {
+		if !q[t] {
+			q[t] = true
+			terms = append(terms, t)
+		}
+	}
+	sort.Strings(terms) // a fixed order of the sums
+	if len(q) == 0 || topText == "" {
+		return 0
+	}
+	in := map[string]bool{}
+	for _, t := range tok.Tokens(topText) {
+		if q[t] {
+			in[t] = true
+		}
+	}
+	var held, all float64
+	for _, t := range terms {
+		idf := bm25.IDF(ix.Len(), ix.DocFreq(t))
+		all += idf
+		if in[t] {
+			held += idf
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return held / all
+}

@@ -1,0 +1,37 @@
+package memory_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/linemem/linemem/lib/bm25"
+	"github.com/linemem/linemem/lib/memory"
+	"github.com/linemem/linemem/lib/tokenize/everyday"
+)
+
+func TestConfidenceOf(t *testing.T) {
+	tok := everyday.New()
+	ix := bm25.New([]bm25.Doc{
+		{ID: "a", Text: "bring balls to the court"},
+		{ID: "b", Text: "lunch at Kanda"},
+		{ID: "c", Text: "bring sunscreen"},
+	}, tok)
+	idf := func(df int) float64 { return bm25.IDF(3, df) }
+	cases := []struct {
+		name, question, top string
+		want                float64
+	}{
+		{"every term held", "bring balls", "bring balls to the court", 1},
+		{"one of two", "bring balls", "bring sunscreen", idf(2) / (idf(2) + idf(1))},
+		{"a term in no document weighs most", "bring golf", "bring sunscreen", idf(2) / (idf(2) + idf(0))},
+		{"stop words only", "what is the", "bring sunscreen", 0},
+		{"empty top text", "bring", "", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := memory.ConfidenceOf(ix, tok, c.question, c.top); math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("ConfidenceOf(%q, %q) = %v, want %v", c.question, c.top, got, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,409 @@
+package reproduce
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/represent"
+	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/robustness"
+)
+
+// Files of a benchmark folder (`linemem benchmark`, results/benchmarks/<data set>/)
+// beside the paper's tables and figures.
+const (
+	BenchmarkUsersSlug        = "users_per_user"     // per user: order, selection, gain
+	BenchmarkUsersSpreadSlug  = "users_distribution" // every metric over users: user-level and question-level intervals
+	BenchmarkUsersClaimsSlug  = "users_claims"       // on how many users each of the paper's statements holds
+	BenchmarkUsersFile        = "users.json"         // the per-user results, aggregates only
+	BenchmarkDatasetFile      = "dataset.json"       // provenance and mapping counts of the conversion
+	BenchmarkUsersDir         = "users"              // per-user data folders inside a converted folder
+	benchmarkUserLabelPattern = "user %02d"
+)
+
+// WritePaper writes the paper's artefacts only (Tables 1 and 3–9, the
+// candidate ceiling and Figures 1–6) into outDir: what a benchmark folder
+// holds, without the analyses beyond the paper, the per-question CSV or the
+// manifest.
+func (s *Study) WritePaper(outDir string) ([]string, error) {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	tables, err := s.Tables()
+	if err != nil {
+		return nil, err
+	}
+	ceiling, err := s.CeilingTable()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range append(tables, ceiling) {
+		paths, err := WriteTable(t, outDir)
+		written = append(written, paths...)
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
+		}
+	}
+	figs, err := s.Figures()
+	if err != nil {
+		return written, err
+	}
+	for _, f := range figs {
+		paths, err := report.SaveFigure(f.Plot, outDir, f.BaseName(), report.DefaultWidth, report.DefaultHeight)
+		written = append(written, paths...)
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", f.BaseName(), err)
+		}
+	}
+	return written, nil
+}
+
+// Users is the paper protocol run on each user's folder of one data set,
+// aggregated over users as lib/robustness aggregates over seeds: user k is
+// "seed" k, so SeedCI is the bootstrap interval that resamples users and
+// QuestionCI the per-user question-level interval averaged over users.
+type Users struct {
+	Dataset string `json:"dataset"`
+	*robustness.Summary
+	Opts       Options `json:"-"`
+	EmbedModel string  `json:"embed_model"`
+}
+
+// UserDirs lists the per-user data folders of a converted folder
+// (dataDir/users/*), in name order; none is an error naming the command
+// that writes them.
+func UserDirs(dataDir string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(dataDir, BenchmarkUsersDir))
+	if err != nil {
+		return nil, fmt.Errorf("%w (per-user folders are written by `linemem datasets convert … --per-user`)", err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(dataDir, BenchmarkUsersDir, e.Name()))
+		}
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s: no per-user folders (written by `linemem datasets convert … --per-user`)", filepath.Join(dataDir, BenchmarkUsersDir))
+	}
+	return dirs, nil
+}
+
+// RunUsers prepares each folder of dirs (database workDir/user-NN.db) under
+// base's options and runs robustness.Protocol on it; user k (from 1, in dirs
+// order) is recorded as seed k. The aggregate uses base's B and seed.
+func RunUsers(dataset string, dirs []string, workDir string, base Options) (*Users, error) {
+	base.defaults()
+	var results []robustness.SeedResult
+	var models []string // the local embedder's dimension follows the corpus size
+	for i, dir := range dirs {
+		o := base
+		o.DataDir, o.DBPath, o.Log = dir, filepath.Join(workDir, fmt.Sprintf("user-%02d.db", i+1)), nil
+		s, err := Prepare(o)
+		if err != nil {
+			return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
+		}
+		r, err := robustness.Protocol(s.Setup)
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
+		}
+		if !slices.Contains(models, s.EmbedModel) {
+			models = append(models, s.EmbedModel)
+		}
+		r.Seed, r.Chunks = uint64(i+1), len(s.Chunks)
+		results = append(results, r)
+		fmt.Fprintf(base.Log, "  user %d/%d: %d chunks, %d questions\n", i+1, len(dirs), r.Chunks, r.Questions)
+	}
+	sum, err := robustness.Aggregate(results, base.B, base.Seed)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(models)
+	return &Users{Dataset: dataset, Summary: sum, Opts: base, EmbedModel: strings.Join(models, ", ")}, nil
+}
+
+func (u *Users) n() int { return len(u.Results) }
+
+func (u *Users) ofUsers(k int) string { return fmt.Sprintf("%d of %d", k, u.n()) }
+
+func (u *Users) note() string {
+	return fmt.Sprintf("%d users of %s, each searched over their own history only; per user the paper protocol only (BM25 with the %s tokenizer, vectors %s, the five single retrievers, the 6 pairings × 21 β sweep and its selection rule). Question-level intervals: percentile bootstrap over that user's questions (B = %d, seed = %d); user-level intervals: the same bootstrap over users (B = %d, seed = %d), type-7 percentiles.",
+		u.n(), u.Dataset, u.Opts.Tokenizer, u.EmbedModel, u.Opts.B, u.Opts.Seed, u.B, u.BootstrapSeed)
+}
+
+// shortNames maps single retriever names to their short labels (R-BM25, …).
+func shortNames() map[string]string {
+	m := map[string]string{}
+	for _, s := range retrieval.Singles() {
+		m[s.Name()] = s.Short()
+	}
+	return m
+}
+
+// SingleOrder lists r's single retrievers by the selection metric, best
+// first (ties: Table 3 order), as short labels joined by " > ".
+func SingleOrder(r robustness.SeedResult) string {
+	metric := experiment.PaperProtocol().SelectionMetric
+	es := slices.Clone(r.Singles)
+	slices.SortStableFunc(es, func(a, b robustness.Estimate) int {
+		x, y := a.Metrics[metric].Mean, b.Metrics[metric].Mean
+		switch {
+		case x > y:
+			return -1
+		case x < y:
+			return 1
+		}
+		return 0
+	})
+	short := shortNames()
+	var names []string
+	for _, e := range es {
+		names = append(names, short[e.Name])
+	}
+	return strings.Join(names, " > ")
+}
+
+// PerUserTable has one row per user: chunks, questions, the single
+// retrievers' order by Recall@5, the selected configuration, its Recall@5
+// with the question-level interval, and its paired difference from the best
+// single retriever with its interval. Users are numbered, never named.
+func (u *Users) PerUserTable() report.Table {
+	metric := experiment.PaperProtocol().SelectionMetric
+	t := report.Table{Slug: BenchmarkUsersSlug, Abbreviations: robustnessAbbreviations,
+		Caption: fmt.Sprintf("The paper protocol on each of %d users of %s", u.n(), u.Dataset),
+		Columns: []string{"User", "Chunks", "Questions", "Single retrievers by Recall@5", "Best single", "Selected pairing", "β", "Hybrid Recall@5 (95% CI)", "Hybrid − best single (95% CI)"},
+		Align:   []report.Alignment{report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignLeft, report.AlignLeft},
+	}
+	short := shortNames()
+	for _, r := range u.Results {
+		sel, gain := r.Selected.Metrics[metric], r.Gain[metric]
+		t.Rows = append(t.Rows, []string{fmt.Sprintf(benchmarkUserLabelPattern, r.Seed), fmt.Sprint(r.Chunks), fmt.Sprint(r.Questions), SingleOrder(r), short[r.BestSingle],
+			r.Selected.Pairing, fmt.Sprintf("%.2f", r.Selected.Beta),
+			report.F3(sel.Mean) + " " + report.CI3(sel.Lo, sel.Hi), report.Signed3(gain.Mean) + " " + report.CI3(gain.Lo, gain.Hi)})
+	}
+	t.Notes = []string{u.note(), "R: raw_text; S: summary; E: embedding_text; Vec: vector retrieval. The hybrid is selected on the same user's questions (the paper's rule), so its gain is selection-conditioned."}
+	return t
+}
+
+// DistributionTable lists every retriever and metric over users: the mean,
+// its user-level interval (resampling users), the question-level interval
+// averaged over users, and the smallest and largest user's value.
+func (u *Users) DistributionTable() report.Table {
+	t := report.Table{Slug: BenchmarkUsersSpreadSlug, Abbreviations: robustnessAbbreviations,
+		Caption: fmt.Sprintf("Every metric over %d users of %s: resampling users beside resampling questions", u.n(), u.Dataset),
+		Columns: []string{"Retriever", "Metric", "Mean over users", "Users 95% CI", "Questions 95% CI (mean)", "Min", "Max"},
+		Align:   []report.Alignment{report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignRight},
+	}
+	for _, row := range u.Rows {
+		f := report.F3
+		if row.Retriever == robustness.HybridGain {
+			f = report.Signed3
+		}
+		t.Rows = append(t.Rows, []string{row.Retriever, metricName(row.Metric), f(row.Mean), report.CI3(row.SeedCI.Lo, row.SeedCI.Hi),
+			report.CI3(row.QuestionCI.Lo, row.QuestionCI.Hi), f(row.Min), f(row.Max)})
+	}
+	t.Notes = []string{u.note()}
+	return t
+}
+
+// ClaimsTable lists robustness.Claims with the number of users on which each
+// holds, then which pairing the sweep selects on how many users.
+func (u *Users) ClaimsTable() report.Table {
+	t := report.Table{Slug: BenchmarkUsersClaimsSlug, Abbreviations: robustnessAbbreviations,
+		Caption: fmt.Sprintf("The paper's statements about its results, checked on %d users of %s", u.n(), u.Dataset),
+		Columns: []string{"Statement", "Paper", "Holds on", "Share"},
+		Align:   []report.Alignment{report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignRight},
+	}
+	for _, c := range u.Claims {
+		t.Rows = append(t.Rows, []string{c.Statement, c.Paper, u.ofUsers(c.Seeds), report.Percent1(float64(c.Seeds) / float64(u.n()))})
+	}
+	for _, p := range u.Pairings {
+		if p.Seeds > 0 {
+			t.Rows = append(t.Rows, []string{"the sweep selects " + p.Label, "", u.ofUsers(p.Seeds), report.Percent1(float64(p.Seeds) / float64(u.n()))})
+		}
+	}
+	for _, b := range u.BestSingles {
+		if b.Seeds > 0 {
+			t.Rows = append(t.Rows, []string{"the best single retriever is " + b.Label, "", u.ofUsers(b.Seeds), report.Percent1(float64(b.Seeds) / float64(u.n()))})
+		}
+	}
+	t.Notes = []string{u.note()}
+	return t
+}
+
+// Tables returns the per-user tables.
+func (u *Users) Tables() []report.Table {
+	return []report.Table{u.PerUserTable(), u.DistributionTable(), u.ClaimsTable()}
+}
+
+// savedUsers is users.json.
+type savedUsers struct {
+	Dataset    string                  `json:"dataset"`
+	EmbedModel string                  `json:"embed_model"`
+	Tokenizer  string                  `json:"tokenizer"`
+	B          int                     `json:"question_bootstrap_b"`
+	Seed       uint64                  `json:"question_bootstrap_seed"`
+	UserB      int                     `json:"user_bootstrap_b"`
+	UserSeed   uint64                  `json:"user_bootstrap_seed"`
+	Results    []robustness.SeedResult `json:"users"` // "seed" k is user k
+}
+
+// WriteAll writes the tables and users.json into outDir.
+func (u *Users) WriteAll(outDir string) ([]string, error) {
+	var written []string
+	for _, t := range u.Tables() {
+		paths, err := WriteTable(t, outDir)
+		written = append(written, paths...)
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
+		}
+	}
+	path := filepath.Join(outDir, BenchmarkUsersFile)
+	err := report.WriteJSON(path, savedUsers{u.Dataset, u.EmbedModel, u.Opts.Tokenizer, u.Opts.B, u.Opts.Seed, u.B, u.BootstrapSeed, u.Results})
+	return append(written, path), err
+}
+
+// LoadUsers reads users.json and aggregates it again.
+func LoadUsers(path string) (*Users, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var saved savedUsers
+	if err := json.Unmarshal(b, &saved); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	sum, err := robustness.Aggregate(saved.Results, saved.UserB, saved.UserSeed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	opts := Options{Tokenizer: saved.Tokenizer, B: saved.B, Seed: saved.Seed}
+	opts.defaults()
+	return &Users{Dataset: saved.Dataset, Summary: sum, Opts: opts, EmbedModel: saved.EmbedModel}, nil
+}
+
+// WriteDatasetInfo copies a converted folder's dataset.json into outDir
+// without its user list (user IDs of a data set are not needed to read the
+// aggregates).
+func WriteDatasetInfo(dataDir, outDir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dataDir, BenchmarkDatasetFile))
+	if err != nil {
+		return "", fmt.Errorf("%w (written by `linemem datasets convert`)", err)
+	}
+	var info map[string]any
+	if err := json.Unmarshal(b, &info); err != nil {
+		return "", fmt.Errorf("%s: %w", filepath.Join(dataDir, BenchmarkDatasetFile), err)
+	}
+	if users, ok := info["users"].([]any); ok {
+		info["users"] = len(users)
+	}
+	path := filepath.Join(outDir, BenchmarkDatasetFile)
+	return path, report.WriteJSON(path, info)
+}
+
+// ShipVectors writes the study's vectors into each per-user folder of dirs
+// (vectors_summary.jsonl, vectors_embedding_text.jsonl, query_vectors.jsonl,
+// which Prepare imports as ImportedModel), restricted to the chunks of that
+// folder's summaries.jsonl and the questions of its questions.jsonl. Every
+// user is then searched with one embedder fitted once on the pooled corpus,
+// as the paper uses one embedding model, instead of a local one refitted on
+// each small history.
+func (s *Study) ShipVectors(dirs []string) error {
+	type set struct {
+		ids  []string
+		dim  int
+		data []float32
+	}
+	sets := map[string]set{}
+	for _, rep := range VectorReps {
+		ids, dim, data, err := s.Store.ChunkVectors(rep, s.EmbedModel)
+		if err != nil {
+			return err
+		}
+		sets[rep] = set{ids, dim, data}
+	}
+	for _, dir := range dirs {
+		keep := map[string]bool{}
+		if err := jsonlKeys(filepath.Join(dir, SummariesFile), "chunk_id", keep); err != nil {
+			return err
+		}
+		for _, f := range []struct{ rep, file string }{{represent.Summary, SummaryVectorsFile}, {represent.EmbeddingTextRep, EmbeddingVectorFile}} {
+			v := sets[f.rep]
+			var b strings.Builder
+			for i, id := range v.ids {
+				if keep[id] {
+					writeVectorLine(&b, id, v.data[i*v.dim:(i+1)*v.dim])
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, f.file), []byte(b.String()), 0o644); err != nil {
+				return err
+			}
+		}
+		qs := map[string]bool{}
+		if err := jsonlKeys(filepath.Join(dir, QuestionsFile), "question", qs); err != nil {
+			return err
+		}
+		var b strings.Builder
+		for _, q := range slices.Sorted(maps.Keys(qs)) {
+			vec, found, err := s.Store.QueryVector(s.EmbedModel, q)
+			if err != nil {
+				return err
+			}
+			if !found {
+				return fmt.Errorf("%s: no query vector of %s for a question of %s", s.Opts.DBPath, s.EmbedModel, dir)
+			}
+			writeVectorLine(&b, q, vec)
+		}
+		if err := os.WriteFile(filepath.Join(dir, QueryVectorsFile), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeVectorLine(b *strings.Builder, key string, vec []float32) {
+	k, _ := json.Marshal(key)
+	b.WriteString(`{"key":`)
+	b.Write(k)
+	b.WriteString(`,"vector":[`)
+	for i, x := range vec {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
+	}
+	b.WriteString("]}\n")
+}
+
+// jsonlKeys adds the string field of every line of a JSONL file to keys.
+func jsonlKeys(path, field string, keys map[string]bool) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		if v, ok := m[field].(string); ok {
+			keys[v] = true
+		}
+	}
+	return nil
+}

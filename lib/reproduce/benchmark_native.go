@@ -1,0 +1,171 @@
+package reproduce
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/metrics"
+	"github.com/linemem/linemem/lib/report"
+)
+
+// BenchmarkNativeSlug names the table of benchmark-native metrics.
+const BenchmarkNativeSlug = "native_metrics"
+
+// NativeCutoffs are the cutoffs of the native metrics (LongMemEval reports
+// 5 and 10).
+var NativeCutoffs = []int{5, 10}
+
+// sessionGap is the session rule of chunking (spec §4): a gap of more than
+// 180 minutes starts a new session.
+const sessionGap = 180 * 60
+
+// NativeTable scores the single retrievers and the selected hybrid with the
+// benchmark-native metrics of lib/metrics (LongMemEval's recall_any,
+// recall_all and ndcg_any; LoCoMo's evidence recall) at two granularities:
+// turn (a message, ranked by the first chunk it appears in) and session (the
+// 180-minute session of a chunk's first message, ranked by its best chunk).
+// Evidence turns are the messages evidence.jsonl resolves to (gold.Resolve);
+// a question counts when it has primary gold in the protocol's evaluation.
+// Values are macro means over those questions.
+func (s *Study) NativeTable() (report.Table, error) {
+	turnsOf, sessionOf, evidence, err := s.nativeUnits()
+	if err != nil {
+		return report.Table{}, err
+	}
+	singles, err := s.Singles()
+	if err != nil {
+		return report.Table{}, err
+	}
+	sel, cfg, err := s.Selected()
+	if err != nil {
+		return report.Table{}, err
+	}
+	sessionsOf := map[string][]string{}
+	for _, c := range s.Chunks {
+		sessionsOf[c.ID] = []string{sessionOf[c.MessageIDs[0]]}
+	}
+	t := report.Table{Slug: BenchmarkNativeSlug, Caption: "Benchmark-native retrieval metrics beside the paper's",
+		Columns: []string{"Retriever", "Granularity"}, Align: []report.Alignment{report.AlignLeft, report.AlignLeft}}
+	for _, k := range NativeCutoffs {
+		t.Columns = append(t.Columns, fmt.Sprintf("recall_any@%d", k), fmt.Sprintf("recall_all@%d", k), fmt.Sprintf("ndcg_any@%d", k))
+		t.Align = append(t.Align, report.AlignRight, report.AlignRight, report.AlignRight)
+	}
+	for _, k := range NativeCutoffs {
+		t.Columns = append(t.Columns, fmt.Sprintf("Evidence recall@%d chunks", k))
+		t.Align = append(t.Align, report.AlignRight)
+	}
+	qids := sel.Result.QIDs
+	for _, ev := range append(slices.Clone(singles), sel) {
+		name := ev.Name
+		if ev == sel {
+			name = "selected " + cfg.Name
+		}
+		for _, g := range []struct {
+			label string
+			units map[string][]string
+		}{{"session", sessionsOf}, {"turn", turnsOf}} {
+			row := []string{name, g.label}
+			for _, k := range NativeCutoffs {
+				var anyHit, allHit, nd float64
+				for _, q := range qids {
+					var gl []string
+					for _, m := range evidence[q] {
+						if g.label == "turn" {
+							gl = append(gl, m)
+						} else if !slices.Contains(gl, sessionOf[m]) {
+							gl = append(gl, sessionOf[m])
+						}
+					}
+					ranked := metrics.UnitRanking(ev.Run[q], g.units)
+					judged := metrics.UnitJudgments(gl)
+					anyHit += metrics.RecallAny(ranked, judged, k)
+					allHit += metrics.RecallAll(ranked, judged, k)
+					nd += metrics.NDCGAny(ranked, judged, k)
+				}
+				n := float64(max(1, len(qids)))
+				row = append(row, report.F3(anyHit/n), report.F3(allHit/n), report.F3(nd/n))
+			}
+			for _, k := range NativeCutoffs {
+				if g.label != "turn" {
+					row = append(row, "–")
+					continue
+				}
+				sum := 0.0
+				for _, q := range qids {
+					sum += metrics.EvidenceRecall(ev.Run[q], turnsOf, evidence[q], k)
+				}
+				row = append(row, report.F3(sum/float64(max(1, len(qids)))))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	t.Notes = []string{
+		fmt.Sprintf("%d questions with primary gold. recall_any, recall_all and ndcg_any follow LongMemEval's src/retrieval/eval_utils.py (Wu et al., ICLR 2025) on a ranking of units built from linemem's chunk ranking (metrics.UnitRanking): a session is ranked by its best chunk, a turn by the first chunk that holds it; k counts units. Evidence recall (LoCoMo, Maharana et al., ACL 2024) is the share of a question's evidence turns inside the top-k chunks; k counts chunks.", len(qids)),
+		"Differences from the published settings: LongMemEval ranks sessions or user turns of one question's own haystack directly, and LoCoMo's RAG baselines retrieve dialogue turns, observations or session summaries of one conversation; here the retrieval unit is linemem's chunk (a session cut into 42-message windows under a 5,000-character limit), the pooled corpus holds every user's history, and vectors come from the local LSA embedder, not a neural model.",
+	}
+	return t, nil
+}
+
+// nativeUnits returns, from the stored messages and evidence.jsonl, each
+// chunk's turns (message IDs), each message's session ("source#N", N the
+// 180-minute session index within the source) and each question's evidence
+// turns.
+func (s *Study) nativeUnits() (map[string][]string, map[string]string, map[string][]string, error) {
+	turnsOf := make(map[string][]string, len(s.Chunks))
+	for _, c := range s.Chunks {
+		turnsOf[c.ID] = c.MessageIDs
+	}
+	sources, err := s.Store.Sources()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sessionOf := map[string]string{}
+	var msgs []chat.Message
+	for _, src := range sources {
+		ms, err := s.Store.Messages(src.Name)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		sorted := slices.Clone(ms)
+		slices.SortStableFunc(sorted, func(a, b chat.Message) int { return a.OccurredAt.Compare(b.OccurredAt) })
+		n := 0
+		for i, m := range sorted {
+			if i > 0 && m.OccurredAt.Sub(sorted[i-1].OccurredAt).Seconds() > sessionGap {
+				n++
+			}
+			sessionOf[m.ID] = src.Name + "#" + strconv.Itoa(n)
+		}
+		msgs = append(msgs, ms...)
+	}
+	path := s.dataPath(EvidenceFile)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w (the native metrics need the evidence turns)", err)
+	}
+	defer f.Close()
+	ev, err := gold.ReadEvidence(path, f)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	_, rep := gold.Resolve(ev, msgs, s.Chunks)
+	evidence := map[string][]string{}
+	for _, it := range rep.Items {
+		if it.MessageID != "" && it.Item.IsAnswer() && !slices.Contains(evidence[it.QID], it.MessageID) {
+			evidence[it.QID] = append(evidence[it.QID], it.MessageID)
+		}
+	}
+	return turnsOf, sessionOf, evidence, nil
+}
+
+// WriteNative writes NativeTable into outDir.
+func (s *Study) WriteNative(outDir string) ([]string, error) {
+	t, err := s.NativeTable()
+	if err != nil {
+		return nil, err
+	}
+	return WriteTable(t, outDir)
+}
