@@ -280,8 +280,8 @@ func TestSourcesAndStats(t *testing.T) {
 		t.Fatal(e)
 	}
 	want := []mcpserver.Source{
-		{Label: club, First: "2024-09-10T12:00:00", Last: "2024-11-10T21:01:00", Messages: 9, Chunks: 3},
-		{Label: hanako, First: "2024-10-01T09:05:00", Last: "2024-11-02T10:07:00", Messages: 16, Chunks: 4},
+		{Chat: "写真部", Label: club, First: "2024-09-10T12:00:00", Last: "2024-11-10T21:01:00", Messages: 9, Chunks: 3},
+		{Chat: "佐藤花子", Label: hanako, First: "2024-10-01T09:05:00", Last: "2024-11-02T10:07:00", Messages: 16, Chunks: 4},
 	}
 	if len(src.Sources) != len(want) {
 		t.Fatalf("list_sources = %+v, want %+v", src.Sources, want)
@@ -289,6 +289,17 @@ func TestSourcesAndStats(t *testing.T) {
 	for i := range want {
 		if src.Sources[i] != want[i] {
 			t.Errorf("source %d = %+v, want %+v", i, src.Sources[i], want[i])
+		}
+	}
+	for _, filter := range []string{"佐藤花子", hanako, "Hanako"} {
+		var out mcpserver.SearchOutput
+		if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "ポスター", "source": filter}, &out); e != "" || len(out.Results) == 0 {
+			t.Fatalf("source %q: %d results, error %q", filter, len(out.Results), e)
+		}
+		for _, h := range out.Results {
+			if h.Chat != "佐藤花子" || h.Source != hanako {
+				t.Errorf("source %q: result labelled %q (%s), want 佐藤花子 (%s)", filter, h.Chat, h.Source, hanako)
+			}
 		}
 	}
 	var stats mcpserver.StatsOutput

@@ -43,7 +43,7 @@ var searchParams = []param{
 	{name: "retriever", desc: "retrieval method; omit for the default (see memory_stats). Examples: raw_text_bm25, embedding_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45"},
 	{name: "since", desc: "only windows that end on or after this date or time: " + timeForms},
 	{name: "until", desc: "only windows that start on or before this date or time (a date alone means the end of that day): " + timeForms},
-	{name: "source", desc: "only this chat: a label exactly as list_sources gives it"},
+	{name: "source", desc: "only this chat: its title or file name as list_sources gives them (a unique start or whole word of either also works)"},
 	{name: "sender", desc: "only windows where this person wrote at least one message (the display name as it appears in results; 自分 or Me is the user)"},
 }
 
@@ -71,7 +71,8 @@ type Hit struct {
 	Rank     int       `json:"rank" jsonschema:"1 is the best match"`
 	ChunkID  string    `json:"chunk_id" jsonschema:"ID of the conversation window; pass it to get_messages to read all of it"`
 	Score    float64   `json:"score" jsonschema:"retrieval score; only the order is meaningful"`
-	Source   string    `json:"source" jsonschema:"label of the chat it comes from"`
+	Chat     string    `json:"chat" jsonschema:"the chat it comes from: its title from the export's header, or its file name when it has none"`
+	Source   string    `json:"source" jsonschema:"file name of the chat's export"`
 	Start    string    `json:"start" jsonschema:"time of the window's first message"`
 	End      string    `json:"end" jsonschema:"time of the window's last message"`
 	Total    int       `json:"message_count" jsonschema:"messages in the whole window"`
@@ -128,7 +129,8 @@ func readMessages(a args) MessagesInput {
 
 // MessagesOutput is get_messages' result.
 type MessagesOutput struct {
-	Source   string    `json:"source"`
+	Chat     string    `json:"chat" jsonschema:"the chat's title, or its file name when it has none"`
+	Source   string    `json:"source" jsonschema:"file name of the chat's export"`
 	ChunkID  string    `json:"chunk_id,omitempty"`
 	Start    string    `json:"start"`
 	End      string    `json:"end"`
@@ -137,7 +139,8 @@ type MessagesOutput struct {
 
 // Source is one chat of the memory.
 type Source struct {
-	Label    string `json:"source" jsonschema:"the chat's label; use it as search_memory's source filter"`
+	Chat     string `json:"chat" jsonschema:"the chat's title from its export's header (the other person's or the group's name), or its file name when it has none"`
+	Label    string `json:"source" jsonschema:"file name of the chat's export; search_memory's source filter takes it or the title"`
 	First    string `json:"first" jsonschema:"time of its first chunked message"`
 	Last     string `json:"last" jsonschema:"time of its last chunked message"`
 	Messages int    `json:"messages"`
@@ -179,9 +182,9 @@ func (s *Server) addTools(srv *mcp.Server) error {
 		Title:       "Search LINE memory",
 		Annotations: readOnly,
 		Description: "Search the user's LINE chat history for conversations about a question. " +
-			"Returns ranked conversation windows (chunks), each with its chat label, date range, the messages that contain words of the question (matched: true) and a message of context around each. " +
+			"Returns ranked conversation windows (chunks), each with its chat's title and file name, date range, the messages that contain words of the question (matched: true) and a message of context around each. " +
 			"Use it for anything the user may have said, planned or been told in their chats. " +
-			"Narrow with since/until (dates), source (a chat label from list_sources) or sender. " +
+			"Narrow with since/until (dates), source (a chat's title or file name from list_sources) or sender. " +
 			"Pass a result's chunk_id, or a message id, to get_messages to read more.",
 	}, searchParams, func(ctx context.Context, a args) (SearchOutput, any, error) {
 		in := readSearch(a)
@@ -207,7 +210,7 @@ func (s *Server) addTools(srv *mcp.Server) error {
 		Name:        ToolSources,
 		Title:       "List LINE chats",
 		Annotations: readOnly,
-		Description: "List the chats (sources) in the user's LINE memory with their date ranges and message counts. Use a label as search_memory's source filter.",
+		Description: "List the chats (sources) in the user's LINE memory with their titles, file names, date ranges and message counts. Use a title or file name as search_memory's source filter.",
 	}, nil, func(ctx context.Context, a args) (SourcesOutput, any, error) {
 		out, err := s.sources(ctx)
 		return out, struct{}{}, err
@@ -243,14 +246,6 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 	if q.Until, err = parseTime("until", in.Until, true); err != nil {
 		return SearchOutput{}, err
 	}
-	switch {
-	case in.Source != "" && !s.allows(in.Source):
-		return SearchOutput{}, fmt.Errorf("%w: no source %q; list_sources gives the labels", errBadArgument, in.Source)
-	case in.Source != "":
-		q.Sources = []string{in.Source}
-	default:
-		q.Sources = s.allowedSources()
-	}
 	if err := q.Validate(); err != nil {
 		return SearchOutput{}, err
 	}
@@ -258,11 +253,10 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 	if err != nil {
 		return SearchOutput{}, err
 	}
+	q.Sources = s.allowedSources()
 	if in.Source != "" {
-		if ok, err := hasSource(m, in.Source); err != nil {
+		if q.Sources, err = s.resolveSource(m, in.Source); err != nil {
 			return SearchOutput{}, err
-		} else if !ok {
-			return SearchOutput{}, fmt.Errorf("%w: no source %q; list_sources gives the labels", errBadArgument, in.Source)
 		}
 	}
 	resp, err := m.Search(ctx, q)
@@ -280,7 +274,7 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 		out.Warnings = append(out.Warnings, s.red(w))
 	}
 	for _, r := range resp.Results {
-		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: len(r.Messages)}
+		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Chat: s.chat(m, r.Source), Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: len(r.Messages)}
 		for _, i := range excerpt(len(r.Messages), r.Matched) {
 			msg := s.message(r.Messages[i])
 			msg.Text = cut(msg.Text, MaxMessageRunes)
@@ -291,17 +285,42 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 	return out, nil
 }
 
-func hasSource(m *memory.Memory, name string) (bool, error) {
+// resolveSource returns the shown sources filter names: those whose file
+// name or chat title is filter exactly, else those memory.NameMatches finds
+// by either (case- and width-insensitive, the start of the name or a whole
+// word of it). A filter that names no shown source is a bad argument that
+// names no other chat.
+func (s *Server) resolveSource(m *memory.Memory, filter string) ([]string, error) {
 	infos, err := m.Sources()
 	if err != nil {
-		return false, err
+		return nil, err
 	}
+	var exact, loose []string
 	for _, si := range infos {
-		if si.Name == name {
-			return true, nil
+		switch {
+		case !s.allows(si.Name):
+		case si.Name == filter || si.Title != "" && si.Title == filter:
+			exact = append(exact, si.Name)
+		case memory.NameMatches(si.Name, filter) || si.Title != "" && memory.NameMatches(si.Title, filter):
+			loose = append(loose, si.Name)
 		}
 	}
-	return false, nil
+	switch {
+	case len(exact) > 0:
+		return exact, nil
+	case len(loose) > 0:
+		return loose, nil
+	}
+	return nil, fmt.Errorf("%w: no source %q; list_sources gives each chat's title and file name", errBadArgument, cut(filter, 40))
+}
+
+// chat is how the tools label source: its chat title, or its file name
+// when it has none, redacted.
+func (s *Server) chat(m *memory.Memory, source string) string {
+	if t := m.Title(source); t != "" {
+		return s.red(t)
+	}
+	return s.red(source)
 }
 
 // excerpt picks the message indices a result shows: each matched index with
@@ -350,7 +369,7 @@ func (s *Server) messages(_ context.Context, in MessagesInput) (MessagesOutput, 
 		if err != nil || !s.allows(r.Source) {
 			return MessagesOutput{}, fmt.Errorf("%w: no chunk %q; chunk IDs come from search_memory results", errBadArgument, in.ChunkID)
 		}
-		out := MessagesOutput{Source: s.red(r.Source), ChunkID: r.ChunkID, Start: stamp(r.StartAt), End: stamp(r.EndAt), Messages: []Message{}}
+		out := MessagesOutput{Chat: s.chat(m, r.Source), Source: s.red(r.Source), ChunkID: r.ChunkID, Start: stamp(r.StartAt), End: stamp(r.EndAt), Messages: []Message{}}
 		for _, msg := range r.Messages {
 			out.Messages = append(out.Messages, s.message(msg))
 		}
@@ -378,7 +397,7 @@ func (s *Server) messages(_ context.Context, in MessagesInput) (MessagesOutput, 
 	if err != nil {
 		return MessagesOutput{}, err
 	}
-	out := MessagesOutput{Source: s.red(target.Source), Messages: []Message{}}
+	out := MessagesOutput{Chat: s.chat(m, target.Source), Source: s.red(target.Source), Messages: []Message{}}
 	for _, msg := range msgs {
 		out.Messages = append(out.Messages, s.message(msg))
 	}
@@ -400,7 +419,7 @@ func (s *Server) sources(context.Context) (SourcesOutput, error) {
 	out := SourcesOutput{Sources: []Source{}}
 	for _, si := range infos {
 		if s.allows(si.Name) {
-			out.Sources = append(out.Sources, Source{Label: s.red(si.Name), First: stamp(si.First), Last: stamp(si.Last), Messages: si.Messages, Chunks: si.Chunks})
+			out.Sources = append(out.Sources, Source{Chat: s.chat(m, si.Name), Label: s.red(si.Name), First: stamp(si.First), Last: stamp(si.Last), Messages: si.Messages, Chunks: si.Chunks})
 		}
 	}
 	return out, nil
