@@ -138,8 +138,8 @@ func inspectorSession(t *testing.T, dir string, target []string) {
 	}
 	var src mcpserver.SourcesOutput
 	inspectorCall(t, dir, target, mcpserver.ToolSources, &src)
-	if len(src.Sources) != 1 || src.Sources[0].Chunks != 4 {
-		t.Errorf("list_sources: %+v, want family.txt with 4 chunks", src.Sources)
+	if len(src.Sources) != 1 || src.Sources[0].Chunks != 4 || src.Sources[0].Chat != "家族" {
+		t.Errorf("list_sources: %+v, want family.txt, titled 家族, with 4 chunks", src.Sources)
 	}
 	var stats mcpserver.StatsOutput
 	inspectorCall(t, dir, target, mcpserver.ToolStats, &stats)
@@ -242,9 +242,11 @@ func liveIngest(t *testing.T, c *tsClient, db string) {
 		t.Errorf("list_sources after ingesting misaki.txt: %+v", src.Sources)
 	}
 	var out mcpserver.SearchOutput
-	c.call(mcpserver.ToolSearch, map[string]any{"question": "旅館", "source": "misaki.txt", "k": 1}, &out)
-	if len(out.Results) != 1 || out.Results[0].Source != "misaki.txt" {
-		t.Errorf("search_memory source=misaki.txt after the ingest: %+v", out.Results)
+	for _, source := range []string{"misaki.txt", "美咲"} {
+		c.call(mcpserver.ToolSearch, map[string]any{"question": "旅館", "source": source, "k": 1}, &out)
+		if len(out.Results) != 1 || out.Results[0].Source != "misaki.txt" || out.Results[0].Chat != "美咲" {
+			t.Errorf("search_memory source=%s after the ingest: %+v", source, out.Results)
+		}
 	}
 	var stats mcpserver.StatsOutput
 	c.call(mcpserver.ToolStats, nil, &stats)
