@@ -14,6 +14,7 @@
 #   make bench            benchmarks of every package
 #   make mutants          mutation testing of the core packages (Gremlins; not in CI)
 #   make bench-e2e        the command-line path at paper scale, step by step (scripts/bench-e2e.sh)
+#   make bench-mcp-sessions  RSS of `linemem mcp --http` after 4,000 abandoned sessions and their idle time
 #   make all              setup-notebooks, notebooks, benchmarks, tables-pdf, check-results,
 #                         check-latex (the main job)
 
@@ -27,7 +28,7 @@ DATASETS ?= ../shared/datasets
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test mutants setup-notebooks notebooks reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e
+.PHONY: all test mutants setup-notebooks notebooks reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-mcp-sessions
 
 all: setup-notebooks notebooks benchmarks tables-pdf check-results check-latex
 
@@ -76,3 +77,10 @@ bench:
 
 bench-e2e:
 	scripts/bench-e2e.sh --out build/bench-e2e.md
+
+bench-mcp-sessions:
+	mkdir -p build/bench-mcp-sessions
+	go build -o build/bench-mcp-sessions/linemem ./cmd/linemem
+	rm -f build/bench-mcp-sessions/fixture.db*
+	build/bench-mcp-sessions/linemem ingest --db build/bench-mcp-sessions/fixture.db lib/mcpserver/testdata
+	go run ./scripts/benchmcpsessions --linemem build/bench-mcp-sessions/linemem --db build/bench-mcp-sessions/fixture.db

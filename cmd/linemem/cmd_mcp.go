@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -24,17 +25,20 @@ func init() {
 	c := &command{
 		name:    "mcp",
 		summary: "serve the memory to assistants over the Model Context Protocol (stdio, or --http on loopback)",
-		usage: `[--http 127.0.0.1:PORT] [--sources A,B] [--redact KINDS] [--log FILE]
+		usage: `[--http 127.0.0.1:PORT [--token-file FILE] [--idle-timeout D]] [--sources A,B] [--redact KINDS [--redact-names FILE]] [--log FILE]
 
 Without --http the server speaks MCP on stdin/stdout, the way a client that
 starts it expects; requests piped in from a script are all answered before
 it exits at end of input, a line that is not a JSON-RPC 2.0 message with an
 error naming the line. --http serves the streamable HTTP transport at
-http://HOST:PORT/mcp, loopback addresses only. Tools: search_memory,
+http://HOST:PORT/mcp, loopback addresses only; a request whose Origin is
+another site is refused (403), and with --token-file every request must
+carry "Authorization: Bearer TOKEN" (else 401). Tools: search_memory,
 get_messages, list_sources, memory_stats. The server cannot know where a
-client sends what it returns: --redact masks identifiers in every result,
---sources confines it to some chats, --log records each call's tool and
-arguments (never returned text).`,
+client sends what it returns: --redact masks identifiers in every result
+(all: e-mail addresses, URLs and phone numbers, and names only when
+--redact-names gives them), --sources confines it to some chats, --log
+records each call's tool and arguments (never returned text).`,
 	}
 	c.run = func(env *environment, args []string) error { return runMCP(env, c, args) }
 	register(c)
@@ -44,14 +48,17 @@ arguments (never returned text).`,
 const mcpPath = "/mcp"
 
 func runMCP(env *environment, c *command, args []string) error {
-	var db, httpAddr, sources, logPath string
+	var db, httpAddr, sources, logPath, tokenFile string
+	var idle time.Duration
 	var red remoteFlags
 	var opts memory.Options
 	fs := newFlagSet(env, c, &db)
 	fs.StringVar(&httpAddr, "http", "", "serve streamable HTTP on `ADDR` (127.0.0.1:PORT or [::1]:PORT; loopback only) instead of stdio")
+	fs.StringVar(&tokenFile, "token-file", "", "with --http: require the bearer token in `FILE` (one line) on every request")
+	fs.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "with --http: close a session after `D` without a request (0: never)")
 	fs.StringVar(&sources, "sources", "", "comma list of source `NAMES` the server may show (default: all)")
 	fs.StringVar(&logPath, "log", "", "append one JSON line per tool call (tool, arguments, outcome; no returned text) to `FILE`")
-	fs.StringVar(&red.redactKinds, "redact", "", "mask `KINDS` in everything returned: comma list of email, url, phone, name; all = email,url,phone (+ name with --redact-names)")
+	fs.StringVar(&red.redactKinds, "redact", "", "mask `KINDS` in everything returned: comma list of email, url, phone, name; all = email,url,phone, and names too only when --redact-names gives them")
 	fs.StringVar(&red.redactNames, "redact-names", "", "`FILE` of names to mask, one per line (implies name redaction)")
 	fs.StringVar(&opts.Retriever, "retriever", "", "default retriever `NAME` (default: the everyday default for what the database holds)")
 	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default: the everyday default)")
@@ -63,9 +70,21 @@ func runMCP(env *environment, c *command, args []string) error {
 	if len(rest) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
+	httpOpts := mcpserver.HTTPOptions{IdleTimeout: idle}
+	if idle == 0 {
+		httpOpts.IdleTimeout = -1
+	}
 	if httpAddr != "" {
 		if err := checkLoopback(httpAddr); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	if tokenFile != "" {
+		if httpAddr == "" {
+			return fmt.Errorf("%w: --token-file goes with --http; on stdio the client starts the server itself", errUsage)
+		}
+		if httpOpts.Token, err = mcpserver.ReadToken(tokenFile); err != nil {
+			return fmt.Errorf("%w: --token-file %v", errUsage, err)
 		}
 	}
 	redactor, err := red.redactor()
@@ -89,6 +108,9 @@ func runMCP(env *environment, c *command, args []string) error {
 			return err
 		}
 		defer f.Close()
+		if err := f.Chmod(0o600); err != nil {
+			return err
+		}
 		cfg.CallLog = f
 	}
 	server, err := mcpserver.New(cfg)
@@ -97,26 +119,34 @@ func runMCP(env *environment, c *command, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	redaction := redactor.Describe()
+	if red.redactNames == "" && slices.Contains(strings.Split(red.redactKinds, ","), "all") {
+		redaction += "; names are not masked without --redact-names FILE"
+	}
 	if httpAddr == "" {
-		fmt.Fprintf(env.stderr, "linemem mcp: serving %s on stdio (redaction: %s)\n", db, redactor.Describe())
+		fmt.Fprintf(env.stderr, "linemem mcp: serving %s on stdio (redaction: %s)\n", db, redaction)
 		err := server.Run(ctx, &mcpserver.StdioTransport{})
 		if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 			return nil
 		}
 		return err
 	}
-	return serveMCPHTTP(ctx, env, server, httpAddr, db, redactor.Describe())
+	return serveMCPHTTP(ctx, env, server, httpOpts, httpAddr, db, redaction)
 }
 
-func serveMCPHTTP(ctx context.Context, env *environment, server *mcp.Server, addr, db, redaction string) error {
+func serveMCPHTTP(ctx context.Context, env *environment, server *mcp.Server, opts mcpserver.HTTPOptions, addr, db, redaction string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	mux.Handle(mcpPath, mcpserver.HTTPHandler(ctx, server, opts))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(env.stderr, "linemem mcp: serving %s at http://%s%s (redaction: %s); Ctrl-C stops\n", db, ln.Addr(), mcpPath, redaction)
+	access := "no token"
+	if opts.Token != "" {
+		access = "bearer token required"
+	}
+	fmt.Fprintf(env.stderr, "linemem mcp: serving %s at http://%s%s (redaction: %s; %s); Ctrl-C stops\n", db, ln.Addr(), mcpPath, redaction, access)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -130,20 +160,17 @@ func serveMCPHTTP(ctx context.Context, env *environment, server *mcp.Server, add
 }
 
 // checkLoopback accepts HOST:PORT whose host is a loopback address or
-// "localhost": the server has no authentication, so it must not listen on a
-// network others can reach.
+// "localhost": the server must not listen on a network others can reach,
+// token or not (the token travels in clear over plain HTTP).
 func checkLoopback(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--http %s: want HOST:PORT, e.g. 127.0.0.1:8765", addr)
 	}
-	if host == "localhost" {
+	if mcpserver.IsLoopbackHost(host) {
 		return nil
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("--http %s: the server has no authentication and listens on loopback only (127.0.0.1, ::1 or localhost)", addr)
+	return fmt.Errorf("--http %s: the server listens on loopback only (127.0.0.1, ::1 or localhost)", addr)
 }
 
 // buildVersion is the module version the binary was built from, or "devel".

@@ -163,6 +163,10 @@ func decodeStructured(t *testing.T, res *mcp.CallToolResult, out any) {
 func TestMCPUsage(t *testing.T) {
 	db := ingestSideDB(t)
 	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
+	emptyToken := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(emptyToken, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -174,6 +178,8 @@ func TestMCPUsage(t *testing.T) {
 		{"unknown source", []string{"mcp", "--db", db, "--sources", "nobody.txt"}, 1, `no source named "nobody.txt"`},
 		{"unknown redaction kind", []string{"mcp", "--db", db, "--redact", "faces"}, 2, "unknown kind"},
 		{"missing database", []string{"mcp", "--db", filepath.Join(t.TempDir(), "none.db")}, 1, "no such database"},
+		{"token without http", []string{"mcp", "--db", db, "--token-file", emptyToken}, 2, "--token-file goes with --http"},
+		{"empty token file", []string{"mcp", "--db", db, "--http", "127.0.0.1:0", "--token-file", emptyToken}, 2, "the token file is empty"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -25,8 +25,20 @@
 // answers every request read before end of input before the session ends,
 // so requests piped in from a script are all answered.
 //
-// Imports: lib/memory, lib/store, lib/redact, lib/chat, the MCP SDK and the
-// standard library; never cmd/.
+// Every call sees the database as it is then: a change written by another
+// process (`linemem ingest` of a new chat) shows in all four tools at the
+// next call, in the same session.
+//
+// Tool arguments are read by the server itself (args.go), from plain
+// "string" and "integer" schema properties, so a generic client that coerces
+// command-line values by the schema's type can fill them, and a wrong one is
+// answered in the server's own words. HTTPHandler serves the streamable HTTP
+// transport with the Origin check, the bearer token and idle sessions' expiry
+// a local server needs.
+//
+// Imports: lib/memory, lib/store, lib/redact, lib/chat, the MCP SDK (mcp,
+// auth, jsonrpc, and its schema package github.com/google/jsonschema-go) and
+// the standard library; never cmd/.
 package mcpserver
 
 import (
@@ -60,7 +72,9 @@ const (
 // Instructions is what the server tells a client in initialize.
 const Instructions = `This server is a person's own LINE chat history (their private conversations with friends, family and groups), searchable as memory.
 
-Use search_memory when the user asks about something that was said, planned, promised or shared in their chats ("when is the deadline for the poster?", "what did Hanako recommend?"). Each result is a conversation window (chunk) with its date range, source (chat) label, the messages that match the question and a few around them. Cite what you use by chunk_id or message id. To read a whole window, call get_messages with its chunk_id; to read around one message, call get_messages with its message_id and before/after counts. list_sources lists the chats and their date ranges (use a label as search_memory's source filter); memory_stats says what the memory holds.
+Use search_memory when the user asks about something that was said, planned, promised or shared in their chats ("when is the deadline for the poster?", "what did Hanako recommend?"). Each result is a conversation window (chunk) with its date range, its chat (the chat's title: the friend's or the group's name) and the export's file name (source), the messages that match the question and a few around them. Cite what you use by chunk_id or message id. To read a whole window, call get_messages with its chunk_id; to read around one message, call get_messages with its message_id and before/after counts. list_sources lists the chats and their date ranges (use a title or file name as search_memory's source filter); memory_stats says what the memory holds.
+
+Who is who: the user exported these chats. Messages with the sender 自分 (Japanese export) or Me (English export) are the user's own: report them as what the user said ("you told Hanako…"). Every other sender is another person, by their LINE display name; in a chat exported under the user's own display name instead, that is the one sender who appears in every chat.
 
 Privacy: these are the user's private messages and other people's words. This server cannot know where its answers go once returned; quote only what the user's request needs, and do not pass message text to other tools or services unless the user asks.`
 
@@ -86,6 +100,7 @@ type Server struct {
 	log     *callLog
 
 	mu       sync.Mutex
+	key      string                    // the store's content key when memories were opened
 	memories map[string]*memory.Memory // by requested retriever name; "" = the default
 }
 
@@ -101,7 +116,10 @@ func New(cfg Config) (*mcp.Server, error) {
 		Instructions: Instructions,
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	s.addTools(srv)
+	srv.AddReceivingMiddleware(protocolMiddleware)
+	if err := s.addTools(srv); err != nil {
+		return nil, err
+	}
 	return srv, nil
 }
 
@@ -110,11 +128,10 @@ func newServer(cfg Config) (*Server, error) {
 		return nil, errors.New("mcpserver: no store")
 	}
 	s := &Server{cfg: cfg, memories: map[string]*memory.Memory{}, log: newCallLog(cfg.CallLog)}
-	m, err := memory.Open(cfg.Store, cfg.Options)
+	m, err := s.memory("")
 	if err != nil {
 		return nil, err
 	}
-	s.memories[""] = m
 	if len(cfg.Sources) > 0 {
 		infos, err := m.Sources()
 		if err != nil {
@@ -142,10 +159,27 @@ func newServer(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// memory returns the memory searching with retriever, opening it on first use.
+// contentKinds are the kinds of content a memory is built from; a write to
+// any of them (an ingest, summaries, vectors) changes the content key.
+var contentKinds = []string{store.ContentChunks, store.ContentSummaries, store.ContentVectors}
+
+// memory returns the memory searching with retriever as the database is
+// now. Every call reads the store's content key (four single-row reads);
+// when another process has written since the memories were opened, they are
+// all dropped and reopened on use, so every tool sees the chats as they are
+// (Memory keeps its source list, and its retriever's index, from when it
+// was opened).
 func (s *Server) memory(retriever string) (*memory.Memory, error) {
+	key, err := s.cfg.Store.ContentKey(contentKinds...)
+	if err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if key != s.key {
+		clear(s.memories)
+		s.key = key
+	}
 	if m, ok := s.memories[retriever]; ok {
 		return m, nil
 	}

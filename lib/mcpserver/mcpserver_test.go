@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ const (
 	phone       = "090-1234-5678"
 )
 
-func fixtureStore(t *testing.T) *store.Store {
+func fixtureStore(t testing.TB) *store.Store {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "m.db"))
 	if err != nil {
@@ -44,7 +45,7 @@ func fixtureStore(t *testing.T) *store.Store {
 }
 
 // connect serves cfg over the SDK's in-memory transport and returns a client session.
-func connect(t *testing.T, cfg mcpserver.Config) *mcp.ClientSession {
+func connect(t testing.TB, cfg mcpserver.Config) *mcp.ClientSession {
 	t.Helper()
 	server, err := mcpserver.New(cfg)
 	if err != nil {
@@ -94,8 +95,10 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any,
 
 func TestListTools(t *testing.T) {
 	cs := connect(t, mcpserver.Config{Store: fixtureStore(t)})
-	if !strings.Contains(cs.InitializeResult().Instructions, "cannot know where") {
-		t.Errorf("initialize instructions lack the privacy note:\n%s", cs.InitializeResult().Instructions)
+	for _, want := range []string{"cannot know where", "自分", "Me", "the user's own"} {
+		if !strings.Contains(cs.InitializeResult().Instructions, want) {
+			t.Errorf("initialize instructions lack %q (the privacy note, which sender is the user):\n%s", want, cs.InitializeResult().Instructions)
+		}
 	}
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -222,7 +225,7 @@ func TestBadArguments(t *testing.T) {
 		{"unknown message", mcpserver.ToolMessages, map[string]any{"message_id": "m_nope"}, "no message"},
 		{"neither ID", mcpserver.ToolMessages, map[string]any{}, "exactly one"},
 		{"both IDs", mcpserver.ToolMessages, map[string]any{"chunk_id": "a", "message_id": "b"}, "exactly one"},
-		{"before too large", mcpserver.ToolMessages, map[string]any{"message_id": "m", "before": 1000}, "between 0 and"},
+		{"before too large", mcpserver.ToolMessages, map[string]any{"message_id": "m", "before": 1000}, "from 0 to 100"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -277,8 +280,8 @@ func TestSourcesAndStats(t *testing.T) {
 		t.Fatal(e)
 	}
 	want := []mcpserver.Source{
-		{Label: club, First: "2024-09-10T12:00:00", Last: "2024-11-10T21:01:00", Messages: 9, Chunks: 3},
-		{Label: hanako, First: "2024-10-01T09:05:00", Last: "2024-11-02T10:07:00", Messages: 16, Chunks: 4},
+		{Chat: "写真部", Label: club, First: "2024-09-10T12:00:00", Last: "2024-11-10T21:01:00", Messages: 9, Chunks: 3},
+		{Chat: "佐藤花子", Label: hanako, First: "2024-10-01T09:05:00", Last: "2024-11-02T10:07:00", Messages: 16, Chunks: 4},
 	}
 	if len(src.Sources) != len(want) {
 		t.Fatalf("list_sources = %+v, want %+v", src.Sources, want)
@@ -286,6 +289,17 @@ func TestSourcesAndStats(t *testing.T) {
 	for i := range want {
 		if src.Sources[i] != want[i] {
 			t.Errorf("source %d = %+v, want %+v", i, src.Sources[i], want[i])
+		}
+	}
+	for _, filter := range []string{"佐藤花子", hanako, "Hanako"} {
+		var out mcpserver.SearchOutput
+		if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "ポスター", "source": filter}, &out); e != "" || len(out.Results) == 0 {
+			t.Fatalf("source %q: %d results, error %q", filter, len(out.Results), e)
+		}
+		for _, h := range out.Results {
+			if h.Chat != "佐藤花子" || h.Source != hanako {
+				t.Errorf("source %q: result labelled %q (%s), want 佐藤花子 (%s)", filter, h.Chat, h.Source, hanako)
+			}
 		}
 	}
 	var stats mcpserver.StatsOutput
@@ -400,5 +414,104 @@ func TestCallLog(t *testing.T) {
 	}
 	if strings.Contains(log.String(), plantedText) || strings.Contains(log.String(), "11月8日") {
 		t.Error("the log holds returned text")
+	}
+}
+
+// TestLiveIngest ingests a chat into the store a session is serving and
+// checks that every tool sees it at the next call, in the same session.
+func TestLiveIngest(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := ingest.File(st, filepath.Join("testdata", club), chunking.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, mcpserver.Config{Store: st})
+	var src mcpserver.SourcesOutput
+	var stats mcpserver.StatsOutput
+	var out mcpserver.SearchOutput
+	call(t, cs, mcpserver.ToolSources, nil, &src)
+	call(t, cs, mcpserver.ToolStats, nil, &stats)
+	if len(src.Sources) != 1 || stats.Sources != 1 {
+		t.Fatalf("before the ingest: %d sources listed, %d counted; want 1", len(src.Sources), stats.Sources)
+	}
+	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "締切", "source": hanako}, &out); !strings.Contains(e, "no source") {
+		t.Fatalf("a source not yet ingested: error %q", e)
+	}
+	if _, err := ingest.File(st, filepath.Join("testdata", hanako), chunking.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, mcpserver.ToolSources, nil, &src)
+	call(t, cs, mcpserver.ToolStats, nil, &stats)
+	if len(src.Sources) != 2 || src.Sources[1].Label != hanako || stats.Sources != 2 || stats.Messages != 9+16 || stats.Chunks != 3+4 {
+		t.Errorf("after the ingest: list_sources %+v, memory_stats %+v; want both chats", src.Sources, stats)
+	}
+	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "ポスターの締切", "source": hanako, "k": 1}, &out); e != "" || len(out.Results) != 1 || out.Results[0].Messages[0].Text != plantedText {
+		t.Errorf("search in the new source: %+v, error %q", out.Results, e)
+	}
+}
+
+// TestStatsSummariesOfShownChats gives every chunk of both chats a summary
+// and checks that memory_stats under --sources counts only the shown chat's.
+func TestStatsSummariesOfShownChats(t *testing.T) {
+	st := fixtureStore(t)
+	spans, err := st.ChunkSpans()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []store.SummaryRow
+	clubChunks := 0
+	for _, c := range spans {
+		rows = append(rows, store.SummaryRow{ChunkID: c.ID, Summary: "要約", Origin: "test"})
+		if c.Source == club {
+			clubChunks++
+		}
+	}
+	if err := st.PutSummaries(rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sources []string
+		want    int
+	}{{nil, len(spans)}, {[]string{club}, clubChunks}} {
+		var stats mcpserver.StatsOutput
+		if e := call(t, connect(t, mcpserver.Config{Store: st, Sources: c.sources}), mcpserver.ToolStats, nil, &stats); e != "" {
+			t.Fatal(e)
+		}
+		if stats.Summaries != c.want {
+			t.Errorf("sources %v: %d summaries, want %d", c.sources, stats.Summaries, c.want)
+		}
+	}
+}
+
+// TestDerivedFilesPrivate checks that the index a search builds next to the
+// database is readable by its owner only: it holds the chats' vocabulary.
+func TestDerivedFilesPrivate(t *testing.T) {
+	st := fixtureStore(t)
+	var out mcpserver.SearchOutput
+	if e := call(t, connect(t, mcpserver.Config{Store: st}), mcpserver.ToolSearch, map[string]any{"question": "締切"}, &out); e != "" {
+		t.Fatal(e)
+	}
+	files := 0
+	err := filepath.WalkDir(st.DerivedDir(), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if perm := info.Mode().Perm(); perm&0o077 != 0 {
+			t.Errorf("%s: mode %v, want no access for group and others", path, perm)
+		}
+		if !d.IsDir() {
+			files++
+		}
+		return nil
+	})
+	if err != nil || files == 0 {
+		t.Errorf("derived folder %s: %d files, %v", st.DerivedDir(), files, err)
 	}
 }

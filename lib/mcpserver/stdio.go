@@ -41,6 +41,10 @@ import (
 // specification forbids, is taken line by line and each line answered as
 // invalid.
 //
+// An error the SDK answers with code 0, which JSON-RPC does not define (a
+// request before initialize), is written with the code the specification
+// assigns (fixErrorCode).
+//
 // Besides what the SDK buffers, the transport holds one line of up to
 // MaxLineLength bytes and one read buffer; the rest of a longer line, which
 // the SDK refuses, is handed on in pieces as it arrives.
@@ -242,9 +246,20 @@ type countingWriter struct {
 }
 
 func (c countingWriter) Write(p []byte) (int, error) {
+	out := p
+	if bytes.Contains(p, []byte(`"code":0`)) {
+		out = nil
+		for line := range bytes.Lines(p) {
+			out = append(out, fixErrorCode(line)...)
+		}
+	}
 	c.mu.Lock()
-	n, err := c.w.Write(p)
+	_, err := c.w.Write(out)
 	c.mu.Unlock()
+	n := len(p)
+	if err != nil {
+		n = 0
+	}
 	var answers, asks int
 	for line := range bytes.Lines(p) {
 		a, q := classifyOut(line)

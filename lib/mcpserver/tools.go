@@ -22,15 +22,38 @@ const (
 	ToolStats    = "memory_stats"
 )
 
-// SearchInput is search_memory's arguments.
+// SearchInput is search_memory's arguments as read from a call.
 type SearchInput struct {
-	Question  string `json:"question" jsonschema:"what to look for, in the words the chats would use (Japanese or English); a short phrase works best, e.g. 文化祭 ポスター 締切"`
-	K         *int   `json:"k,omitempty" jsonschema:"number of conversation windows to return, 1 to 200; default 5"`
-	Retriever string `json:"retriever,omitempty" jsonschema:"retrieval method; omit for the default (see memory_stats). Examples: raw_text_bm25, embedding_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45"`
-	Since     string `json:"since,omitempty" jsonschema:"only windows that end on or after this date or time: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS], in the chat's local time"`
-	Until     string `json:"until,omitempty" jsonschema:"only windows that start on or before this date or time (a date alone means the end of that day): YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]"`
-	Source    string `json:"source,omitempty" jsonschema:"only this chat: a label exactly as list_sources gives it"`
-	Sender    string `json:"sender,omitempty" jsonschema:"only windows where this person wrote at least one message (the display name as it appears in results)"`
+	Question  string `json:"question"`
+	K         *int   `json:"k,omitempty"` // nil: DefaultK
+	Retriever string `json:"retriever,omitempty"`
+	Since     string `json:"since,omitempty"`
+	Until     string `json:"until,omitempty"`
+	Source    string `json:"source,omitempty"`
+	Sender    string `json:"sender,omitempty"`
+}
+
+// timeForms is how since and until may be written, for their descriptions.
+const timeForms = "YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] in the chat's local time, or RFC 3339 with Z or an offset (converted to the server's time zone, then compared with the chat's local times)"
+
+// searchParams are search_memory's arguments.
+var searchParams = []param{
+	{name: "question", required: true, desc: "what to look for, in the words the chats would use (Japanese or English); a short phrase works best, e.g. 文化祭 ポスター 締切"},
+	{name: "k", integer: true, min: 1, max: memory.MaxK, def: DefaultK, desc: "number of conversation windows to return"},
+	{name: "retriever", desc: "retrieval method; omit for the default (see memory_stats). Examples: raw_text_bm25, embedding_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45"},
+	{name: "since", desc: "only windows that end on or after this date or time: " + timeForms},
+	{name: "until", desc: "only windows that start on or before this date or time (a date alone means the end of that day): " + timeForms},
+	{name: "source", desc: "only this chat: its title or file name as list_sources gives them (a unique start or whole word of either also works)"},
+	{name: "sender", desc: "only windows where this person wrote at least one message (the display name as it appears in results; 自分 or Me is the user)"},
+}
+
+func readSearch(a args) SearchInput {
+	in := SearchInput{Question: a.str("question"), Retriever: a.str("retriever"), Since: a.str("since"), Until: a.str("until"), Source: a.str("source"), Sender: a.str("sender")}
+	if a.has("k") {
+		k := a.int("k", DefaultK)
+		in.K = &k
+	}
+	return in
 }
 
 // Message is one message as the tools return it.
@@ -38,7 +61,7 @@ type Message struct {
 	ID      string `json:"id" jsonschema:"message ID; pass it to get_messages as message_id to read around it"`
 	At      string `json:"at" jsonschema:"when it was sent, YYYY-MM-DDTHH:MM:SS in the chat's local time"`
 	Sender  string `json:"sender"`
-	Type    string `json:"type" jsonschema:"text, sticker, photo, call, unsent, … as the export marks it"`
+	Type    string `json:"type" jsonschema:"text, sticker, photo, call, unsend, … as the export marks it"`
 	Text    string `json:"text"`
 	Matched bool   `json:"matched,omitempty" jsonschema:"true when the message contains a word of the question"`
 }
@@ -48,7 +71,8 @@ type Hit struct {
 	Rank     int       `json:"rank" jsonschema:"1 is the best match"`
 	ChunkID  string    `json:"chunk_id" jsonschema:"ID of the conversation window; pass it to get_messages to read all of it"`
 	Score    float64   `json:"score" jsonschema:"retrieval score; only the order is meaningful"`
-	Source   string    `json:"source" jsonschema:"label of the chat it comes from"`
+	Chat     string    `json:"chat" jsonschema:"the chat it comes from: its title from the export's header, or its file name when it has none"`
+	Source   string    `json:"source" jsonschema:"file name of the chat's export"`
 	Start    string    `json:"start" jsonschema:"time of the window's first message"`
 	End      string    `json:"end" jsonschema:"time of the window's last message"`
 	Total    int       `json:"message_count" jsonschema:"messages in the whole window"`
@@ -73,29 +97,50 @@ type Confidence struct {
 	Low       bool    `json:"low" jsonschema:"true: the history may not hold the answer; say so rather than answer from these results"`
 }
 
-// MessagesInput is get_messages' arguments: exactly one of ChunkID and MessageID.
+// MessagesInput is get_messages' arguments as read from a call: exactly
+// one of ChunkID and MessageID.
 type MessagesInput struct {
-	ChunkID   string `json:"chunk_id,omitempty" jsonschema:"a chunk_id from search_memory: returns every message of that window"`
-	MessageID string `json:"message_id,omitempty" jsonschema:"a message id from search_memory or an earlier get_messages: returns it with the messages around it in the same chat"`
-	Before    *int   `json:"before,omitempty" jsonschema:"with message_id: messages before it, 0 to 100; default 5"`
-	After     *int   `json:"after,omitempty" jsonschema:"with message_id: messages after it, 0 to 100; default 5"`
+	ChunkID   string `json:"chunk_id,omitempty"`
+	MessageID string `json:"message_id,omitempty"`
+	Before    *int   `json:"before,omitempty"` // nil: DefaultAround
+	After     *int   `json:"after,omitempty"`  // nil: DefaultAround
+}
+
+// messagesParams are get_messages' arguments.
+var messagesParams = []param{
+	{name: "chunk_id", desc: "a chunk_id from search_memory: returns every message of that window"},
+	{name: "message_id", desc: "a message id from search_memory or an earlier get_messages: returns it with the messages around it in the same chat"},
+	{name: "before", integer: true, min: 0, max: MaxAround, def: DefaultAround, desc: "with message_id: how many messages before it"},
+	{name: "after", integer: true, min: 0, max: MaxAround, def: DefaultAround, desc: "with message_id: how many messages after it"},
+}
+
+func readMessages(a args) MessagesInput {
+	in := MessagesInput{ChunkID: a.str("chunk_id"), MessageID: a.str("message_id")}
+	if a.has("before") {
+		b := a.int("before", DefaultAround)
+		in.Before = &b
+	}
+	if a.has("after") {
+		n := a.int("after", DefaultAround)
+		in.After = &n
+	}
+	return in
 }
 
 // MessagesOutput is get_messages' result.
 type MessagesOutput struct {
-	Source   string    `json:"source"`
+	Chat     string    `json:"chat" jsonschema:"the chat's title, or its file name when it has none"`
+	Source   string    `json:"source" jsonschema:"file name of the chat's export"`
 	ChunkID  string    `json:"chunk_id,omitempty"`
 	Start    string    `json:"start"`
 	End      string    `json:"end"`
 	Messages []Message `json:"messages"`
 }
 
-// SourcesInput is list_sources' (empty) arguments.
-type SourcesInput struct{}
-
 // Source is one chat of the memory.
 type Source struct {
-	Label    string `json:"source" jsonschema:"the chat's label; use it as search_memory's source filter"`
+	Chat     string `json:"chat" jsonschema:"the chat's title from its export's header (the other person's or the group's name), or its file name when it has none"`
+	Label    string `json:"source" jsonschema:"file name of the chat's export; search_memory's source filter takes it or the title"`
 	First    string `json:"first" jsonschema:"time of its first chunked message"`
 	Last     string `json:"last" jsonschema:"time of its last chunked message"`
 	Messages int    `json:"messages"`
@@ -106,9 +151,6 @@ type Source struct {
 type SourcesOutput struct {
 	Sources []Source `json:"sources"`
 }
-
-// StatsInput is memory_stats' (empty) arguments.
-type StatsInput struct{}
 
 // VectorSet is one stored set of chunk vectors.
 type VectorSet struct {
@@ -123,7 +165,7 @@ type StatsOutput struct {
 	Sources          int         `json:"sources"`
 	Messages         int         `json:"messages"`
 	Chunks           int         `json:"chunks"`
-	Summaries        int         `json:"summaries" jsonschema:"chunks with a stored summary (whole memory)"`
+	Summaries        int         `json:"summaries" jsonschema:"chunks with a stored summary, of the chats this server shows"`
 	First            string      `json:"first"`
 	Last             string      `json:"last"`
 	DefaultRetriever string      `json:"default_retriever"`
@@ -133,79 +175,93 @@ type StatsOutput struct {
 	Restricted       bool        `json:"restricted_sources" jsonschema:"true when this server shows only some of the memory's chats"`
 }
 
-func (s *Server) addTools(srv *mcp.Server) {
+func (s *Server) addTools(srv *mcp.Server) error {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
-	mcp.AddTool(srv, &mcp.Tool{
+	if err := addTool(s, srv, &mcp.Tool{
 		Name:        ToolSearch,
 		Title:       "Search LINE memory",
 		Annotations: readOnly,
 		Description: "Search the user's LINE chat history for conversations about a question. " +
-			"Returns ranked conversation windows (chunks), each with its chat label, date range, the messages that contain words of the question (matched: true) and a message of context around each. " +
+			"Returns ranked conversation windows (chunks), each with its chat's title and file name, date range, the messages that contain words of the question (matched: true) and a message of context around each. " +
 			"Use it for anything the user may have said, planned or been told in their chats. " +
-			"Narrow with since/until (dates), source (a chat label from list_sources) or sender. " +
+			"Narrow with since/until (dates), source (a chat's title or file name from list_sources) or sender. " +
 			"Pass a result's chunk_id, or a message id, to get_messages to read more.",
-	}, logged(s, ToolSearch, s.search))
-	mcp.AddTool(srv, &mcp.Tool{
+	}, searchParams, func(ctx context.Context, a args) (SearchOutput, any, error) {
+		in := readSearch(a)
+		out, err := s.search(ctx, in)
+		return out, in, err
+	}); err != nil {
+		return err
+	}
+	if err := addTool(s, srv, &mcp.Tool{
 		Name:        ToolMessages,
 		Title:       "Read LINE messages",
 		Annotations: readOnly,
 		Description: "Read messages from the user's LINE history: give chunk_id (from search_memory) for a whole conversation window, " +
 			"or message_id with before/after counts for the messages around one message in the same chat. Give exactly one of chunk_id and message_id.",
-	}, logged(s, ToolMessages, s.messages))
-	mcp.AddTool(srv, &mcp.Tool{
+	}, messagesParams, func(ctx context.Context, a args) (MessagesOutput, any, error) {
+		in := readMessages(a)
+		out, err := s.messages(ctx, in)
+		return out, in, err
+	}); err != nil {
+		return err
+	}
+	if err := addTool(s, srv, &mcp.Tool{
 		Name:        ToolSources,
 		Title:       "List LINE chats",
 		Annotations: readOnly,
-		Description: "List the chats (sources) in the user's LINE memory with their date ranges and message counts. Use a label as search_memory's source filter.",
-	}, logged(s, ToolSources, s.sources))
-	mcp.AddTool(srv, &mcp.Tool{
+		Description: "List the chats (sources) in the user's LINE memory with their titles, file names, date ranges and message counts. Use a title or file name as search_memory's source filter.",
+	}, nil, func(ctx context.Context, a args) (SourcesOutput, any, error) {
+		out, err := s.sources(ctx)
+		return out, struct{}{}, err
+	}); err != nil {
+		return err
+	}
+	if err := addTool(s, srv, &mcp.Tool{
 		Name:        ToolStats,
 		Title:       "LINE memory statistics",
 		Annotations: readOnly,
 		Description: "Say what the memory holds (chats, messages, conversation windows, summaries, date range) and how it searches (default retriever, tokenizer, embedding models, redaction).",
-	}, logged(s, ToolStats, s.stats))
+	}, nil, func(ctx context.Context, a args) (StatsOutput, any, error) {
+		out, err := s.stats(ctx)
+		return out, struct{}{}, err
+	}); err != nil {
+		return err
+	}
+	return nil
 }
 
 // errBadArgument marks an argument the caller can correct.
 var errBadArgument = errors.New("bad argument")
 
-func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
+func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, error) {
 	q := memory.Query{Text: in.Question, K: DefaultK, Sender: in.Sender}
 	if in.K != nil {
 		q.K = *in.K
 	}
 	var err error
 	if q.Since, err = parseTime("since", in.Since, false); err != nil {
-		return nil, SearchOutput{}, err
+		return SearchOutput{}, err
 	}
 	if q.Until, err = parseTime("until", in.Until, true); err != nil {
-		return nil, SearchOutput{}, err
-	}
-	switch {
-	case in.Source != "" && !s.allows(in.Source):
-		return nil, SearchOutput{}, fmt.Errorf("%w: no source %q; list_sources gives the labels", errBadArgument, in.Source)
-	case in.Source != "":
-		q.Sources = []string{in.Source}
-	default:
-		q.Sources = s.allowedSources()
+		return SearchOutput{}, err
 	}
 	if err := q.Validate(); err != nil {
-		return nil, SearchOutput{}, err
+		return SearchOutput{}, err
 	}
 	m, err := s.memory(in.Retriever)
 	if err != nil {
-		return nil, SearchOutput{}, err
+		return SearchOutput{}, err
 	}
+	q.Sources = s.allowedSources()
 	if in.Source != "" {
-		if ok, err := hasSource(m, in.Source); err != nil {
-			return nil, SearchOutput{}, err
-		} else if !ok {
-			return nil, SearchOutput{}, fmt.Errorf("%w: no source %q; list_sources gives the labels", errBadArgument, in.Source)
+		if q.Sources, err = s.resolveSource(m, in.Source); err != nil {
+			return SearchOutput{}, err
 		}
 	}
 	resp, err := m.Search(ctx, q)
 	if err != nil {
-		return nil, SearchOutput{}, err
+		return SearchOutput{}, err
 	}
 	out := SearchOutput{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, Results: []Hit{}}
 	if c := resp.Confidence; c != nil {
@@ -218,7 +274,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		out.Warnings = append(out.Warnings, s.red(w))
 	}
 	for _, r := range resp.Results {
-		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: len(r.Messages)}
+		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Chat: s.chat(m, r.Source), Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: len(r.Messages)}
 		for _, i := range excerpt(len(r.Messages), r.Matched) {
 			msg := s.message(r.Messages[i])
 			msg.Text = cut(msg.Text, MaxMessageRunes)
@@ -226,20 +282,45 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		}
 		out.Results = append(out.Results, h)
 	}
-	return nil, out, nil
+	return out, nil
 }
 
-func hasSource(m *memory.Memory, name string) (bool, error) {
+// resolveSource returns the shown sources filter names: those whose file
+// name or chat title is filter exactly, else those memory.NameMatches finds
+// by either (case- and width-insensitive, the start of the name or a whole
+// word of it). A filter that names no shown source is a bad argument that
+// names no other chat.
+func (s *Server) resolveSource(m *memory.Memory, filter string) ([]string, error) {
 	infos, err := m.Sources()
 	if err != nil {
-		return false, err
+		return nil, err
 	}
+	var exact, loose []string
 	for _, si := range infos {
-		if si.Name == name {
-			return true, nil
+		switch {
+		case !s.allows(si.Name):
+		case si.Name == filter || si.Title != "" && si.Title == filter:
+			exact = append(exact, si.Name)
+		case memory.NameMatches(si.Name, filter) || si.Title != "" && memory.NameMatches(si.Title, filter):
+			loose = append(loose, si.Name)
 		}
 	}
-	return false, nil
+	switch {
+	case len(exact) > 0:
+		return exact, nil
+	case len(loose) > 0:
+		return loose, nil
+	}
+	return nil, fmt.Errorf("%w: no source %q; list_sources gives each chat's title and file name", errBadArgument, cut(filter, 40))
+}
+
+// chat is how the tools label source: its chat title, or its file name
+// when it has none, redacted.
+func (s *Server) chat(m *memory.Memory, source string) string {
+	if t := m.Title(source); t != "" {
+		return s.red(t)
+	}
+	return s.red(source)
 }
 
 // excerpt picks the message indices a result shows: each matched index with
@@ -272,27 +353,27 @@ func excerpt(n int, matched []int) []int {
 	return out
 }
 
-func (s *Server) messages(_ context.Context, _ *mcp.CallToolRequest, in MessagesInput) (*mcp.CallToolResult, MessagesOutput, error) {
+func (s *Server) messages(_ context.Context, in MessagesInput) (MessagesOutput, error) {
 	m, err := s.memory("")
 	if err != nil {
-		return nil, MessagesOutput{}, err
+		return MessagesOutput{}, err
 	}
 	switch {
 	case (in.ChunkID == "") == (in.MessageID == ""):
-		return nil, MessagesOutput{}, fmt.Errorf("%w: give exactly one of chunk_id and message_id", errBadArgument)
+		return MessagesOutput{}, fmt.Errorf("%w: give exactly one of chunk_id and message_id", errBadArgument)
 	case in.ChunkID != "":
 		if in.Before != nil || in.After != nil {
-			return nil, MessagesOutput{}, fmt.Errorf("%w: before and after go with message_id; a chunk_id returns the whole window", errBadArgument)
+			return MessagesOutput{}, fmt.Errorf("%w: before and after go with message_id; a chunk_id returns the whole window", errBadArgument)
 		}
 		r, err := m.Chunk(in.ChunkID)
 		if err != nil || !s.allows(r.Source) {
-			return nil, MessagesOutput{}, fmt.Errorf("%w: no chunk %q; chunk IDs come from search_memory results", errBadArgument, in.ChunkID)
+			return MessagesOutput{}, fmt.Errorf("%w: no chunk %q; chunk IDs come from search_memory results", errBadArgument, in.ChunkID)
 		}
-		out := MessagesOutput{Source: s.red(r.Source), ChunkID: r.ChunkID, Start: stamp(r.StartAt), End: stamp(r.EndAt), Messages: []Message{}}
+		out := MessagesOutput{Chat: s.chat(m, r.Source), Source: s.red(r.Source), ChunkID: r.ChunkID, Start: stamp(r.StartAt), End: stamp(r.EndAt), Messages: []Message{}}
 		for _, msg := range r.Messages {
 			out.Messages = append(out.Messages, s.message(msg))
 		}
-		return nil, out, nil
+		return out, nil
 	}
 	before, after := DefaultAround, DefaultAround
 	if in.Before != nil {
@@ -302,59 +383,62 @@ func (s *Server) messages(_ context.Context, _ *mcp.CallToolRequest, in Messages
 		after = *in.After
 	}
 	if before < 0 || before > MaxAround || after < 0 || after > MaxAround {
-		return nil, MessagesOutput{}, fmt.Errorf("%w: before and after must be between 0 and %d, got %d and %d", errBadArgument, MaxAround, before, after)
+		return MessagesOutput{}, fmt.Errorf("%w: before and after must be between 0 and %d, got %d and %d", errBadArgument, MaxAround, before, after)
 	}
 	found, err := s.cfg.Store.MessagesByID([]string{in.MessageID})
 	if err != nil {
-		return nil, MessagesOutput{}, err
+		return MessagesOutput{}, err
 	}
 	target, ok := found[in.MessageID]
 	if !ok || !s.allows(target.Source) {
-		return nil, MessagesOutput{}, fmt.Errorf("%w: no message %q; message IDs come from search_memory or get_messages results", errBadArgument, in.MessageID)
+		return MessagesOutput{}, fmt.Errorf("%w: no message %q; message IDs come from search_memory or get_messages results", errBadArgument, in.MessageID)
 	}
 	msgs, err := m.Around(in.MessageID, before, after)
 	if err != nil {
-		return nil, MessagesOutput{}, err
+		return MessagesOutput{}, err
 	}
-	out := MessagesOutput{Source: s.red(target.Source), Messages: []Message{}}
+	out := MessagesOutput{Chat: s.chat(m, target.Source), Source: s.red(target.Source), Messages: []Message{}}
 	for _, msg := range msgs {
 		out.Messages = append(out.Messages, s.message(msg))
 	}
 	if len(msgs) > 0 {
 		out.Start, out.End = stamp(msgs[0].At), stamp(msgs[len(msgs)-1].At)
 	}
-	return nil, out, nil
+	return out, nil
 }
 
-func (s *Server) sources(context.Context, *mcp.CallToolRequest, SourcesInput) (*mcp.CallToolResult, SourcesOutput, error) {
+func (s *Server) sources(context.Context) (SourcesOutput, error) {
 	m, err := s.memory("")
 	if err != nil {
-		return nil, SourcesOutput{}, err
+		return SourcesOutput{}, err
 	}
 	infos, err := m.Sources()
 	if err != nil {
-		return nil, SourcesOutput{}, err
+		return SourcesOutput{}, err
 	}
 	out := SourcesOutput{Sources: []Source{}}
 	for _, si := range infos {
 		if s.allows(si.Name) {
-			out.Sources = append(out.Sources, Source{Label: s.red(si.Name), First: stamp(si.First), Last: stamp(si.Last), Messages: si.Messages, Chunks: si.Chunks})
+			out.Sources = append(out.Sources, Source{Chat: s.chat(m, si.Name), Label: s.red(si.Name), First: stamp(si.First), Last: stamp(si.Last), Messages: si.Messages, Chunks: si.Chunks})
 		}
 	}
-	return nil, out, nil
+	return out, nil
 }
 
-func (s *Server) stats(context.Context, *mcp.CallToolRequest, StatsInput) (*mcp.CallToolResult, StatsOutput, error) {
+func (s *Server) stats(context.Context) (StatsOutput, error) {
 	m, err := s.memory("")
 	if err != nil {
-		return nil, StatsOutput{}, err
+		return StatsOutput{}, err
 	}
 	st, err := s.cfg.Store.Stats()
 	if err != nil {
-		return nil, StatsOutput{}, err
+		return StatsOutput{}, err
+	}
+	summaries, err := s.cfg.Store.SummaryCounts()
+	if err != nil {
+		return StatsOutput{}, err
 	}
 	out := StatsOutput{
-		Summaries:        st.Summaries,
 		DefaultRetriever: m.Retriever(),
 		Tokenizer:        m.Tokenizer(),
 		VectorSets:       []VectorSet{},
@@ -363,7 +447,7 @@ func (s *Server) stats(context.Context, *mcp.CallToolRequest, StatsInput) (*mcp.
 	}
 	infos, err := m.Sources()
 	if err != nil {
-		return nil, StatsOutput{}, err
+		return StatsOutput{}, err
 	}
 	var first, last time.Time
 	for _, si := range infos {
@@ -371,6 +455,7 @@ func (s *Server) stats(context.Context, *mcp.CallToolRequest, StatsInput) (*mcp.
 			continue
 		}
 		out.Sources++
+		out.Summaries += summaries[si.Name]
 		out.Messages += si.Messages
 		out.Chunks += si.Chunks
 		if first.IsZero() || !si.First.IsZero() && si.First.Before(first) {
@@ -384,7 +469,7 @@ func (s *Server) stats(context.Context, *mcp.CallToolRequest, StatsInput) (*mcp.
 	for _, v := range st.VectorSets {
 		out.VectorSets = append(out.VectorSets, VectorSet(v))
 	}
-	return nil, out, nil
+	return out, nil
 }
 
 // message converts and redacts one message.
@@ -407,11 +492,16 @@ func cut(text string, n int) string {
 	return string([]rune(text)[:n]) + "…"
 }
 
-// timeLayouts are the accepted since/until forms, in the chat's local time.
+// timeLayouts are the accepted since/until forms without a zone, in the
+// chat's local time, as the database stores message times.
 var timeLayouts = []string{chat.DateLayout, "2006-01-02T15:04", chat.TimestampLayout, "2006-01-02 15:04", "2006-01-02 15:04:05"}
 
 // parseTime reads a since/until argument; "" is the zero time. A bare date
-// as an upper bound means the last second of that day.
+// as an upper bound means the last second of that day. A time with "Z" or
+// an offset (RFC 3339, fractional seconds allowed) is converted to the
+// server's time zone (time.Local, from TZ) and its wall-clock time compared
+// with the stored times, which are the times the phone showed, without a
+// zone: 2024-10-15T11:00:00Z is 20:00 with TZ=Asia/Tokyo.
 func parseTime(name, v string, upper bool) (time.Time, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -425,5 +515,9 @@ func parseTime(name, v string, upper bool) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%w: %s %q is not a date; use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]", errBadArgument, name, cut(v, 40))
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		lt := t.In(time.Local)
+		return time.Date(lt.Year(), lt.Month(), lt.Day(), lt.Hour(), lt.Minute(), lt.Second(), 0, time.UTC), nil
+	}
+	return time.Time{}, fmt.Errorf("%w: %s %q is not a date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339 (2024-10-15T20:00:00+09:00)", errBadArgument, name, cut(v, 40))
 }

@@ -36,7 +36,7 @@ func mapFile(path string) (data []byte, release func(), err error) {
 // locked — a read-only folder — it returns at once with an unlock that does
 // nothing, and the caller goes on unlocked.
 func lockFile(path string) (unlock func()) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return func() {}
 	}

@@ -177,10 +177,12 @@ func parseDerivedHeader(b []byte) (map[string]string, int, error) {
 
 // writeDerived writes the file at path atomically (a temporary file renamed
 // over it): the header with keys, then payload. A process that has the old
-// file mapped keeps reading the old bytes.
+// file mapped keeps reading the old bytes. The file is readable by its owner
+// only (0600), in a folder created 0700: an index holds the chats'
+// vocabulary.
 func writeDerived(path string, keys [][2]string, payload io.WriterTo) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
@@ -213,7 +215,7 @@ func writeDerived(path string, keys [][2]string, payload io.WriterTo) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
@@ -289,7 +291,7 @@ func saveMatrix(dir, rep, model string, keys [][2]string, m *dense.Matrix) {
 // missing) until unlock is called; in a folder that cannot be written it
 // returns at once, unlocked.
 func lockDerived(path string) (unlock func()) {
-	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+	if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
 		return func() {}
 	}
 	return lockFile(path + ".lock")
