@@ -101,6 +101,7 @@ type Report struct {
 	Attempts    int // HTTP attempts of the successful requests
 	Usage       provider.Usage
 	Interrupted bool // the context ended before every item was handled
+	TookOver    int  // claims taken over from runs that ended without releasing them
 }
 
 // Remaining is the number of items neither stored, done, cached nor failed.
@@ -117,6 +118,9 @@ func (r Report) Write(w io.Writer) {
 	fmt.Fprintln(w)
 	if r.Requests > 0 {
 		fmt.Fprintf(w, "  %d requests, %d attempts, tokens in %d out %d\n", r.Requests, r.Attempts, r.Usage.InputTokens, r.Usage.OutputTokens)
+	}
+	if r.TookOver > 0 {
+		fmt.Fprintf(w, "  took over %d claim(s) left by a run that ended mid-request (its process is gone or its heartbeat stopped)\n", r.TookOver)
 	}
 	if r.Interrupted {
 		fmt.Fprintln(w, "  interrupted: rerun the same command to resume; finished items are not sent again")
