@@ -17,6 +17,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/linemem/linemem/lib/provider/cache"
+	"github.com/linemem/linemem/lib/provider/openai"
 	"github.com/linemem/linemem/lib/store"
 )
 
@@ -86,7 +87,7 @@ func runMain(env *environment, args []string) int {
 			return 0
 		}
 		fmt.Fprintf(env.stderr, "linemem %s: %v\n", cmd.name, err)
-		if errors.Is(err, errUsage) {
+		if errors.Is(err, errUsage) || errors.Is(err, openai.ErrBaseURL) {
 			return 2
 		}
 		return 1
