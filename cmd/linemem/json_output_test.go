@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,5 +71,32 @@ func TestWriteJSONStringInvalidUTF8(t *testing.T) {
 	writeJSONString(&b, "a\xff\xfeb\"é")
 	if want := "\"a\uFFFD\uFFFDb\\\"é\""; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// TestEvalDuplicateQrels: eval refuses a qrels row that judges a pair again
+// differently, naming both lines; --allow-duplicate-qrels keeps the last row
+// and warns.
+func TestEvalDuplicateQrels(t *testing.T) {
+	db := conformanceDB(t)
+	data, err := os.ReadFile(conformance.Path("qrels.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.Fields(strings.SplitN(string(data), "\n", 2)[0])
+	lines := strings.Count(string(data), "\n")
+	qrels := filepath.Join(t.TempDir(), "qrels.txt")
+	if err := os.WriteFile(qrels, fmt.Appendf(data, "%s 0 %s 0\n", first[0], first[2]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"eval", "--db", db, "--questions", conformance.Path("questions.jsonl"), "--qrels", qrels, "--retriever", "raw_text_bm25", "--bootstrap", "10"}
+	want := fmt.Sprintf("%s:%d: expected one relevance per (qid, chunk_id); %s %s is judged %s on line 1 and 0 here", qrels, lines+1, first[0], first[2], first[3])
+	code, _, stderr := ingestSideRun(t, args...)
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+	code, _, stderr = ingestSideRun(t, append(args, "--allow-duplicate-qrels")...)
+	if code != 0 || !strings.Contains(stderr, "warning: "+want+"; kept the last row") {
+		t.Errorf("--allow-duplicate-qrels: exit %d, stderr %q", code, stderr)
 	}
 }
