@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -125,4 +126,104 @@ func proxyTo(t *testing.T, url string, w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(res.StatusCode)
 	io.Copy(w, res.Body)
+}
+
+// TestIncompleteSummaries: a response with status "incomplete" (the output
+// limit was reached) is stored apart, counted in the run's line and by stats,
+// not sent again by a plain rerun, and resent with a larger budget under
+// --retry-incomplete, which then stores whole summaries.
+func TestIncompleteSummaries(t *testing.T) {
+	const days = 3
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_ORG_ID", "")
+	t.Setenv("OPENAI_API_KEY", providerSideKey)
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, resumeSideChat(t, days))
+	var requests atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		var body struct {
+			MaxOutputTokens int `json:"max_output_tokens"`
+		}
+		raw, _ := io.ReadAll(r.Body)
+		json.Unmarshal(raw, &body)
+		status, details := "completed", "null"
+		if body.MaxOutputTokens < 400 {
+			status, details = "incomplete", `{"reason":"max_output_tokens"}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"resp_1","object":"response","created_at":1,"status":%[1]q,"incomplete_details":%[2]s,"model":"gpt-4o-mini-2024-07-18",
+			"output":[{"type":"message","id":"m","status":%[1]q,"role":"assistant","content":[{"type":"output_text","text":"要約 %[3]d","annotations":[]}]}],
+			"usage":{"input_tokens":10,"output_tokens":5,"total_tokens":15,"input_tokens_details":{"cached_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}}`,
+			status, details, body.MaxOutputTokens)
+	}))
+	t.Cleanup(ts.Close)
+	args := []string{"summarize", "--provider", "openai", "--db", db, "--base-url", ts.URL, "--allow-remote", "--interval", "0", "--max-output-tokens", "100"}
+	stats := func() (s struct {
+		Summaries  int `json:"summaries"`
+		Incomplete int `json:"incomplete_summaries"`
+	}) {
+		if err := json.Unmarshal([]byte(ingestSideMust(t, "stats", "--db", db, "--json")), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		extra                   []string
+		line                    string
+		requests                int32
+		summaries, incompleteAt int
+	}{
+		{nil, fmt.Sprintf("summaries: %d total, 0 already stored, 0 done, 0 from cache, 0 failed, %d incomplete", days, days), days, 0, days},
+		{nil, fmt.Sprintf("summaries: %d total, 0 already stored, 0 done, 0 from cache, 0 failed, %d incomplete", days, days), 0, 0, days},
+		{[]string{"--retry-incomplete"}, fmt.Sprintf("summaries: %d total, 0 already stored, %d done, 0 from cache, 0 failed\n", days, days), days, days, 0},
+	} {
+		requests.Store(0)
+		code, out, stderr := ingestSideRun(t, append(append([]string(nil), args...), c.extra...)...)
+		if code != 0 || !strings.Contains(out, c.line) || requests.Load() != c.requests {
+			t.Errorf("%v: exit %d, %d requests (want %d)\n%s%s\nwant the line %q", c.extra, code, requests.Load(), c.requests, out, stderr, c.line)
+		}
+		if s := stats(); s.Summaries != c.summaries || s.Incomplete != c.incompleteAt {
+			t.Errorf("%v: stats %+v, want %d summaries and %d incomplete", c.extra, s, c.summaries, c.incompleteAt)
+		}
+	}
+	if out := ingestSideMust(t, "stats", "--db", db); strings.Contains(out, "Incomplete") {
+		t.Errorf("stats still shows incomplete summaries:\n%s", out)
+	}
+}
+
+// TestEmbeddingsShortAnswer: an answer with fewer vectors than inputs
+// stores nothing for the batch: it is split until each input stands alone,
+// and each input the server still answers short is counted as failed with
+// the reason, so a rerun sends it again.
+func TestEmbeddingsShortAnswer(t *testing.T) {
+	const days = 4
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_ORG_ID", "")
+	t.Setenv("OPENAI_API_KEY", providerSideKey)
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, resumeSideChat(t, days))
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Input []string `json:"input"`
+		}
+		raw, _ := io.ReadAll(r.Body)
+		json.Unmarshal(raw, &body)
+		var data []string
+		for i := range len(body.Input) - 1 { // one vector short
+			data = append(data, fmt.Sprintf(`{"object":"embedding","index":%d,"embedding":[1,0,0,0,0,0,0,1]}`, i))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"object":"list","data":[%s],"model":"text-embedding-3-small","usage":{"prompt_tokens":3,"total_tokens":3}}`, strings.Join(data, ","))
+	}))
+	t.Cleanup(ts.Close)
+	code, out, _ := ingestSideRun(t, "embed", "--provider", "openai", "--rep", "raw_text", "--dimensions", "8", "--batch", "4",
+		"--db", db, "--base-url", ts.URL, "--allow-remote", "--interval", "0", "--max-failures", "-1")
+	want := fmt.Sprintf("%d total, 0 already stored, 0 done, 0 from cache, %d failed", days, days)
+	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "answer holds 0 embeddings for 1 inputs") {
+		t.Errorf("exit %d\n%s\nwant exit 1, %q and the reason", code, out, want)
+	}
+	if s := ingestSideMust(t, "stats", "--db", db); strings.Contains(s, "raw_text vectors") {
+		t.Errorf("vectors stored from short answers:\n%s", s)
+	}
 }
