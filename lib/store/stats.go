@@ -12,7 +12,7 @@ type Stats struct {
 	Chunks            int
 	UncoveredMessages int // messages in no chunk (render-limit trimming, spec §4 step 4)
 	Summaries         int
-	Incomplete        int // summaries whose response was incomplete, kept apart (not in Summaries)
+	Incomplete        int         // summaries whose response was incomplete, kept apart (not in Summaries)
 	RawTextLength     LengthStats // over all chunks
 	SummaryLength     LengthStats // over stored summaries; zero when there are none
 	VectorSets        []VectorSet // chunk vector sets ordered by rep, model
