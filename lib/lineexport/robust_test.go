@@ -143,6 +143,12 @@ func TestCROnlyAndHeaderOnly(t *testing.T) {
 	if len(warnings) == 0 || !strings.Contains(warnings[0].Message, "CR alone") {
 		t.Errorf("CR-only warnings %v", warnings)
 	}
+	// A CR-only file whose first byte is CR is converted too: its first line
+	// is then empty, and the header error says so.
+	_, err = lineexport.ReadText("t.txt", strings.NewReader("\r[LINE] x\r\r2024/01/14(日)\r"))
+	if err == nil || !strings.Contains(err.Error(), `t.txt:1: expected a header line`) || !strings.Contains(err.Error(), `got ""`) {
+		t.Errorf("CR first: %v, want a header error on an empty line 1", err)
+	}
 	for _, body := range []string{"[LINE] 佐藤花子とのトーク履歴\n保存日時：2024/01/20 21:03\n\n", "[LINE] Chat history with Ren\n", "[LINE] x\n\n2024/01/14(日)\n"} {
 		got, warnings := messagesOf(t, []byte(body))
 		last := strings.Count(body, "\n") // the warning names the file's last line

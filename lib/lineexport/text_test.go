@@ -365,6 +365,10 @@ func TestReadTextLineEnds(t *testing.T) {
 			[]string{"2024-01-14 good\n09:06\tMe\tstill Ken's\nmorning", "2024-01-14 third"}, 0},
 		{"quoted: a closed quote before a message line ends there", head + "09:05\tKen\t\"good morning\"\n09:06\tMe\thello back\r\n",
 			[]string{"2024-01-14 \"good morning\"", "2024-01-14 hello back"}, 5},
+		{"quoted: a quote closed on a later line before a message line", head + "09:05\tKen\t\"good\nmorning\"\n09:06\tMe\thello back\r\n",
+			[]string{"2024-01-14 good\nmorning", "2024-01-14 hello back"}, 6},
+		{"quoted: an empty quoted text before a message line", head + "09:05\tKen\t\"\"\n09:06\tMe\thello back\r\n",
+			[]string{"2024-01-14 \"\"", "2024-01-14 hello back"}, 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
