@@ -77,13 +77,7 @@ func candidateEncodings(data []byte) []textEncoding {
 // utf16ByPattern reports the UTF-16 byte order whose encoding of "[LINE]"
 // data starts with, after an optional byte-order mark of that order.
 func utf16ByPattern(data []byte) (textEncoding, bool) {
-	const header = "[LINE]"
-	le := make([]byte, 0, 2*len(header))
-	be := make([]byte, 0, 2*len(header))
-	for i := range len(header) {
-		le = append(le, header[i], 0)
-		be = append(be, 0, header[i])
-	}
+	le, be := []byte("[\x00L\x00I\x00N\x00E\x00]\x00"), []byte("\x00[\x00L\x00I\x00N\x00E\x00]")
 	switch {
 	case bytes.HasPrefix(bytes.TrimPrefix(data, utf16LEBOM), le):
 		return textEncoding{"UTF-16LE", unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)}, true

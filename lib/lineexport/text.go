@@ -331,7 +331,7 @@ func crlfRecords(lines []physicalLine) (records []record, bareLF physicalLine, n
 				j++
 			}
 			if j > i {
-				parts := make([]string, 0, j-i+1)
+				var parts []string
 				for k := i; k <= j; k++ {
 					parts = append(parts, lines[k].text)
 				}
@@ -357,7 +357,7 @@ func lfRecords(lines []physicalLine) []record {
 		if _, _, text, ok := splitMessage(lines[i].text); ok && strings.HasPrefix(text, `"`) {
 			if !(len(text) >= 2 && strings.HasSuffix(text, `"`) && boundaryAfter(lines, i)) {
 				if j := quoteEnd(lines, i); j > i {
-					parts := make([]string, 0, j-i+1)
+					var parts []string
 					for k := i; k <= j; k++ {
 						parts = append(parts, lines[k].text)
 					}
