@@ -44,6 +44,10 @@ func TestLoadQuestionSetErrors(t *testing.T) {
 			t.Fatalf("error %v\nwant  %s", err, want)
 		}
 	}
+	one := writeFile(t, dir, "one.txt", "q1 0 c1 1\nx9 0 c1 2\n")
+	if _, _, err := experiment.LoadQuestionSet(qs, one); err == nil || err.Error() != fmt.Sprintf(`%s:2: expected a qid of %s, got "x9"`, one, qs) {
+		t.Errorf("one unknown qid: %v", err)
+	}
 	empty := writeFile(t, dir, "empty.jsonl", "")
 	_, _, err := experiment.LoadQuestionSet(empty, qrels)
 	var ie *inputerr.Error
