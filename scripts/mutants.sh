@@ -7,9 +7,15 @@
 #   scripts/mutants.sh                 every core package
 #   scripts/mutants.sh lib/fusion …    the named packages
 #
-# Prints one line per package (killed, lived, timed out, efficacy) and the
-# total kill rate, killed / (killed + lived); writes Gremlins' JSON reports
-# under build/mutants/. Not part of CI: a full run takes tens of minutes.
+# Prints one line per package — killed, lived, of those equivalent, timed
+# out — and two kill rates: over the non-equivalent mutants,
+# killed / (killed + lived − equivalent), and over all of them,
+# killed / (killed + lived). A mutant is equivalent when no input can tell it
+# from the original; each is listed, with one line of reasoning, in
+# scripts/mutants-equivalent.txt as "FILE:LINE:COLUMN TYPE  reason". Lived
+# mutants that are not listed are printed after the table. Writes Gremlins'
+# JSON reports under build/mutants/. Not part of CI: a full run takes tens of
+# minutes.
 #
 # Environment:
 #   MUTANT_WORKERS   parallel mutants (default: number of cores)
@@ -29,24 +35,58 @@ coefficient="${MUTANT_TIMEOUT:-20}"
 out=build/mutants
 mkdir -p "$out"
 
-total_killed=0 total_lived=0 total_timeout=0
-printf '%-28s %7s %6s %9s %9s\n' package killed lived timed-out efficacy
+equivalent=scripts/mutants-equivalent.txt
+total_killed=0 total_lived=0 total_equiv=0 total_timeout=0
+live_list="$out/lived.txt"
+: >"$live_list"
+printf '%-28s %7s %6s %6s %9s %9s %9s\n' package killed lived equiv timed-out non-equiv all
+rate() { # killed, denominator
+	if (($2)); then awk -v k="$1" -v d="$2" 'BEGIN { printf "%.1f%%", 100 * k / d }'; else echo -; fi
+}
 for p in "${packages[@]}"; do
 	report="$out/$(tr / _ <<<"$p").json"
 	go tool gremlins unleash --silent --workers "$workers" --timeout-coefficient "$coefficient" \
 		--output "$report" "./$p" >/dev/null
-	read -r killed lived timeout < <(python3 - "$report" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-print(r.get("mutants_killed", 0), r.get("mutants_lived", 0), r.get("mutants_timed_out", r.get("timed_out", 0)))
+	read -r killed lived equiv timeout < <(python3 - "$report" "$p" "$equivalent" "$live_list" <<'PY'
+import json, os, sys
+report, pkg, equivalent, live_list = sys.argv[1:]
+r = json.load(open(report))
+known = set()
+if os.path.exists(equivalent):
+    for line in open(equivalent, encoding="utf-8"):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            where, kind = line.split()[:2]
+            known.add((where, kind))
+killed = lived = equiv = timeout = 0
+with open(live_list, "a", encoding="utf-8") as out:
+    for f in r.get("files", []):
+        name = f["file_name"]
+        path = name if name.startswith(pkg + "/") else pkg + "/" + os.path.basename(name)
+        for m in f.get("mutations", []):
+            status = m["status"]
+            where = "%s:%d:%d" % (path, m["line"], m["column"])
+            if status == "KILLED":
+                killed += 1
+            elif status == "LIVED":
+                lived += 1
+                if (where, m["type"]) in known:
+                    equiv += 1
+                else:
+                    out.write("%s %s\n" % (where, m["type"]))
+            elif status.startswith("TIMED"):
+                timeout += 1
+print(killed, lived, equiv, timeout)
 PY
 )
-	total_killed=$((total_killed + killed)) total_lived=$((total_lived + lived)) total_timeout=$((total_timeout + timeout))
-	eff="-"
-	((killed + lived)) && eff="$(awk -v k="$killed" -v l="$lived" 'BEGIN { printf "%.1f%%", 100 * k / (k + l) }')"
-	printf '%-28s %7d %6d %9d %9s\n' "$p" "$killed" "$lived" "$timeout" "$eff"
+	total_killed=$((total_killed + killed)) total_lived=$((total_lived + lived))
+	total_equiv=$((total_equiv + equiv)) total_timeout=$((total_timeout + timeout))
+	printf '%-28s %7d %6d %6d %9d %9s %9s\n' "$p" "$killed" "$lived" "$equiv" "$timeout" \
+		"$(rate "$killed" $((killed + lived - equiv)))" "$(rate "$killed" $((killed + lived)))"
 done
-eff="-"
-((total_killed + total_lived)) && eff="$(awk -v k="$total_killed" -v l="$total_lived" 'BEGIN { printf "%.1f%%", 100 * k / (k + l) }')"
-printf '%-28s %7d %6d %9d %9s\n' total "$total_killed" "$total_lived" "$total_timeout" "$eff"
-echo "lived mutants: build/mutants/*.json (\"status\": \"LIVED\")"
+printf '%-28s %7d %6d %6d %9d %9s %9s\n' total "$total_killed" "$total_lived" "$total_equiv" "$total_timeout" \
+	"$(rate "$total_killed" $((total_killed + total_lived - total_equiv)))" "$(rate "$total_killed" $((total_killed + total_lived)))"
+if [[ -s "$live_list" ]]; then
+	echo "lived, not listed as equivalent in $equivalent:"
+	cat "$live_list"
+fi

@@ -86,7 +86,9 @@ func writeChunkJSON(w *bufio.Writer, c chat.Chunk) {
 
 // writeJSONString quotes s as JSON the way Python's json.dumps does with
 // ensure_ascii=False: '"' and '\' escaped, \n \r \t \b \f by name, other
-// control characters below U+0020 as \u00XX, everything else verbatim.
+// control characters below U+0020 as \u00XX, everything else verbatim, but
+// for a byte that is not part of valid UTF-8, which is written as U+FFFD (as
+// encoding/json writes it), so the output is always valid UTF-8.
 func writeJSONString(w io.ByteWriter, s string) {
 	const hexDigits = "0123456789abcdef"
 	w.WriteByte('"')
@@ -121,7 +123,19 @@ func writeJSONString(w io.ByteWriter, s string) {
 				}
 				continue
 			}
-			w.WriteByte(b)
+			if b < utf8.RuneSelf {
+				w.WriteByte(b)
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			valid := s[i : i+size]
+			if r == utf8.RuneError && size == 1 {
+				valid = "\uFFFD"
+			}
+			for j := range len(valid) {
+				w.WriteByte(valid[j])
+			}
+			i += size - 1
 		}
 	}
 	w.WriteByte('"')

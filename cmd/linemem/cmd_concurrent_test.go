@@ -69,3 +69,31 @@ func TestDeadEndpointStops(t *testing.T) {
 		}
 	}
 }
+
+// TestBadBaseURLIsAUsageError: an unparseable --base-url or OPENAI_BASE_URL
+// stops summarize and embed with exit 2 before any request, instead of
+// being retried as a transient failure.
+func TestBadBaseURLIsAUsageError(t *testing.T) {
+	providerSideDB(t) // sets the provider environment
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
+	for _, c := range []struct{ flag, env, named string }{
+		{"http://[::1", "", "--base-url"},
+		{"", "localhost:8080/v1", "OPENAI_BASE_URL"},
+	} {
+		t.Setenv("OPENAI_BASE_URL", c.env)
+		for _, cmd := range [][]string{
+			{"summarize", "--provider", "openai"},
+			{"embed", "--provider", "openai", "--rep", "raw_text", "--dimensions", "8"},
+		} {
+			args := append(append([]string(nil), cmd...), "--db", db, "--allow-remote", "--max-attempts", "6")
+			if c.flag != "" {
+				args = append(args, "--base-url", c.flag)
+			}
+			code, out, stderr := ingestSideRun(t, args...)
+			if code != 2 || !strings.Contains(stderr, "bad service URL: "+c.named) || strings.Contains(out, "attempt") {
+				t.Errorf("%v (OPENAI_BASE_URL %q): exit %d\n%s%s", args, c.env, code, out, stderr)
+			}
+		}
+	}
+}

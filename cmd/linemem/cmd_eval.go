@@ -11,11 +11,13 @@ import (
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/metrics"
+	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
+	flag "github.com/spf13/pflag"
 )
 
 func init() {
@@ -82,6 +84,7 @@ func runEval(env *environment, args []string) error {
 	fs := newFlagSet(env, c, &db)
 	fs.StringVar(&questionsPath, "questions", "", "questions `FILE` (JSONL: qid, question, type)")
 	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
+	allowDup := allowDuplicateQrelsFlag(fs)
 	fs.StringVar(&names, "retriever", "", "retriever `NAME`s, comma-separated (e.g. raw_text_bm25,hybrid:embedding_text_bm25+embedding_text_vector@0.45)")
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` of chunk and query vectors (default: the only one stored)")
 	fs.StringVar(&proto.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
@@ -103,7 +106,7 @@ func runEval(env *environment, args []string) error {
 		return fmt.Errorf("%w: --bootstrap: %v", errUsage, err)
 	}
 	retrievers := strings.Split(names, ",")
-	qs, qrels, err := experiment.LoadQuestionSet(questionsPath, qrelsPath)
+	qs, qrels, err := loadQuestionSet(env, questionsPath, qrelsPath, *allowDup)
 	if err != nil {
 		return err
 	}
@@ -246,4 +249,19 @@ func writeJSON(env *environment, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// allowDuplicateQrelsFlag defines --allow-duplicate-qrels on fs.
+func allowDuplicateQrelsFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("allow-duplicate-qrels", false, "keep the last of qrels rows that judge one (qid, chunk_id) differently, with a warning, instead of failing")
+}
+
+// loadQuestionSet reads the questions and qrels (experiment.LoadQuestionSetWith)
+// and prints the qrels warnings on stderr.
+func loadQuestionSet(env *environment, questionsPath, qrelsPath string, allowDuplicates bool) ([]questions.Question, ranking.Qrels, error) {
+	qs, qrels, warnings, err := experiment.LoadQuestionSetWith(questionsPath, qrelsPath, trec.QrelsOptions{AllowConflicts: allowDuplicates})
+	for _, w := range warnings {
+		fmt.Fprintf(env.stderr, "warning: %v\n", &w)
+	}
+	return qs, qrels, err
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/linemem/linemem/lib/answer"
 	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/questions"
@@ -86,6 +85,7 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	pf.bind(fs)
 	fs.StringVar(&questionsPath, "questions", "", "questions `FILE` (JSONL: qid, question, type, optional answer)")
 	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
+	allowDup := allowDuplicateQrelsFlag(fs)
 	fs.StringVar(&outDir, "out", "", "write "+reproduce.AnswersSlug+".{csv,md,tex} into `DIR`")
 	fs.StringVar(&answersPath, "answers", "", "write every answer as JSONL to `FILE` (holds question and chat text)")
 	fs.IntVar(&b, "bootstrap", bootstrap.DefaultB, "bootstrap resamples `B`")
@@ -107,7 +107,7 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	qs, qrels, err := experiment.LoadQuestionSet(questionsPath, qrelsPath)
+	qs, qrels, err := loadQuestionSet(env, questionsPath, qrelsPath, *allowDup)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"time"
 
@@ -28,6 +29,10 @@ Each PATH is an export file or a folder searched recursively for .json and
 whose content and chunking flags are unchanged writes nothing, and a changed
 file replaces that source's messages and chunks. Bad files are reported as
 FILE:LINE: expected …, the good ones are still stored, and the exit code is 1.
+Only regular files are read (a link is followed to a regular file only; a
+named pipe, device or socket is skipped with a warning), each up to
+--max-file-mib; one file reached by two paths is ingested once.
+
 When anything was added or replaced, ingest then builds the everyday
 search's index (beside the database, in .DB.derived/), so the first search
 is as fast as the next ones. The chat's title in a .txt header is stored
@@ -47,6 +52,7 @@ func runIngest(env *environment, c *command, args []string) error {
 	fset.IntVar(&opts.MaxChars, "max-chars", opts.MaxChars, "render limit: trim a window's raw_text to at most `N` characters")
 	fset.BoolVar(&opts.Lossless, "lossless", false, "start the next window early enough that trimming leaves no message in no chunk")
 	quiet := fset.Bool("quiet", false, "no progress on stderr")
+	maxMiB := fset.Int64("max-file-mib", ingest.DefaultMaxFileBytes>>20, "read at most `N` MiB from one file; a larger file fails")
 	paths, err := parseInterspersed(fset, args)
 	if err != nil {
 		return err
@@ -58,15 +64,25 @@ func runIngest(env *environment, c *command, args []string) error {
 	if err := opts.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	if *maxMiB <= 0 || *maxMiB > math.MaxInt64>>20 {
+		return fmt.Errorf("%w: --max-file-mib must be a positive number of MiB, got %d", errUsage, *maxMiB)
+	}
 
 	files, problems := ingest.Collect(paths)
+	failures := 0
 	for _, p := range problems {
+		var skipped *ingest.Skipped
+		if errors.As(p, &skipped) {
+			fmt.Fprintf(env.stderr, "warning: %v\n", p)
+			continue
+		}
 		fmt.Fprintf(env.stderr, "%v\n", p)
+		failures++
 	}
-	failures := len(problems)
 	var total int64
-	for _, f := range files {
-		total += f.Size
+	for i := range files {
+		files[i].MaxBytes = *maxMiB << 20
+		total += files[i].Size
 	}
 	if len(files) == 0 {
 		if failures == 0 {

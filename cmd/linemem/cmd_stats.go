@@ -45,6 +45,7 @@ type statsJSON struct {
 	Chunks            int              `json:"chunks"`
 	UncoveredMessages int              `json:"uncovered_messages"`
 	Summaries         int              `json:"summaries"`
+	Incomplete        int              `json:"incomplete_summaries,omitempty"` // kept apart; summarize --retry-incomplete resends them
 	RawTextLength     statsLengths     `json:"raw_text_length"`
 	SummaryLength     *statsLengths    `json:"summary_length,omitempty"`
 	VectorSets        []statsVectorSet `json:"vector_sets"`
@@ -83,6 +84,7 @@ func statsDocument(s store.Stats) statsJSON {
 	doc := statsJSON{
 		Sources: s.Sources, Messages: s.Messages, Chunks: s.Chunks, UncoveredMessages: s.UncoveredMessages,
 		Summaries:       s.Summaries,
+		Incomplete:      s.Incomplete,
 		RawTextLength:   statsLengths(s.RawTextLength),
 		VectorSets:      []statsVectorSet{},
 		QueryVectorSets: []statsVectorSet{},
@@ -113,6 +115,9 @@ func statsTable(env *environment, s store.Stats) error {
 	row("Summaries", thousands(s.Summaries))
 	if s.Summaries > 0 {
 		row("Summary length (chars)", lengthCells(s.SummaryLength))
+	}
+	if s.Incomplete > 0 {
+		row("Incomplete summaries (output limit reached)", thousands(s.Incomplete))
 	}
 	for _, v := range s.VectorSets {
 		row(fmt.Sprintf("%s vectors (%s)", v.Rep, v.Model), fmt.Sprintf("%s × %d", thousands(v.Count), v.Dim))

@@ -210,6 +210,9 @@ func interruptible() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
+// retryBudgetFactor multiplies --max-output-tokens for --retry-incomplete.
+const retryBudgetFactor = 4
+
 func runSummarize(env *environment, c *command, args []string) error {
 	var dbPath, summariesFile string
 	var rf remoteFlags
@@ -219,6 +222,7 @@ func runSummarize(env *environment, c *command, args []string) error {
 	pf.bind(fs)
 	fs.StringVar(&summariesFile, "summaries", "", "JSONL `FILE` for --provider file")
 	maxOut := fs.Int("max-output-tokens", openai.DefaultMaxOutputTokens, "max_output_tokens of each request")
+	retryIncomplete := fs.Bool("retry-incomplete", false, fmt.Sprintf("resend chunks whose summary came back incomplete (output limit reached) with %d× --max-output-tokens", retryBudgetFactor))
 	serviceStore := fs.Bool("service-store", false, "let the service retain responses (Responses API store left unset, as in the paper); default sends store=false")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -243,6 +247,13 @@ func runSummarize(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
+	var retry provider.Summarizer
+	if *retryIncomplete {
+		opts.MaxOutputTokens = retryBudgetFactor * *maxOut
+		if retry, err = provider.NewSummarizer(rf.provider, opts); err != nil {
+			return err
+		}
+	}
 	st, cc, err := openStoreAndCache(dbPath)
 	if err != nil {
 		return err
@@ -250,7 +261,7 @@ func runSummarize(env *environment, c *command, args []string) error {
 	defer st.Close()
 	ctx, stop := interruptible()
 	defer stop()
-	j := job.Summaries{Store: st, Summarizer: sum, Options: rf.jobOptions(env, cc, red)}
+	j := job.Summaries{Store: st, Summarizer: sum, Retry: retry, Options: rf.jobOptions(env, cc, red)}
 	plan, err := j.Plan(ctx)
 	if err != nil {
 		return err

@@ -48,6 +48,7 @@ func runSweep(env *environment, args []string) error {
 	fs := newFlagSet(env, c, &db)
 	fs.StringVar(&questionsPath, "questions", "", "questions `FILE`")
 	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
+	allowDup := allowDuplicateQrelsFlag(fs)
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
 	fs.StringVar(&proto.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
@@ -65,7 +66,7 @@ func runSweep(env *environment, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	opts.tokenizer = proto.Tokenizer
-	qs, qrels, err := experiment.LoadQuestionSet(questionsPath, qrelsPath)
+	qs, qrels, err := loadQuestionSet(env, questionsPath, qrelsPath, *allowDup)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/provider/cache"
+	"github.com/linemem/linemem/lib/provider/openai"
 	"github.com/linemem/linemem/lib/store"
 )
 
@@ -87,7 +88,7 @@ func runMain(env *environment, args []string) int {
 			return 0
 		}
 		fmt.Fprintf(env.stderr, "linemem %s: %v\n", cmd.name, err)
-		if errors.Is(err, errUsage) {
+		if errors.Is(err, errUsage) || errors.Is(err, openai.ErrBaseURL) {
 			return 2
 		}
 		return 1

@@ -290,6 +290,13 @@ func TestCandidateCeiling(t *testing.T) {
 			t.Errorf("row %d = %+v, want %+v", i, g, w)
 		}
 	}
+	t.Run("depth 1 is the smallest allowed", func(t *testing.T) {
+		// Top 1: p bm25 {a} 1/3, vector {y} 0, union {a, y} 1/3; q bm25 {e} 0, vector {d} 1, union {e, d} 1.
+		got, err := analysis.CandidateCeiling(qs, qrels, bm25, vector, 1)
+		if err != nil || len(got) != 3 || math.Abs(got[2].BM25-(1.0/3+0)/2) > tol || math.Abs(got[2].Vector-(0+1.0)/2) > tol || math.Abs(got[2].Union-(1.0/3+1)/2) > tol {
+			t.Errorf("depth 1: %+v, %v", got, err)
+		}
+	})
 	t.Run("depth 0 is an error", func(t *testing.T) {
 		if _, err := analysis.CandidateCeiling(qs, qrels, bm25, vector, 0); err == nil {
 			t.Error("no error")

@@ -24,3 +24,23 @@ func TestZScoreUnevenList(t *testing.T) {
 	)
 	assertHits(t, got, want)
 }
+
+// TestZScoreFarFromZero: σ is computed from the deviations s − μ, not from
+// Σs² − nμ² (equal in exact arithmetic), which cancels catastrophically for
+// scores far from 0: 3·10⁷ + 0, 0.5, 1.25 have μ = 3·10⁷ + 7/12 and
+// Σ(s − μ)² = (7² + 1² + 8²)/12² = 114/144, σ = √(114/432).
+func TestZScoreFarFromZero(t *testing.T) {
+	const base = 3e7
+	bm := hits("c", base+1.25, "b", base+0.5, "a", base)
+	sd := math.Sqrt(114.0 / 432)
+	want := []float64{(8.0 / 12) / sd, (-1.0 / 12) / sd, (-7.0 / 12) / sd}
+	got := fusion.ZScore{Beta: 1}.Fuse(bm, nil)
+	if len(got) != len(want) {
+		t.Fatalf("got %v", got)
+	}
+	for i, h := range got {
+		if math.Abs(h.Score-want[i]) > 1e-6 {
+			t.Errorf("%s: z = %.9f, want %.9f", h.ChunkID, h.Score, want[i])
+		}
+	}
+}

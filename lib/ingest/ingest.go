@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
@@ -22,30 +23,94 @@ import (
 	"github.com/linemem/linemem/lib/store"
 )
 
+// DefaultMaxFileBytes is the most bytes read from one export unless
+// Input.MaxBytes says otherwise: 1 GiB, ten times the largest real LINE
+// export met (a decade of a busy group chat is about 100 MB), so that a file
+// that never ends (a link to /dev/zero) or a huge file given by mistake
+// stops with an error instead of filling memory.
+const DefaultMaxFileBytes int64 = 1 << 30
+
 // Input is one export file found by Collect.
 type Input struct {
 	Path string
 	Size int64
+	// MaxBytes is the most bytes read from the file; a larger file fails
+	// with an error naming the limit. 0 = DefaultMaxFileBytes.
+	MaxBytes int64
+}
+
+func (in Input) maxBytes() int64 {
+	if in.MaxBytes > 0 {
+		return in.MaxBytes
+	}
+	return DefaultMaxFileBytes
+}
+
+// Skipped is a path Collect passed over because it is not a regular file
+// (a named pipe, a device, a socket, or a link to one of them): reading it
+// could block forever or never end. It is a warning, not a failure.
+type Skipped struct {
+	Path string
+	What string // "a named pipe", "a device", …
+}
+
+func (s *Skipped) Error() string {
+	return fmt.Sprintf("%s: skipped: %s, not a regular file", s.Path, s.What)
+}
+
+// kind names a file mode that is not a regular file or a folder.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a file"
 }
 
 // Collect expands paths into export files: a folder (or a symbolic link to
 // one) contributes every .json and .txt file below it in lexical order, a
-// file itself. A path that does not
-// exist, a folder that cannot be walked, or a second file with an
-// already-taken source name (base name) is returned as a problem; the other
-// files are still returned.
+// file itself. Only regular files are taken: a symbolic link is followed to
+// a regular file only, and a named pipe, device or socket is returned as a
+// *Skipped problem (a warning). One file reached by two paths (a folder and
+// a file in it, or a link and its target: the same path once symbolic links
+// are resolved) is one input, under the first path. A path that does not
+// exist, a folder that cannot be walked, a file name that is not UTF-8
+// (shown with its bytes escaped; a source name must be text), or a second
+// file with an already-taken source name (base name) is returned as a
+// problem; the other files are still returned.
 func Collect(paths []string) ([]Input, []error) {
 	var files []Input
 	var problems []error
 	bySource := map[string]string{}
-	add := func(path string, size int64) {
+	seen := map[string]bool{} // resolved paths
+	add := func(path string, info fs.FileInfo) {
+		if !info.Mode().IsRegular() {
+			problems = append(problems, &Skipped{Path: path, What: kind(info.Mode())})
+			return
+		}
+		if resolved, err := resolve(path); err == nil {
+			if seen[resolved] {
+				return
+			}
+			seen[resolved] = true
+		}
 		source := filepath.Base(path)
+		if !utf8.ValidString(source) {
+			problems = append(problems, fmt.Errorf("%q: the file name is not UTF-8 (its bytes are shown escaped); a source is named by its file name, so rename the file", path))
+			return
+		}
 		if first, taken := bySource[source]; taken {
 			problems = append(problems, fmt.Errorf("%s: source name %s is already taken by %s; rename one of them", path, source, first))
 			return
 		}
 		bySource[source] = path
-		files = append(files, Input{path, size})
+		files = append(files, Input{Path: path, Size: info.Size()})
 	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -54,7 +119,7 @@ func Collect(paths []string) ([]Input, []error) {
 			continue
 		}
 		if !info.IsDir() {
-			add(p, info.Size())
+			add(p, info)
 			continue
 		}
 		root := p
@@ -73,11 +138,14 @@ func Collect(paths []string) ([]Input, []error) {
 			if d.IsDir() || !lineexport.Supported(path) {
 				return nil
 			}
-			info, err := d.Info()
+			info, err := os.Stat(path) // follows a link to what it names
 			if err != nil {
 				return err
 			}
-			add(path, info.Size())
+			if info.IsDir() {
+				return nil
+			}
+			add(path, info)
 			return nil
 		})
 		if err != nil {
@@ -85,6 +153,15 @@ func Collect(paths []string) ([]Input, []error) {
 		}
 	}
 	return files, problems
+}
+
+// resolve is path made absolute with every symbolic link resolved.
+func resolve(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
 }
 
 // underRoot rewrites a path found below root, the folder a symbolic link p
@@ -128,7 +205,7 @@ type Prepared struct {
 // bytes and the same options is recognised before parsing.
 func Prepare(st *store.Store, in Input, opts chunking.Options) Prepared {
 	p := Prepared{Input: in, Source: filepath.Base(in.Path)}
-	data, err := os.ReadFile(in.Path)
+	data, err := readRegular(in.Path, in.maxBytes())
 	if err != nil {
 		p.Err = err
 		return p
@@ -238,6 +315,39 @@ func Files(st *store.Store, inputs []Input, opts chunking.Options, done func(i i
 		<-uncommitted
 		done(i, p.Input, rep, err)
 	}
+}
+
+// readRegular reads the file at path, which must be a regular file of at
+// most limit bytes. It is opened without blocking (a named pipe put in its
+// place since Collect would otherwise wait for a writer) and checked after
+// opening, and at most limit+1 bytes are ever read.
+func readRegular(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %s, not a regular file; not read", path, kind(info.Mode()))
+	}
+	tooBig := func(n int64) error {
+		return fmt.Errorf("%s: %d bytes or more, over the limit of %d bytes per file (--max-file-mib)", path, n, limit)
+	}
+	if info.Size() > limit {
+		return nil, tooBig(info.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, tooBig(int64(len(data)))
+	}
+	return data, nil
 }
 
 // HashFile returns the lowercase hex SHA-256 and the size of a file.

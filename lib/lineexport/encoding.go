@@ -23,7 +23,11 @@ type textEncoding struct {
 	enc  encoding.Encoding
 }
 
-// toUTF8 returns a .txt export's bytes as UTF-8. Valid UTF-8 is returned as
+// toUTF8 returns a .txt export's bytes as UTF-8. A file that starts, after
+// an optional byte-order mark, with the `[LINE]` header in UTF-16 — every
+// other byte 0x00: `[`,0,`L`,0,… (LE) or 0,`[`,0,`L`,… (BE) — is UTF-16 by
+// that byte pattern, even when its bytes are also valid UTF-8 (an English
+// export, whose zero bytes are valid UTF-8). Other valid UTF-8 is returned as
 // is. Otherwise the encodings an export may have been saved in are tried in
 // turn — UTF-16 named by its byte-order mark; else UTF-16LE, UTF-16BE and
 // Shift_JIS (Windows-31J) — and the first that decodes to a text starting
@@ -31,6 +35,11 @@ type textEncoding struct {
 // a Warning saying so. Bytes in none of them give the invalid-UTF-8
 // InputError with a hint on converting the file.
 func toUTF8(source string, data []byte) ([]byte, *Warning, error) {
+	if enc, ok := utf16ByPattern(data); ok {
+		if out, err := enc.enc.NewDecoder().Bytes(data); err == nil && plausibleExport(out) {
+			return out, &Warning{File: source, Line: 1, Message: fmt.Sprintf("the file is %s, not UTF-8; read it converted to UTF-8", enc.name)}, nil
+		}
+	}
 	if utf8.Valid(data) {
 		return data, nil, nil
 	}
@@ -63,6 +72,19 @@ func candidateEncodings(data []byte) []textEncoding {
 		{"UTF-16BE", unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)},
 		{"Shift_JIS", japanese.ShiftJIS},
 	}
+}
+
+// utf16ByPattern reports the UTF-16 byte order whose encoding of "[LINE]"
+// data starts with, after an optional byte-order mark of that order.
+func utf16ByPattern(data []byte) (textEncoding, bool) {
+	le, be := []byte("[\x00L\x00I\x00N\x00E\x00]\x00"), []byte("\x00[\x00L\x00I\x00N\x00E\x00]")
+	switch {
+	case bytes.HasPrefix(bytes.TrimPrefix(data, utf16LEBOM), le):
+		return textEncoding{"UTF-16LE", unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)}, true
+	case bytes.HasPrefix(bytes.TrimPrefix(data, utf16BEBOM), be):
+		return textEncoding{"UTF-16BE", unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)}, true
+	}
+	return textEncoding{}, false
 }
 
 // plausibleExport reports whether decoded text has no replacement character

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/unicode"
 
@@ -95,6 +96,31 @@ func TestOtherEncodings(t *testing.T) {
 			}
 		})
 	}
+	t.Run("English text in UTF-16, whose bytes are valid UTF-8", func(t *testing.T) {
+		ascii := []byte("[LINE] Chat history with Ken\r\nSaved on: 2024/01/20 21:03\r\n\r\n2024/01/14(Sun)\r\n9:05\tKen\tgood morning\r\n9:06:30 PM\tMe\thello\r\n")
+		want, _ := messagesOf(t, ascii)
+		for _, e := range []struct {
+			name string
+			enc  encoding.Encoding
+		}{
+			{"UTF-16LE", unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)},
+			{"UTF-16BE", unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)},
+			{"UTF-16LE", unicode.UTF16(unicode.LittleEndian, unicode.UseBOM)},
+			{"UTF-16BE", unicode.UTF16(unicode.BigEndian, unicode.UseBOM)},
+		} {
+			data, err := e.enc.NewEncoder().Bytes(ascii)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, warnings := messagesOf(t, data)
+			if len(want) != 2 || strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+				t.Errorf("%s: messages %q, want %q", e.name, got, want)
+			}
+			if len(warnings) == 0 || !strings.Contains(warnings[0].Message, e.name) {
+				t.Errorf("%s: warnings %v, want a first one naming it", e.name, warnings)
+			}
+		}
+	})
 	t.Run("unknown bytes get a hint", func(t *testing.T) {
 		_, err := lineexport.ReadText("t.txt", bytes.NewReader(append([]byte("[LINE] x\n\xff\xfe\xfd"), 0x80)))
 		var ie *lineexport.InputError
@@ -116,6 +142,12 @@ func TestCROnlyAndHeaderOnly(t *testing.T) {
 	}
 	if len(warnings) == 0 || !strings.Contains(warnings[0].Message, "CR alone") {
 		t.Errorf("CR-only warnings %v", warnings)
+	}
+	// A CR-only file whose first byte is CR is converted too: its first line
+	// is then empty, and the header error says so.
+	_, err = lineexport.ReadText("t.txt", strings.NewReader("\r[LINE] x\r\r2024/01/14(日)\r"))
+	if err == nil || !strings.Contains(err.Error(), `t.txt:1: expected a header line`) || !strings.Contains(err.Error(), `got ""`) {
+		t.Errorf("CR first: %v, want a header error on an empty line 1", err)
 	}
 	for _, body := range []string{"[LINE] 佐藤花子とのトーク履歴\n保存日時：2024/01/20 21:03\n\n", "[LINE] Chat history with Ren\n", "[LINE] x\n\n2024/01/14(日)\n"} {
 		got, warnings := messagesOf(t, []byte(body))

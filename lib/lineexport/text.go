@@ -40,16 +40,20 @@ import (
 //
 // Message lines: TIME, a tab, SENDER, a tab, TEXT; only the first two tabs are
 // structure. TIME is H:MM or HH:MM (24-hour), 午前H:MM / 午後H:MM, H:MMAM or
-// H:MM PM (any letter case, "a.m." too); in 12-hour forms 12 AM is 00 and
-// 12 PM is 12. Time is then "HH:MM:00". An empty SENDER column, or a line with
+// H:MM PM (any letter case, "a.m." too), each with optional seconds
+// (9:05:30, 9:05:30 PM); in 12-hour forms 12 AM is 00 and 12 PM is 12. Time
+// is then "HH:MM:SS", seconds 00 when the column has none. An empty SENDER column, or a line with
 // only TIME<TAB>TEXT, is a system line: sender "SYSTEM".
 //
 // Multi-line messages are wrapped in double quotes, "first line … last line";
 // the quotes are removed, the inner text is kept verbatim (inner quotes are
 // not unescaped). Which newlines are inside a message depends on the file:
-//   - CRLF files (the first line ends in CRLF): records end at CRLF; a bare LF
-//     is a newline inside the current message, quoted or not; the wrapping
-//     quotes are removed when the text spans lines.
+//   - CRLF files (the first line ends in CRLF): records end at CRLF; inside
+//     a quoted message a bare LF is a newline of the message (up to a line
+//     ending in `"` that a message line follows); outside quotes a bare LF
+//     is a line break, as in an LF file, with one Warning naming the first
+//     such line followed by a message or day line (see crlfRecords); the
+//     wrapping quotes are removed when the text spans lines.
 //   - LF files: a message whose TEXT starts with `"` continues over the
 //     following lines up to the first line ending in `"` after which the next
 //     non-blank line is a message line or a day line or the file ends; the
@@ -168,6 +172,7 @@ type textDay struct {
 type pendingMessage struct {
 	day          int // index into days
 	hour, minute int
+	second       int
 	sender, text string
 	more         []string // unquoted continuation lines, joined to text by "\n"
 }
@@ -179,8 +184,8 @@ var (
 	// dayWeekdayAB matches Sun, 01/14/2024 and Sun, 14/01/2024.
 	dayWeekdayAB = regexp.MustCompile(`^[^\s\d\t,]+,\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*$`)
 	// messageTime matches the TIME column: 9:05, 09:05, 午前9:05, 午後9:05,
-	// 9:05AM, 9:05 PM, 9:05 p.m.
-	messageTime = regexp.MustCompile(`^(午前|午後)?(\d{1,2}):(\d{2})(?:\s?([AaPp])\.?[Mm]\.?)?$`)
+	// 9:05AM, 9:05 PM, 9:05 p.m., each also with seconds (9:05:30 PM).
+	messageTime = regexp.MustCompile(`^(午前|午後)?(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([AaPp])\.?[Mm]\.?)?$`)
 )
 
 // Placeholders whose whole text sets a message's type (spec §3).
@@ -246,7 +251,13 @@ func (tr *textReader) read() (*Result, error) {
 	crlf := first.crlf && hasBareLF(body)
 	var records []record
 	if crlf {
-		records = crlfRecords(body)
+		var first physicalLine
+		var n int
+		records, first, n = crlfRecords(body)
+		if n > 0 {
+			tr.result.Warnings = append(tr.result.Warnings, Warning{File: tr.source, Line: first.num,
+				Message: fmt.Sprintf("a bare LF outside quotes in a file of CRLF lines before a message or day line (%d such line(s)); read as a line break", n)})
+		}
 	} else {
 		records = lfRecords(body)
 	}
@@ -266,12 +277,12 @@ func (tr *textReader) read() (*Result, error) {
 			Source:      tr.source,
 			SourceOrder: i,
 			Date:        d.date,
-			Time:        formatClock(p.hour, p.minute, 0),
+			Time:        formatClock(p.hour, p.minute, p.second),
 			Sender:      p.sender,
 			Type:        TypeOf(p.text),
 			Text:        p.text,
 		}
-		finish(&m, d.day, clockDuration(p.hour, p.minute, 0), true)
+		finish(&m, d.day, clockDuration(p.hour, p.minute, p.second), true)
 		tr.result.Messages[i] = m
 	}
 	return &tr.result, nil
@@ -293,22 +304,50 @@ func isSavedLine(s string) bool {
 	return strings.HasPrefix(s, "保存日時：") || strings.HasPrefix(s, "保存日時:") || strings.HasPrefix(s, "Saved on:")
 }
 
-// crlfRecords joins physical lines ended by a bare LF to the line after them.
-func crlfRecords(lines []physicalLine) []record {
-	var records []record
+// crlfRecords cuts the lines of a CRLF file into records. Inside a quoted
+// message (a message line whose TEXT opens with `"`) a bare LF is a newline
+// of the message, as LINE writes multi-line messages, up to the CRLF that
+// ends the record, or up to a line ending in `"` followed by a message line.
+// Outside quotes a bare LF ends the record like CRLF: LINE writes no bare LF
+// there, so one comes from an edit or a joined file, and reading it as the
+// line break it is keeps the next message its own (a message line, a day
+// line, or else a continuation line, as in an LF file). bareLF is the first
+// line whose bare LF is followed by a message or day line (which a reading
+// of every bare LF as an inner newline would have merged into the message),
+// and n how many there are.
+func crlfRecords(lines []physicalLine) (records []record, bareLF physicalLine, n int) {
 	for i := 0; i < len(lines); i++ {
 		rec := record{text: lines[i].text, line: lines[i]}
-		if j := i; !lines[j].crlf && !lines[j].last && j+1 < len(lines) {
-			parts := []string{lines[j].text}
-			for !lines[j].crlf && !lines[j].last && j+1 < len(lines) {
-				j++
-				parts = append(parts, lines[j].text)
+		innerLF := func(j int) bool { return !lines[j].crlf && !lines[j].last && j+1 < len(lines) }
+		if _, _, text, ok := splitMessage(lines[i].text); ok && strings.HasPrefix(text, `"`) {
+			closed := func(j int) bool {
+				t := lines[j].text
+				if j == i {
+					t = text
+				}
+				return len(t) >= 2 && strings.HasSuffix(t, `"`) && isMessageLine(lines[j+1].text)
 			}
-			rec.text, i = strings.Join(parts, "\n"), j
+			j := i
+			for innerLF(j) && !closed(j) {
+				j++
+			}
+			if j > i {
+				var parts []string
+				for k := i; k <= j; k++ {
+					parts = append(parts, lines[k].text)
+				}
+				rec.text, i = strings.Join(parts, "\n"), j
+			}
+		}
+		if innerLF(i) && (isMessageLine(lines[i+1].text) || isDayShape(lines[i+1].text)) {
+			if n == 0 {
+				bareLF = lines[i]
+			}
+			n++
 		}
 		records = append(records, rec)
 	}
-	return records
+	return records, bareLF, n
 }
 
 // lfRecords joins the lines of quoted multi-line messages (see ReadText).
@@ -319,7 +358,7 @@ func lfRecords(lines []physicalLine) []record {
 		if _, _, text, ok := splitMessage(lines[i].text); ok && strings.HasPrefix(text, `"`) {
 			if !(len(text) >= 2 && strings.HasSuffix(text, `"`) && boundaryAfter(lines, i)) {
 				if j := quoteEnd(lines, i); j > i {
-					parts := make([]string, 0, j-i+1)
+					var parts []string
 					for k := i; k <= j; k++ {
 						parts = append(parts, lines[k].text)
 					}
@@ -381,29 +420,33 @@ func isMessageLine(s string) bool {
 
 func isDayShape(s string) bool { return dayYMD.MatchString(s) || dayWeekdayAB.MatchString(s) }
 
-// parseMessageTime converts a TIME column to a 24-hour clock.
-func parseMessageTime(clock string) (h, m int, ok bool) {
+// parseMessageTime converts a TIME column to a 24-hour clock; absent
+// seconds are 0.
+func parseMessageTime(clock string) (h, m, sec int, ok bool) {
 	g := messageTime.FindStringSubmatch(clock)
 	if g == nil {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	h, _ = digits(g[2])
 	m, _ = digits(g[3])
-	if m > 59 {
-		return 0, 0, false
+	if g[4] != "" {
+		sec, _ = digits(g[4])
 	}
-	pm := g[1] == "午後" || g[4] == "P" || g[4] == "p"
-	if g[1] == "" && g[4] == "" {
-		return h, m, h <= 23
+	if m > 59 || sec > 59 {
+		return 0, 0, 0, false
+	}
+	pm := g[1] == "午後" || g[5] == "P" || g[5] == "p"
+	if g[1] == "" && g[5] == "" {
+		return h, m, sec, h <= 23
 	}
 	if h > 12 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	h %= 12 // 12 AM → 0, 12 PM → 12 below
 	if pm {
 		h += 12
 	}
-	return h, m, true
+	return h, m, sec, true
 }
 
 // readRecords classifies records into day lines and messages.
@@ -420,9 +463,9 @@ func (tr *textReader) readRecords(records []record) error {
 				return tr.errorAt(rec.line, fmt.Sprintf("a day line such as 2024/01/14(日) before the first message, got message line %q", clip(rec.text)))
 			}
 			clock, sender, text, _ := splitMessage(rec.text)
-			h, m, ok := parseMessageTime(clock)
+			h, m, sec, ok := parseMessageTime(clock)
 			if !ok {
-				return tr.errorAt(rec.line, fmt.Sprintf("a time from 0:00 to 23:59 (or 12-hour with 午前/午後, AM/PM), got %q", clock))
+				return tr.errorAt(rec.line, fmt.Sprintf("a time from 0:00 to 23:59, seconds optional (0:00:00 to 23:59:59), or 12-hour from 1:00 to 12:59 with 午前/午後 or AM/PM, got %q", clock))
 			}
 			if strings.Contains(text, "\n") && len(text) >= 2 && strings.HasPrefix(text, `"`) && strings.HasSuffix(text, `"`) {
 				text = text[1 : len(text)-1]
@@ -430,7 +473,7 @@ func (tr *textReader) readRecords(records []record) error {
 			if sender == "" {
 				sender = chat.SystemSender
 			}
-			tr.msgs = append(tr.msgs, pendingMessage{day: len(tr.days) - 1, hour: h, minute: m, sender: sender, text: text})
+			tr.msgs = append(tr.msgs, pendingMessage{day: len(tr.days) - 1, hour: h, minute: m, second: sec, sender: sender, text: text})
 			messageSinceDay = true
 		case isDayShape(rec.text):
 			d, ok := parseDay(rec)

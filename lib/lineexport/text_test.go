@@ -3,10 +3,12 @@ package lineexport_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -338,6 +340,81 @@ func TestReadTextBadInput(t *testing.T) {
 			}
 			inputError(t, err, file, tc.line, tc.fragments...)
 		})
+	}
+}
+
+// TestReadTextLineEnds reads one conversation in each layout of line ends: a
+// bare LF outside quotes is a line break in every layout, and in a CRLF file
+// one followed by a message or day line is named in a warning.
+func TestReadTextLineEnds(t *testing.T) {
+	const head = "[LINE] Chat history with Ken\r\nSaved on: 2025/12/06 19:57\r\n\r\n2024/01/14(Sun)\r\n"
+	three := []string{"2024-01-14 good morning", "2024-01-14 hello back", "2024-01-14 third"}
+	tests := []struct {
+		name, in string
+		want     []string // date and text of each message
+		warnLine int      // line of the bare-LF warning; 0 = none
+	}{
+		{"CRLF", head + "09:05\tKen\tgood morning\r\n09:06\tMe\thello back\r\n09:07\tKen\tthird\r\n", three, 0},
+		{"LF", strings.ReplaceAll(head, "\r\n", "\n") + "09:05\tKen\tgood morning\n09:06\tMe\thello back\n09:07\tKen\tthird\n", three, 0},
+		{"mixed: bare LF before a message line", head + "09:05\tKen\tgood morning\n09:06\tMe\thello back\r\n09:07\tKen\tthird\r\n", three, 5},
+		{"mixed: bare LF before a day line", head + "09:05\tKen\tgood morning\n\n2024/01/15(Mon)\n09:06\tMe\thello back\r\n",
+			[]string{"2024-01-14 good morning", "2024-01-15 hello back"}, 6},
+		{"mixed: bare LF before plain text continues the message", head + "09:05\tKen\tgood\nmorning\r\n09:06\tMe\thello back\r\n",
+			[]string{"2024-01-14 good\nmorning", "2024-01-14 hello back"}, 0},
+		{"quoted: inner bare LFs are the message's", head + "09:05\tKen\t\"good\n09:06\tMe\tstill Ken's\nmorning\"\r\n09:07\tKen\tthird\r\n",
+			[]string{"2024-01-14 good\n09:06\tMe\tstill Ken's\nmorning", "2024-01-14 third"}, 0},
+		{"quoted: a closed quote before a message line ends there", head + "09:05\tKen\t\"good morning\"\n09:06\tMe\thello back\r\n",
+			[]string{"2024-01-14 \"good morning\"", "2024-01-14 hello back"}, 5},
+		{"quoted: a quote closed on a later line before a message line", head + "09:05\tKen\t\"good\nmorning\"\n09:06\tMe\thello back\r\n",
+			[]string{"2024-01-14 good\nmorning", "2024-01-14 hello back"}, 6},
+		{"quoted: an empty quoted text before a message line", head + "09:05\tKen\t\"\"\n09:06\tMe\thello back\r\n",
+			[]string{"2024-01-14 \"\"", "2024-01-14 hello back"}, 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := lineexport.ReadText("c.txt", strings.NewReader(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range res.Messages {
+				got = append(got, m.Date+" "+m.Text)
+			}
+			if strings.Join(got, "\x00") != strings.Join(tc.want, "\x00") {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+			var warned []int
+			for _, w := range res.Warnings {
+				if strings.Contains(w.Message, "bare LF") {
+					warned = append(warned, w.Line)
+				}
+			}
+			if want := []int{tc.warnLine}; (tc.warnLine == 0 && len(warned) > 0) || (tc.warnLine > 0 && (len(warned) != 1 || warned[0] != want[0])) {
+				t.Errorf("bare-LF warnings at lines %v, want %v (0 = none)", warned, tc.warnLine)
+			}
+		})
+	}
+}
+
+// TestReadTextTimeForms: every TIME form with and without seconds, and the
+// error that names a time out of range.
+func TestReadTextTimeForms(t *testing.T) {
+	for _, c := range []struct{ clock, want string }{
+		{"9:05", "09:05:00"}, {"09:05:30", "09:05:30"}, {"21:05:59", "21:05:59"},
+		{"9:05 PM", "21:05:00"}, {"9:05:30 PM", "21:05:30"}, {"12:00:01AM", "00:00:01"}, {"12:59:59 p.m.", "12:59:59"},
+		{"午後9:05", "21:05:00"}, {"午前9:05:07", "09:05:07"},
+	} {
+		got := readOne(t, "2024/01/14(日)\n"+c.clock+"\tA\tx\n")
+		if want := "2024-01-14|" + c.want + "|A|text|x"; len(got) != 1 || got[0] != want {
+			t.Errorf("%q: got %q, want %q", c.clock, got, want)
+		}
+	}
+	for _, clock := range []string{"9:05:60", "24:00:00", "13:05:30 PM", "9:60 PM"} {
+		_, err := lineexport.ReadText("t.txt", strings.NewReader(header+"2024/01/14(日)\n"+clock+"\tA\tx\n"))
+		var ie *lineexport.InputError
+		if !errors.As(err, &ie) || ie.Line != 5 || !strings.Contains(err.Error(), "seconds optional") || !strings.Contains(err.Error(), strconv.Quote(clock)) {
+			t.Errorf("%q: error %v, want one on line 5 naming the time forms and %q", clock, err, clock)
+		}
 	}
 }
 

@@ -60,3 +60,14 @@ func TestFsumIsCorrectlyRounded(t *testing.T) {
 		}
 	}
 }
+
+// TestFsumLastTwoPartialsRound: when the last two partials do not add
+// exactly (1 + 10⁻¹⁷ rounds to 1, remainder 10⁻¹⁷), the sum ends with no
+// partial left below them, so the half-way check must not look one further.
+func TestFsumLastTwoPartialsRound(t *testing.T) {
+	for _, x := range [][]float64{{1, 1e-17}, {1e-17, 1}, {-1, -1e-17}, {1e16, 1}} {
+		if got, want := fsum(x), exactSum(x); got != want {
+			t.Errorf("fsum(%v) = %v, want %v", x, got, want)
+		}
+	}
+}

@@ -197,8 +197,87 @@ func (s *Store) PutSummaries(rows []SummaryRow) error {
 				return err
 			}
 		}
-		return ins.flush()
+		if err := ins.flush(); err != nil {
+			return err
+		}
+		return dropIncomplete(tx, rows)
 	})
+}
+
+// dropIncomplete deletes the incomplete summaries of the chunks a complete
+// summary is stored for.
+func dropIncomplete(tx *sql.Tx, rows []SummaryRow) error {
+	if n, err := count(tx, `SELECT count(*) FROM incomplete_summaries`); err != nil || n == 0 {
+		return err
+	}
+	stmt, err := tx.Prepare(`DELETE FROM incomplete_summaries WHERE chunk_id = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, r := range rows {
+		if _, err := stmt.Exec(r.ChunkID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func count(tx *sql.Tx, query string) (int, error) {
+	var n int
+	err := tx.QueryRow(query).Scan(&n)
+	return n, err
+}
+
+// IncompleteSummary is a summary whose response was cut short: Status is the
+// response's ("incomplete"), Origin the provider and model.
+type IncompleteSummary struct {
+	ChunkID, Summary, Origin, Status string
+}
+
+// PutIncompleteSummaries stores rows apart from the summaries (which keep
+// any summary the chunks had), replacing earlier incomplete ones of the same
+// chunks. A chunk ID not in the corpus or an empty origin or status is an
+// error, and then nothing is stored.
+func (s *Store) PutIncompleteSummaries(rows []IncompleteSummary) error {
+	return s.inTx(func(tx *sql.Tx) error {
+		known, err := chunkIDSet(tx)
+		if err != nil {
+			return err
+		}
+		at := now()
+		for _, r := range rows {
+			if r.Origin == "" || r.Status == "" {
+				return fmt.Errorf("store: incomplete summary of %s: empty origin or status", r.ChunkID)
+			}
+			if _, ok := known[r.ChunkID]; !ok {
+				return fmt.Errorf("store: incomplete summary of %s: no such chunk", r.ChunkID)
+			}
+			if _, err := tx.Exec(`INSERT OR REPLACE INTO incomplete_summaries (chunk_id, summary, origin, status, stored_at) VALUES (?, ?, ?, ?, ?)`,
+				r.ChunkID, r.Summary, r.Origin, r.Status, at); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// IncompleteSummaries returns every stored incomplete summary by chunk ID.
+func (s *Store) IncompleteSummaries() (map[string]IncompleteSummary, error) {
+	rows, err := s.db.Query(`SELECT chunk_id, summary, origin, status FROM incomplete_summaries`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]IncompleteSummary{}
+	for rows.Next() {
+		var r IncompleteSummary
+		if err := rows.Scan(&r.ChunkID, &r.Summary, &r.Origin, &r.Status); err != nil {
+			return nil, err
+		}
+		out[r.ChunkID] = r
+	}
+	return out, rows.Err()
 }
 
 // Summaries returns every stored summary by chunk ID.

@@ -238,3 +238,35 @@ func ExampleStore_ImportSummaries() {
 	// Output:
 	// summaries.jsonl:1: expected a chunk_id of the corpus, got "0f01f826e1cf54c0"
 }
+
+// TestIncompleteSummaries: incomplete summaries are kept apart with their
+// status, counted by Stats but not among the summaries, refused for an
+// unknown chunk (nothing stored), and dropped when a whole summary of the
+// chunk is stored.
+func TestIncompleteSummaries(t *testing.T) {
+	st, ids := corpus(t)
+	cut := []store.IncompleteSummary{{ChunkID: ids[0], Summary: "cut", Origin: "openai:m", Status: "incomplete"}, {ChunkID: ids[1], Summary: "cut too", Origin: "openai:m", Status: "incomplete"}}
+	if err := st.PutIncompleteSummaries(cut); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutIncompleteSummaries([]store.IncompleteSummary{{ChunkID: ids[0], Summary: "x", Origin: "o", Status: "incomplete"}, {ChunkID: "nope", Summary: "x", Origin: "o", Status: "incomplete"}}); err == nil {
+		t.Error("an unknown chunk was accepted")
+	}
+	got, err := st.IncompleteSummaries()
+	if err != nil || len(got) != 2 || got[ids[0]] != cut[0] || got[ids[1]] != cut[1] {
+		t.Errorf("IncompleteSummaries = %v, %v; want %v", got, err, cut)
+	}
+	if s, _ := st.Summaries(); len(s) != 0 {
+		t.Errorf("summaries %v, want none", s)
+	}
+	if err := st.PutSummaries([]store.SummaryRow{{ChunkID: ids[0], Summary: "whole", Origin: "openai:m"}}); err != nil {
+		t.Fatal(err)
+	}
+	stats, err := st.Stats()
+	if err != nil || stats.Summaries != 1 || stats.Incomplete != 1 {
+		t.Errorf("stats %d summaries, %d incomplete (%v); want 1 and 1", stats.Summaries, stats.Incomplete, err)
+	}
+	if got, _ := st.IncompleteSummaries(); len(got) != 1 || got[ids[1]] != cut[1] {
+		t.Errorf("after a whole summary of %s: %v", ids[0], got)
+	}
+}

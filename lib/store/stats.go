@@ -12,6 +12,7 @@ type Stats struct {
 	Chunks            int
 	UncoveredMessages int // messages in no chunk (render-limit trimming, spec §4 step 4)
 	Summaries         int
+	Incomplete        int         // summaries whose response was incomplete, kept apart (not in Summaries)
 	RawTextLength     LengthStats // over all chunks
 	SummaryLength     LengthStats // over stored summaries; zero when there are none
 	VectorSets        []VectorSet // chunk vector sets ordered by rep, model
@@ -45,6 +46,7 @@ func (s *Store) Stats() (Stats, error) {
 		{&st.Chunks, `SELECT count(*) FROM chunks`},
 		{&st.UncoveredMessages, `SELECT coalesce(sum(uncovered), 0) FROM sources`},
 		{&st.Summaries, `SELECT count(*) FROM summaries`},
+		{&st.Incomplete, `SELECT count(*) FROM incomplete_summaries`},
 	} {
 		if err := s.db.QueryRow(c.query).Scan(c.dst); err != nil {
 			return st, err

@@ -1,7 +1,9 @@
 // Package store persists linemem's memory in one SQLite file (modernc.org/sqlite,
 // pure Go): the ingested sources, their messages and chunks with their
 // membership (the paper's line_chunk_messages, kept as each chunk's
-// message_ids), imported or generated summaries, and chunk and query vectors.
+// message_ids), imported or generated summaries (and, apart, summaries whose
+// response was incomplete, with its status: schema version 8), and chunk and
+// query vectors.
 //
 // The schema is versioned with PRAGMA user_version and upgraded by ordered
 // migrations when a file is opened. Connections run in WAL mode with foreign
@@ -470,6 +472,18 @@ CREATE INDEX gold_events_by_annotator ON gold_events(annotator, state, event_id)
 	// 9: the chat's title from a .txt export's header ("" when unknown).
 	`
 ALTER TABLE sources ADD COLUMN title TEXT NOT NULL DEFAULT '';
+`,
+	// 10: summaries whose response was incomplete (the output limit was
+	// reached), kept apart from summaries with the response's status, so
+	// that no retriever reads a cut summary as a whole one.
+	`
+CREATE TABLE incomplete_summaries (
+	chunk_id  TEXT PRIMARY KEY REFERENCES chunks(chunk_id) ON DELETE CASCADE,
+	summary   TEXT NOT NULL,
+	origin    TEXT NOT NULL,
+	status    TEXT NOT NULL,
+	stored_at TEXT NOT NULL
+);
 `,
 }
 

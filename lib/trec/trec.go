@@ -39,19 +39,52 @@ type InputError = inputerr.Error
 
 // ReadQrelsFile reads a qrels file; see ReadQrels.
 func ReadQrelsFile(path string) (ranking.Qrels, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadQrels(path, f)
+	f, err := ReadQrelsFileWith(path, QrelsOptions{})
+	return f.Qrels, err
 }
 
-// ReadQrels parses whitespace-separated `qid iteration chunk_id rel` lines.
-// Blank lines are ignored. rel must be an integer in 0…2. A repeated
-// (qid, chunk_id) pair keeps the last line. name is used in errors.
+// ReadQrelsFileWith reads a qrels file; see ReadQrelsWith.
+func ReadQrelsFileWith(path string, opts QrelsOptions) (QrelsFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return QrelsFile{}, err
+	}
+	defer f.Close()
+	return ReadQrelsWith(path, f, opts)
+}
+
+// ReadQrels parses whitespace-separated `qid iteration chunk_id rel` lines
+// as ReadQrelsWith does by default: conflicting rows are an error.
 func ReadQrels(name string, r io.Reader) (ranking.Qrels, error) {
-	q := ranking.Qrels{}
+	f, err := ReadQrelsWith(name, r, QrelsOptions{})
+	return f.Qrels, err
+}
+
+// QrelsOptions say how ReadQrelsWith treats a row that judges a (qid,
+// chunk_id) pair judged on an earlier line with another relevance.
+type QrelsOptions struct {
+	// AllowConflicts keeps the last row of such a pair, with a warning
+	// naming both lines, instead of failing.
+	AllowConflicts bool
+}
+
+// QrelsFile is a qrels file as read.
+type QrelsFile struct {
+	Qrels     ranking.Qrels
+	FirstLine map[string]int // 1-based line of each qid's first row
+	Warnings  []inputerr.Error
+}
+
+// ReadQrelsWith parses whitespace-separated `qid iteration chunk_id rel`
+// lines. Blank lines are ignored. rel must be an integer in 0…2. A repeated
+// (qid, chunk_id) pair with the same relevance is the same judgement; with
+// another relevance it is an *InputError at the later line naming the
+// earlier one, unless opts.AllowConflicts, when the later row is kept with a
+// warning. name is used in errors.
+func ReadQrelsWith(name string, r io.Reader, opts QrelsOptions) (QrelsFile, error) {
+	out := QrelsFile{Qrels: ranking.Qrels{}, FirstLine: map[string]int{}}
+	q := out.Qrels
+	judgedAt := map[[2]string]int{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	line := 0
@@ -59,28 +92,40 @@ func ReadQrels(name string, r io.Reader) (ranking.Qrels, error) {
 		line++
 		text := sc.Text()
 		if !utf8.ValidString(text) {
-			return nil, inputerr.At(name, line, "valid UTF-8")
+			return QrelsFile{}, inputerr.At(name, line, "valid UTF-8")
 		}
 		fields := strings.Fields(text)
 		if len(fields) == 0 {
 			continue
 		}
 		if len(fields) != 4 {
-			return nil, inputerr.At(name, line, fmt.Sprintf("4 fields `qid 0 chunk_id rel`, got %d", len(fields)))
+			return QrelsFile{}, inputerr.At(name, line, fmt.Sprintf("4 fields `qid 0 chunk_id rel`, got %d", len(fields)))
 		}
 		rel, err := strconv.Atoi(fields[3])
 		if err != nil || rel < 0 || rel > 2 {
-			return nil, inputerr.At(name, line, fmt.Sprintf("relevance 0, 1 or 2 in field 4, got %q", fields[3]))
+			return QrelsFile{}, inputerr.At(name, line, fmt.Sprintf("relevance 0, 1 or 2 in field 4, got %q", fields[3]))
 		}
-		if q[fields[0]] == nil {
-			q[fields[0]] = map[string]int{}
+		qid, chunk := fields[0], fields[2]
+		if q[qid] == nil {
+			q[qid] = map[string]int{}
+			out.FirstLine[qid] = line
 		}
-		q[fields[0]][fields[2]] = rel
+		if prev, seen := q[qid][chunk]; seen && prev != rel {
+			conflict := inputerr.Atf(name, line, "one relevance per (qid, chunk_id); %s %s is judged %d on line %d and %d here", qid, chunk, prev, judgedAt[[2]string{qid, chunk}], rel)
+			if !opts.AllowConflicts {
+				conflict.Expected += " (linemem's --allow-duplicate-qrels keeps the last row)"
+				return QrelsFile{}, conflict
+			}
+			conflict.Expected += "; kept the last row"
+			out.Warnings = append(out.Warnings, *conflict)
+		}
+		q[qid][chunk] = rel
+		judgedAt[[2]string{qid, chunk}] = line
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return QrelsFile{}, fmt.Errorf("%s: %w", name, err)
 	}
-	return q, nil
+	return out, nil
 }
 
 // WriteQrels writes q sorted by qid, then chunk_id.

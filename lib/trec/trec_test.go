@@ -12,10 +12,11 @@ import (
 
 func TestQrelsRoundTrip(t *testing.T) {
 	in := "q2 0 c9 1\n\nq1 0 c2 2\nq1 0 c1 0\nq1 0 c2 1\n"
-	q, err := trec.ReadQrels("qrels.txt", strings.NewReader(in))
+	f, err := trec.ReadQrelsWith("qrels.txt", strings.NewReader(in), trec.QrelsOptions{AllowConflicts: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	q := f.Qrels
 	if q["q1"]["c2"] != 1 {
 		t.Errorf("repeated pair: rel %d, want the last line's 1", q["q1"]["c2"])
 	}
@@ -25,6 +26,30 @@ func TestQrelsRoundTrip(t *testing.T) {
 	}
 	if got, want := b.String(), "q1 0 c1 0\nq1 0 c2 1\nq2 0 c9 1\n"; got != want {
 		t.Errorf("WriteQrels:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestQrelsConflicts: a pair judged twice alike is one judgement; judged
+// differently it is an error at the later line naming the earlier one, or,
+// allowed, the later row with a warning saying the same.
+func TestQrelsConflicts(t *testing.T) {
+	same := "q1 0 c1 2\nq2 0 c1 1\nq1 0 c1 2\n"
+	if q, err := trec.ReadQrels("qrels.txt", strings.NewReader(same)); err != nil || q["q1"]["c1"] != 2 || len(q["q1"]) != 1 {
+		t.Errorf("a row repeated alike: %v, %v", q, err)
+	}
+	conflict := "q1 0 c1 2\nq2 0 c1 1\n\nq1 0 c1 0\n"
+	const want = "qrels.txt:4: expected one relevance per (qid, chunk_id); q1 c1 is judged 2 on line 1 and 0 here"
+	_, err := trec.ReadQrels("qrels.txt", strings.NewReader(conflict))
+	var ie *trec.InputError
+	if !errors.As(err, &ie) || ie.Line != 4 || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "--allow-duplicate-qrels") {
+		t.Errorf("conflict: %v, want %q and the flag that allows it", err, want)
+	}
+	f, err := trec.ReadQrelsWith("qrels.txt", strings.NewReader(conflict), trec.QrelsOptions{AllowConflicts: true})
+	if err != nil || f.Qrels["q1"]["c1"] != 0 || len(f.Warnings) != 1 || f.Warnings[0].Error() != want+"; kept the last row" {
+		t.Errorf("allowed conflict: %v, %v, warnings %v", f.Qrels, err, f.Warnings)
+	}
+	if f.FirstLine["q1"] != 1 || f.FirstLine["q2"] != 2 {
+		t.Errorf("FirstLine %v, want q1 1, q2 2", f.FirstLine)
 	}
 }
 

@@ -2,10 +2,6 @@ package job
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
-	"os"
 	"time"
 
 	"github.com/linemem/linemem/lib/provider/cache"
@@ -14,13 +10,6 @@ import (
 // ClaimPoll is how long a run waits before looking again at items another
 // run is sending.
 var ClaimPoll = 250 * time.Millisecond
-
-// newOwner names one run in the claims table: process ID and random bits.
-func newOwner() string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b))
-}
 
 // decision is what a run does with one item right before sending it.
 type decision int
@@ -33,17 +22,22 @@ const (
 
 // decide re-reads the cache for it (another run sharing the database may have
 // paid for it since this run planned), claims its key, and reads the cache
-// once more. On fromPeer, it.cached holds the output.
-func decide(ctx context.Context, c *cache.Cache, it *item, owner string) (decision, error) {
+// once more. On fromPeer, it.cached holds the output. A claim taken over from
+// a run that is gone is counted in rep.TookOver.
+func decide(ctx context.Context, c *cache.Cache, it *item, owner cache.Owner, rep *Report) (decision, error) {
 	if o, ok, err := c.Get(ctx, it.key); err != nil {
 		return 0, err
 	} else if ok {
 		it.cached = &o
 		return fromPeer, nil
 	}
-	mine, err := c.Claim(ctx, it.key, owner, cache.ClaimTTL)
+	claimed, err := c.Claim(ctx, it.key, owner)
 	if err != nil {
 		return 0, err
+	}
+	mine := claimed.Held
+	if claimed.TookOver {
+		rep.TookOver++
 	}
 	// A holder puts its output in the cache before it releases its claim, so
 	// a claim won (or refused) after that finds the output here.
@@ -63,8 +57,9 @@ func decide(ctx context.Context, c *cache.Cache, it *item, owner string) (decisi
 }
 
 // release drops this run's claims on items; a paid-for output is in the cache
-// by then, so a failure to release only delays others until cache.ClaimTTL.
-func release(ctx context.Context, c *cache.Cache, items []*item, owner string) {
+// by then, so a failure to release only delays others until the heartbeat
+// stops and the claim grows stale (cache.ClaimStale).
+func release(ctx context.Context, c *cache.Cache, items []*item, owner cache.Owner) {
 	for _, it := range items {
 		_ = c.Release(detached(ctx), it.key, owner)
 	}
@@ -80,4 +75,25 @@ func pause(ctx context.Context) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// heartbeat renews owner's claims every cache.ClaimHeartbeat until stop is
+// called, so that other runs see the owner alive while a request runs.
+func heartbeat(ctx context.Context, c *cache.Cache, owner cache.Owner) (stop func()) {
+	ctx, cancel := context.WithCancel(detached(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(cache.ClaimHeartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				_ = c.Renew(ctx, owner)
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }

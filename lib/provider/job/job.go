@@ -40,6 +40,8 @@ type Store interface {
 	Chunks() ([]chat.Chunk, error)
 	Summaries() (map[string]string, error)
 	PutSummaries(rows []store.SummaryRow) error
+	IncompleteSummaries() (map[string]store.IncompleteSummary, error)
+	PutIncompleteSummaries(rows []store.IncompleteSummary) error
 	ChunkVectors(rep, model string) (ids []string, dim int, data []float32, err error)
 	PutChunkVectors(rep, model string, inputCap int, rows []store.VectorRow) error
 	QueryVector(model, question string) (vec []float32, found bool, err error)
@@ -101,22 +103,38 @@ type Report struct {
 	Attempts    int // HTTP attempts of the successful requests
 	Usage       provider.Usage
 	Interrupted bool // the context ended before every item was handled
+	TookOver    int  // claims taken over from runs that ended without releasing them
+	// Incomplete counts items whose response was incomplete (the output
+	// limit was reached) in this run, stored apart with their status;
+	// StoredIncomplete those that had such a summary before and were left
+	// alone (Summaries.Retry resends them).
+	Incomplete, StoredIncomplete int
 }
 
-// Remaining is the number of items neither stored, done, cached nor failed.
+// Remaining is the number of items neither stored, done, cached, failed nor
+// incomplete.
 func (r Report) Remaining() int {
-	return r.Total - r.Stored - r.Done - r.Cached - len(r.Failed)
+	return r.Total - r.Stored - r.Done - r.Cached - len(r.Failed) - r.Incomplete - r.StoredIncomplete
 }
 
 // Write prints the final report: counts, then failures grouped by reason.
 func (r Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "%s: %d total, %d already stored, %d done, %d from cache, %d failed", r.What, r.Total, r.Stored, r.Done, r.Cached, len(r.Failed))
+	if n := r.Incomplete + r.StoredIncomplete; n > 0 {
+		fmt.Fprintf(w, ", %d incomplete", n)
+	}
 	if rem := r.Remaining(); rem > 0 {
 		fmt.Fprintf(w, ", %d not reached", rem)
 	}
 	fmt.Fprintln(w)
 	if r.Requests > 0 {
 		fmt.Fprintf(w, "  %d requests, %d attempts, tokens in %d out %d\n", r.Requests, r.Attempts, r.Usage.InputTokens, r.Usage.OutputTokens)
+	}
+	if r.Incomplete > 0 || r.StoredIncomplete > 0 {
+		fmt.Fprintf(w, "  incomplete: %d in this run and %d before, cut at the output limit; kept apart, not used as summaries (rerun with --retry-incomplete for a larger budget)\n", r.Incomplete, r.StoredIncomplete)
+	}
+	if r.TookOver > 0 {
+		fmt.Fprintf(w, "  took over %d claim(s) left by a run that ended mid-request (its process is gone or its heartbeat stopped)\n", r.TookOver)
 	}
 	if r.Interrupted {
 		fmt.Fprintln(w, "  interrupted: rerun the same command to resume; finished items are not sent again")

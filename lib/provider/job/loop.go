@@ -15,7 +15,8 @@ const flushEvery = 512
 // it is sent (see decide). An item another run is sending is looked at again
 // after ClaimPoll; one whose output that run has put in the cache meanwhile
 // is written like a cache hit. Claims are released after each batch, whether
-// it succeeded or not.
+// it succeeded or not. While the run lasts its claims are renewed every
+// cache.ClaimHeartbeat, and a claim whose holder is gone is taken over at once.
 type loop[R any] struct {
 	// rows are the store rows of an output shared by keys.
 	rows func(keys []string, out *cache.Output) []R
@@ -53,7 +54,8 @@ func (l loop[R]) run(ctx context.Context, c *cache.Cache, items []*item, rep *Re
 			return err
 		}
 	}
-	owner := newOwner()
+	owner := cache.NewOwner()
+	defer heartbeat(ctx, c, owner)()
 	for queue := misses; len(queue) > 0; {
 		var later []*item
 		for _, batch := range l.batches(queue) {
@@ -63,7 +65,7 @@ func (l loop[R]) run(ctx context.Context, c *cache.Cache, items []*item, rep *Re
 			}
 			var mine []*item
 			for _, it := range batch {
-				d, err := decide(ctx, c, it, owner)
+				d, err := decide(ctx, c, it, owner, rep)
 				if err != nil {
 					return err
 				}

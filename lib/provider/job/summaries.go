@@ -16,26 +16,52 @@ import (
 // sent is represent.SummaryInput of the (redacted) raw_text: the user
 // template, a blank line and the first 7,000 code points. Summaries are
 // stored with origin "provider:model".
+//
+// A response whose status is "incomplete" (the output limit was reached) is
+// not stored as a summary: it is stored apart with its status
+// (Store.PutIncompleteSummaries) and counted in Report.Incomplete, and later
+// runs leave the chunk alone (Report.StoredIncomplete) unless Retry is set.
 type Summaries struct {
 	Store      Store
 	Summarizer provider.Summarizer
+	// Retry, when set, resends chunks with an incomplete summary to it (the
+	// summarizer with a larger output budget) after the others.
+	Retry provider.Summarizer
 	Options
+
+	retrying bool // this pass sends the chunks with an incomplete summary
 }
 
-func (j Summaries) prepare(ctx context.Context) (total, stored int, items []*item, err error) {
+// IncompleteStatus is the response status of a cut summary.
+const IncompleteStatus = "incomplete"
+
+// prepare lists the chunks to send: those with no summary, or, when
+// retrying, those with an incomplete one. stored counts the others that have
+// a summary; cut those with an incomplete summary left alone.
+func (j Summaries) prepare(ctx context.Context) (total, stored, cut int, items []*item, err error) {
 	chunks, err := j.Store.Chunks()
 	if err != nil {
-		return 0, 0, nil, err
+		return 0, 0, 0, nil, err
 	}
 	have, err := j.Store.Summaries()
 	if err != nil {
-		return 0, 0, nil, err
+		return 0, 0, 0, nil, err
+	}
+	incomplete, err := j.Store.IncompleteSummaries()
+	if err != nil {
+		return 0, 0, 0, nil, err
 	}
 	_, idBound := j.Summarizer.(provider.IDBound)
 	var prepared []item
 	for _, c := range chunks {
 		if _, ok := have[c.ID]; ok {
 			stored++
+			continue
+		}
+		if _, ok := incomplete[c.ID]; ok != j.retrying {
+			if ok {
+				cut++
+			}
 			continue
 		}
 		raw, rep := j.Redactor.Redact(c.RawText)
@@ -56,12 +82,12 @@ func (j Summaries) prepare(ctx context.Context) (total, stored int, items []*ite
 		})
 	}
 	items, err = collate(ctx, j.Options.Cache, prepared)
-	return len(chunks), stored, items, err
+	return len(chunks), stored, cut, items, err
 }
 
 // Plan reports what Run would do without sending anything.
 func (j Summaries) Plan(ctx context.Context) (Plan, error) {
-	total, stored, items, err := j.prepare(ctx)
+	total, stored, _, items, err := j.prepare(ctx)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -79,13 +105,38 @@ func (j Summaries) Plan(ctx context.Context) (Plan, error) {
 // when the run stopped early, why: the context's error, the first failure
 // under FailFast, or a store or cache error.
 func (j Summaries) Run(ctx context.Context) (Report, error) {
+	rep, err := j.run(ctx)
+	if err != nil || j.Retry == nil || rep.StoredIncomplete == 0 {
+		return rep, err
+	}
+	again := j
+	again.Summarizer, again.retrying = j.Retry, true
+	retried, err := again.run(ctx)
+	rep.StoredIncomplete = 0
+	rep.Done += retried.Done
+	rep.Cached += retried.Cached
+	rep.Failed = append(rep.Failed, retried.Failed...)
+	rep.Incomplete += retried.Incomplete
+	rep.Requests += retried.Requests
+	rep.Attempts += retried.Attempts
+	rep.Usage.InputTokens += retried.Usage.InputTokens
+	rep.Usage.OutputTokens += retried.Usage.OutputTokens
+	rep.Usage.TotalTokens += retried.Usage.TotalTokens
+	rep.Interrupted = rep.Interrupted || retried.Interrupted
+	rep.TookOver += retried.TookOver
+	return rep, err
+}
+
+// run is one pass: the chunks without a summary, or, retrying, those with an
+// incomplete one.
+func (j Summaries) run(ctx context.Context) (Report, error) {
 	rep := Report{What: "summaries"}
-	total, stored, items, err := j.prepare(ctx)
+	total, stored, cut, items, err := j.prepare(ctx)
 	if err != nil {
 		return rep, err
 	}
-	rep.Total, rep.Stored = total, stored
-	prog := newProgress(j.Options, "summarize", total-stored)
+	rep.Total, rep.Stored, rep.StoredIncomplete = total, stored, cut
+	prog := newProgress(j.Options, "summarize", total-stored-cut)
 	defer prog.finish()
 	orig := origin(j.Summarizer)
 	failures := j.newStreak()
@@ -136,9 +187,31 @@ func (j Summaries) summarize(ctx context.Context, it *item, orig string, rep *Re
 	if res.Text == "" {
 		return errors.New("summarizer returned an empty summary without an error")
 	}
+	call := cache.Call{Provider: j.Summarizer.Name(), Kind: cache.KindSummary, Params: j.Summarizer.Params(), BatchSize: 1, Call: res.Call}
+	rep.Requests++
+	rep.Attempts += res.Call.Attempts
+	rep.Usage.InputTokens += res.Call.Usage.InputTokens
+	rep.Usage.OutputTokens += res.Call.Usage.OutputTokens
+	rep.Usage.TotalTokens += res.Call.Usage.TotalTokens
+	prog.add(len(it.keys))
+	if res.Call.Status == IncompleteStatus {
+		// The call is recorded, not its output: a cut summary in the cache
+		// would be served as a whole one.
+		if err := j.Options.Cache.Put(detached(ctx), call, nil); err != nil {
+			return err
+		}
+		rows := make([]store.IncompleteSummary, len(it.keys))
+		for i, k := range it.keys {
+			rows[i] = store.IncompleteSummary{ChunkID: k, Summary: res.Text, Origin: orig, Status: res.Call.Status}
+		}
+		if err := j.Store.PutIncompleteSummaries(rows); err != nil {
+			return err
+		}
+		rep.Incomplete += len(it.keys)
+		return nil
+	}
 	out := cache.Output{Key: it.key, Kind: cache.KindSummary, Item: it.keys[0], InputChars: utf8.RuneCountInString(it.input),
 		Span: it.span, Redaction: j.Redactor.Describe(), Redacted: it.redacted, Text: res.Text}
-	call := cache.Call{Provider: j.Summarizer.Name(), Kind: cache.KindSummary, Params: j.Summarizer.Params(), BatchSize: 1, Call: res.Call}
 	if err := j.Options.Cache.Put(detached(ctx), call, []cache.Output{out}); err != nil {
 		return err
 	}
@@ -146,11 +219,5 @@ func (j Summaries) summarize(ctx context.Context, it *item, orig string, rep *Re
 		return err
 	}
 	rep.Done += len(it.keys)
-	rep.Requests++
-	rep.Attempts += res.Call.Attempts
-	rep.Usage.InputTokens += res.Call.Usage.InputTokens
-	rep.Usage.OutputTokens += res.Call.Usage.OutputTokens
-	rep.Usage.TotalTokens += res.Call.Usage.TotalTokens
-	prog.add(len(it.keys))
 	return nil
 }

@@ -61,7 +61,29 @@ type client struct {
 	baseURL string
 }
 
-func newClient(cfg Config) *client {
+// ErrBaseURL marks a service URL (Config.BaseURL or OPENAI_BASE_URL) that is
+// not an absolute http or https URL with a host: found before any request,
+// so it is not retried as a transient failure.
+var ErrBaseURL = errors.New("bad service URL")
+
+// CheckBaseURL reports whether s, from where (the flag or variable that gave
+// it), is an absolute http:// or https:// URL with a host.
+func CheckBaseURL(where, s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %s %q: %v", ErrBaseURL, where, s, errors.Unwrap(err))
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%w: %s %q: expected a URL starting with http:// or https://", ErrBaseURL, where, s)
+	case u.Host == "":
+		return fmt.Errorf("%w: %s %q: expected a host after %s://", ErrBaseURL, where, s, u.Scheme)
+	}
+	return nil
+}
+
+// newClient checks the service URL (Config.BaseURL, else OPENAI_BASE_URL)
+// and builds the client.
+func newClient(cfg Config) (*client, error) {
 	opts := []option.RequestOption{option.WithMaxRetries(0)}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
@@ -72,14 +94,17 @@ func newClient(cfg Config) *client {
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	base := cfg.BaseURL
+	base, where := cfg.BaseURL, "--base-url"
 	if base == "" {
-		base = os.Getenv("OPENAI_BASE_URL")
+		base, where = os.Getenv("OPENAI_BASE_URL"), "OPENAI_BASE_URL"
 	}
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	return &client{sdk: openai.NewClient(opts...), cfg: cfg, baseURL: base}
+	if err := CheckBaseURL(where, base); err != nil {
+		return nil, err
+	}
+	return &client{sdk: openai.NewClient(opts...), cfg: cfg, baseURL: base}, nil
 }
 
 // call runs attempt under the retry policy, the rate limiter and the

@@ -68,7 +68,11 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	if dim == 0 {
 		dim = defaultDimensions[cfg.Model]
 	}
-	return &Embedder{c: newClient(cfg.Config), requested: cfg.Dimensions, maxTokens: cfg.MaxBatchTokens, dim: dim}, nil
+	c, err := newClient(cfg.Config)
+	if err != nil {
+		return nil, err
+	}
+	return &Embedder{c: c, requested: cfg.Dimensions, maxTokens: cfg.MaxBatchTokens, dim: dim}, nil
 }
 
 func (e *Embedder) Name() string  { return Name }

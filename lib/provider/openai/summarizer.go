@@ -52,7 +52,11 @@ func NewSummarizer(cfg SummarizerConfig) (*Summarizer, error) {
 	if cfg.MaxOutputTokens <= 0 {
 		cfg.MaxOutputTokens = DefaultMaxOutputTokens
 	}
-	return &Summarizer{c: newClient(cfg.Config), instr: cfg.Instructions, maxOut: cfg.MaxOutputTokens, store: cfg.ServiceStore}, nil
+	c, err := newClient(cfg.Config)
+	if err != nil {
+		return nil, err
+	}
+	return &Summarizer{c: c, instr: cfg.Instructions, maxOut: cfg.MaxOutputTokens, store: cfg.ServiceStore}, nil
 }
 
 func (s *Summarizer) Name() string  { return Name }
