@@ -9,8 +9,8 @@
 #   3. In a git checkout, results/ must also be unchanged against HEAD, so files
 #      the notebooks rewrote (run `make notebooks` first) are held to the same rule.
 #
-# manifest.json records the commit it was generated from; that one line is left
-# out of both comparisons (a committed manifest necessarily names an older one).
+# manifest.json names the code by its content hash (go.mod, go.sum, lib/,
+# cmd/), not by a commit, so it is compared like every other file.
 #
 # Environment:
 #   DATA   synthetic export to reproduce from (default data/synthetic).
@@ -28,9 +28,6 @@ robust="$(mktemp -d "${TMPDIR:-/tmp}/linemem-robustness.XXXXXX")"
 committed="$(mktemp -d "${TMPDIR:-/tmp}/linemem-committed.XXXXXX")"
 trap 'rm -rf "$fresh" "$fresh".db* "$(dirname "$fresh")/.$(basename "$fresh").db.derived" "$robust" "$committed"' EXIT
 
-# without_commit prints a manifest without its "commit" line.
-without_commit() { grep -v '^  "commit": ' "$@"; }
-
 echo "==> go run ./cmd/linemem reproduce --db $fresh.db --data $data --out $fresh"
 start=$(date +%s)
 go run ./cmd/linemem reproduce --quiet --db "$fresh.db" --data "$data" --out "$fresh"
@@ -39,8 +36,7 @@ echo "==> reproduce took $(($(date +%s) - start))s"
 # README.md and dotfiles (.gitkeep) describe results/, and tables.pdf is compiled
 # from the .tex tables by scripts/check-latex.sh; reproduce writes none of them.
 echo "==> diff -r results/ against the fresh copy"
-if ! diff -r -x '.*' -x README.md -x tables.pdf -x manifest.json -x "$robust_files" results "$fresh" ||
-	! diff <(without_commit results/manifest.json) <(without_commit "$fresh/manifest.json"); then
+if ! diff -r -x '.*' -x README.md -x tables.pdf -x "$robust_files" results "$fresh"; then
 	echo "check-results: results/ differ from what \`linemem reproduce\` writes (above); rerun \`make reproduce\` and commit, or fix the change that moved them" >&2
 	exit 1
 fi
@@ -59,11 +55,7 @@ fi
 
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	echo "==> git status results/"
-	changed="$(git status --porcelain --untracked-files=all -- results ':!results/manifest.json')"
-	if git cat-file -e HEAD:results/manifest.json 2>/dev/null &&
-		! diff <(git show HEAD:results/manifest.json | without_commit) <(without_commit results/manifest.json) >&2; then
-		changed+=$'\n'"results/manifest.json"
-	fi
+	changed="$(git status --porcelain --untracked-files=all -- results)"
 	if [[ -n "$changed" ]]; then
 		printf '%s\n' "$changed" >&2
 		echo "check-results: results/ differ from the committed ones (above); commit the regenerated files or find what changed them" >&2

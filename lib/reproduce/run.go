@@ -4,13 +4,11 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 
@@ -239,11 +237,12 @@ func (s *Study) writePerQuestion(path string) error {
 }
 
 // Manifest records what a reproduction read, how it computed, with what, and
-// what it wrote. Commit is the repository's HEAD when known (a "-dirty"
-// suffix when the tree had uncommitted changes); drift checks ignore it.
+// what it wrote. Code is the content hash of the source (CodeHash), not a
+// commit, so a manifest committed beside its results stays true and a
+// drift check compares every field.
 type Manifest struct {
 	Generator  string            `json:"generator"`
-	Commit     string            `json:"commit"`
+	Code       Code              `json:"code"`
 	Data       []InputFile       `json:"data"`
 	Parameters map[string]any    `json:"parameters"`
 	Versions   map[string]string `json:"versions"`
@@ -263,7 +262,7 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 	p := s.Protocol
 	m := Manifest{
 		Generator: "linemem reproduce",
-		Commit:    gitCommit(s.Opts.DataDir),
+		Code:      codeOf(),
 		Data:      s.Inputs,
 		Parameters: map[string]any{
 			"chunking":        s.Opts.Chunking,
@@ -311,20 +310,6 @@ func embedCap(s *Study) any {
 		return "as shipped"
 	}
 	return s.Protocol.EmbeddingCap
-}
-
-// gitCommit returns HEAD of the repository holding dir, with "-dirty" when
-// tracked files have uncommitted changes, or "unknown".
-func gitCommit(dir string) string {
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
-	if err != nil {
-		return "unknown"
-	}
-	commit := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
-		commit += "-dirty"
-	}
-	return commit
 }
 
 // versions lists the Go toolchain and the modules that shape the results,
