@@ -15,6 +15,15 @@ done
 ((${#missing[@]})) || exit 0
 sudo=()
 if ((EUID != 0)); then sudo=(sudo); fi
-echo "==> installing Debian packages: ${missing[*]}"
-"${sudo[@]}" flock /tmp/apt.lock apt-get update
-"${sudo[@]}" flock /tmp/apt.lock env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+mkdir -p "$repo/build/logs"
+log="$repo/build/logs/apt-latex.log"
+echo "==> installing Debian packages: ${missing[*]} (apt's output: ${log#"$repo"/})"
+start=$(date +%s)
+if ! { "${sudo[@]}" flock /tmp/apt.lock apt-get update &&
+	"${sudo[@]}" flock /tmp/apt.lock env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+	tail -n 20 "$log" >&2
+	echo "setup-latex: apt-get failed (above; full log in $log)" >&2
+	exit 1
+fi
+echo "==> installed ${missing[*]} ($(grep -c '^Setting up ' "$log") packages in all) in $(($(date +%s) - start))s (log: ${log#"$repo"/})"
