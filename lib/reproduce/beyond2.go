@@ -517,7 +517,8 @@ func (s *Study) writeBeyond2(outDir string) ([]string, error) {
 	if err != nil {
 		return written, fmt.Errorf("%s: %w", AblationFigureSlug, err)
 	}
-	paths, err := report.SaveFigure(p, outDir, AblationFigureSlug, report.DefaultWidth, report.DefaultHeight)
+	w, h := s.Opts.FigureSize()
+	paths, err := report.SaveFigure(p, outDir, AblationFigureSlug, w, h)
 	return append(written, paths...), err
 }
 

@@ -32,6 +32,9 @@ func wantFiles() []string {
 		"figure4_paired_differences", "figure5_by_question_type", "figure6_topk_sensitivity",
 		"beyond_tokenizers_recall5", "beyond_fusion_recall5_vs_beta", reproduce.AblationFigureSlug, reproduce.AnswersFigureSlug} {
 		out = append(out, f+".png", f+".svg")
+		if strings.HasPrefix(f, "figure") {
+			out = append(out, f+reproduce.CaptionExt)
+		}
 	}
 	out = append(out, reproduce.PerQuestionFile, reproduce.ManifestFile)
 	sort.Strings(out)

@@ -105,12 +105,18 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 		if err != nil {
 			return err
 		}
+		w, h := s.Opts.FigureSize()
 		for _, f := range figs {
-			paths, err := report.SaveFigure(f.Plot, outDir, f.BaseName(), report.DefaultWidth, report.DefaultHeight)
+			paths, err := report.SaveFigure(f.Plot, outDir, f.BaseName(), w, h)
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.BaseName(), err)
 			}
 			written = append(written, paths...)
+			path := filepath.Join(outDir, f.BaseName()+CaptionExt)
+			if err := os.WriteFile(path, []byte(f.Caption()+"\n"), 0o644); err != nil {
+				return err
+			}
+			written = append(written, path)
 		}
 		return nil
 	})
@@ -175,7 +181,8 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", f.slug, err)
 		}
-		paths, err := report.SaveFigure(p, outDir, f.slug, report.DefaultWidth, report.DefaultHeight)
+		w, h := s.Opts.FigureSize()
+		paths, err := report.SaveFigure(p, outDir, f.slug, w, h)
 		written = append(written, paths...)
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", f.slug, err)
