@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run make targets one after another, each under scripts/timed.sh (a line
 # with its elapsed time when it starts and ends, a "... so far" line after
-# every 10 s without output), stop at the first that fails, and end with
-# the time each took. `make all` runs its ALL_STEPS through this.
+# every 15 s without output, 10 s inside a step that times its own parts),
+# stop at the first that fails, and end with the time each took. `make all` runs its ALL_STEPS through this.
 #
 #   scripts/run-steps.sh TARGET...
 set -uo pipefail

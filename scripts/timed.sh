@@ -11,7 +11,9 @@
 # until it does, so a heartbeat never splits a line.
 #
 # Environment:
-#   PROGRESS_INTERVAL  seconds of silence before a heartbeat line (default 10).
+#   PROGRESS_INTERVAL  seconds of silence before a heartbeat line (default 10
+#                      for a step inside another, 15 for the outermost, so that
+#                      an inner step's lines come first and one line says it).
 set -uo pipefail
 
 if (($# < 2)); then
@@ -20,7 +22,9 @@ if (($# < 2)); then
 fi
 name="$1"
 shift
-interval="${PROGRESS_INTERVAL:-10}"
+depth="${TIMED_DEPTH:-0}"
+export TIMED_DEPTH=$((depth + 1))
+if ((depth == 0)); then interval="${PROGRESS_INTERVAL:-15}"; else interval="${PROGRESS_INTERVAL:-10}"; fi
 start=$(date +%s)
 
 # elapsed prints the time since start as 1m05s (or 42s).
