@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install pdflatex and booktabs (Debian's texlive-latex-base and
-# texlive-latex-recommended) when they are missing. Safe to run again: with
+# texlive-latex-recommended) and Latin Modern, Type 1 fonts for T1 (lmodern), when
+# they are missing. Safe to run again: with
 # the packages present it only checks. Elsewhere, install a TeX distribution
 # with booktabs and tabularx yourself (macOS: MacTeX or BasicTeX).
 set -euo pipefail
-packages=(texlive-latex-base texlive-latex-recommended)
+packages=(texlive-latex-base texlive-latex-recommended lmodern)
 command -v dpkg-query >/dev/null || exit 0
 missing=()
 for p in "${packages[@]}"; do

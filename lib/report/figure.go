@@ -264,8 +264,8 @@ func checkSize(width, height vg.Length) error {
 	return nil
 }
 
-// SaveFigure writes p as base.png and base.svg into dir, creating dir if
-// needed, and returns the two paths in that order. base is a file name
+// SaveFigure writes p as base.png, base.svg and base.pdf into dir, creating
+// dir if needed, and returns the three paths in that order. base is a file name
 // without extension and directory, such as FigureBaseName(1,
 // "single_retrievers"); width and height are the figure's size (DefaultWidth
 // and DefaultHeight suit a page).
@@ -281,6 +281,10 @@ func SaveFigure(p *plot.Plot, dir, base string, width, height vg.Length) ([]stri
 	if err != nil {
 		return nil, err
 	}
+	pdfBytes, err := RenderPDF(p, width, height)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -288,7 +292,7 @@ func SaveFigure(p *plot.Plot, dir, base string, width, height vg.Length) ([]stri
 	for _, f := range []struct {
 		ext  string
 		data []byte
-	}{{".png", pngBytes}, {".svg", svgBytes}} {
+	}{{".png", pngBytes}, {".svg", svgBytes}, {".pdf", pdfBytes}} {
 		path := filepath.Join(dir, base+f.ext)
 		if err := os.WriteFile(path, f.data, 0o644); err != nil {
 			return paths, err

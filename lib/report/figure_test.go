@@ -272,7 +272,7 @@ func TestSaveFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, base+".png"), filepath.Join(dir, base+".svg")}
+	want := []string{filepath.Join(dir, base+".png"), filepath.Join(dir, base+".svg"), filepath.Join(dir, base+".pdf")}
 	if !reflect.DeepEqual(paths, want) {
 		t.Fatalf("paths %q, want %q", paths, want)
 	}
@@ -280,8 +280,15 @@ func TestSaveFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := readAll(t, paths[1:]); !bytes.Equal(got[0], svg) {
+	if got := readAll(t, paths[1:2]); !bytes.Equal(got[0], svg) {
 		t.Error("saved SVG differs from RenderSVG")
+	}
+	pdfBytes, err := report.RenderPDF(p, goldenWidth, goldenHeight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, paths[2:]); !bytes.Equal(got[0], pdfBytes) {
+		t.Error("saved PDF differs from RenderPDF")
 	}
 	if _, err := png.Decode(bytes.NewReader(readAll(t, paths[:1])[0])); err != nil {
 		t.Errorf("saved PNG: %v", err)
