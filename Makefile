@@ -9,6 +9,9 @@
 #   make notebooks-outputs  execute every notebook in place: refresh the committed outputs
 #   make jupyter          open the notebooks in the classic Jupyter web UI with this
 #                         clone's kernel (installs Debian's jupyter-notebook if missing)
+#   make notebook-browser run notebooks 00 and 02 in that UI in headless Chromium: every
+#                         cell runs, figures render inline, no cell errors (screenshots
+#                         in build/screenshots/; make notebook-screenshots: docs/screenshots/)
 #   make reproduce        regenerate results/ from the synthetic export
 #   make robustness       regenerate results/robustness_seeds* (the paper protocol on SEEDS)
 #   make check-results    fail if results/ drift from what reproduce and robustness regenerate
@@ -28,10 +31,10 @@ SEEDS ?= 1-20
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter reproduce robustness check-results check-latex tables-pdf bench bench-e2e
+.PHONY: all test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness check-results check-latex tables-pdf bench bench-e2e
 
 # make all's steps, in order; each runs as `make STEP`.
-ALL_STEPS = setup-notebooks compile-notebooks execute-notebooks tables-pdf check-results check-latex
+ALL_STEPS = setup-notebooks compile-notebooks execute-notebooks notebook-browser tables-pdf check-results check-latex
 
 all:
 	@scripts/run-steps.sh $(ALL_STEPS)
@@ -62,6 +65,14 @@ notebooks-outputs: setup-notebooks
 jupyter:
 	JUPYTER_APT=jupyter-notebook scripts/setup-notebooks.sh
 	scripts/jupyter.sh
+
+notebook-browser:
+	scripts/setup-test-deps.sh
+	JUPYTER_APT=jupyter-notebook scripts/setup-notebooks.sh
+	LINEMEM_NOTEBOOK_BROWSER=1 go test ./lib/notebook -run NotebooksRunInTheBrowser -count=1 -v -timeout 30m
+
+notebook-screenshots:
+	LINEMEM_SCREENSHOTS=docs/screenshots $(MAKE) --no-print-directory notebook-browser
 
 reproduce:
 	go run ./cmd/linemem reproduce --db build/synthetic.db --data $(DATA) --out results
