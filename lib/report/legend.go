@@ -80,12 +80,25 @@ func (b *legendBand) Plot(c draw.Canvas, _ *plot.Plot) {
 		Min: vg.Point{X: c.Min.X, Y: c.Max.Y + legendBandGap},
 		Max: vg.Point{X: c.Max.X, Y: c.Max.Y + legendBandGap + b.height()},
 	}
-	colWidth := (band.Max.X - band.Min.X) / legendColumns
+	// A column starts at its share of the width, or after the widest
+	// entry of the column before it and a gap, whichever is further right.
+	starts := make([]vg.Length, legendColumns)
+	for col := range starts {
+		starts[col] = band.Min.X + vg.Length(col)*(band.Max.X-band.Min.X)/legendColumns
+		if col == 0 {
+			continue
+		}
+		widest := vg.Length(0)
+		for i := col - 1; i < len(b.entries); i += legendColumns {
+			widest = max(widest, b.style.Width(b.entries[i].label))
+		}
+		starts[col] = max(starts[col], starts[col-1]+legendThumbWidth+legendThumbGap+widest+2*legendThumbGap)
+	}
 	rowH := b.rowHeight()
 	var used vg.Rectangle
 	for i, e := range b.entries {
 		col, row := i%legendColumns, i/legendColumns
-		x := band.Min.X + vg.Length(col)*colWidth
+		x := starts[col]
 		yTop := band.Max.Y - vg.Length(row)*rowH
 		thumb := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
 			Min: vg.Point{X: x, Y: yTop - rowH + legendRowGap/2},
