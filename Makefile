@@ -1,8 +1,17 @@
 # linemem: each target is a thin wrapper; the logic lives in scripts/.
 #
 #   make test             test dependencies (Chromium, CJK fonts), go mod tidy -diff, go vet, go test (what CI runs first)
-#   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, gonb kernel
-#   make notebooks        setup-notebooks, then execute notebooks/NN_*.ipynb headless
+#   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, this clone's
+#                         gonb kernel spec under build/jupyter/
+#   make compile-notebooks  GoNB's first build of every package the notebooks import
+#   make execute-notebooks  execute notebooks/NN_*.ipynb headless into build/notebooks/
+#   make notebooks        setup-notebooks, compile-notebooks, execute-notebooks
+#   make notebooks-outputs  execute every notebook in place: refresh the committed outputs
+#   make jupyter          open the notebooks in the classic Jupyter web UI with this
+#                         clone's kernel (installs Debian's jupyter-notebook if missing)
+#   make notebook-browser run notebooks 00 and 02 in that UI in headless Chromium: every
+#                         cell runs, figures render inline, no cell errors (screenshots
+#                         in build/screenshots/; make notebook-screenshots: docs/screenshots/)
 #   make reproduce        regenerate results/ from the synthetic export
 #   make robustness       regenerate results/robustness_seeds* (the paper protocol on SEEDS)
 #   make benchmarks       regenerate results/benchmarks/ (LoCoMo and RealPersonaChat from DATASETS, pooled and per user)
@@ -15,8 +24,8 @@
 #   make mutants          mutation testing of the core packages (Gremlins; not in CI)
 #   make bench-e2e        the command-line path at paper scale, step by step (scripts/bench-e2e.sh)
 #   make bench-mcp-sessions  RSS of `linemem mcp --http` after 4,000 abandoned sessions and their idle time
-#   make all              setup-notebooks, notebooks, benchmarks, tables-pdf, check-results,
-#                         check-latex (the main job)
+#   make all              ALL_STEPS one after another, each with its elapsed time
+#                         (scripts/run-steps.sh; the main job)
 
 DATA ?= data/synthetic
 # Synthetic seeds of the committed results/robustness_seeds* files.
@@ -28,9 +37,13 @@ DATASETS ?= ../shared/datasets
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test mutants setup-notebooks notebooks reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-mcp-sessions
+.PHONY: all test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-mcp-sessions
 
-all: setup-notebooks notebooks benchmarks tables-pdf check-results check-latex
+# make all's steps, in order; each runs as `make STEP`.
+ALL_STEPS = setup-notebooks compile-notebooks execute-notebooks notebook-browser benchmarks tables-pdf check-results check-latex
+
+all:
+	@scripts/run-steps.sh $(ALL_STEPS)
 
 # go test runs even when go vet or the go.mod check complains, so the log
 # always ends with its summary; the target fails if any of them does.
@@ -43,8 +56,29 @@ test:
 setup-notebooks:
 	scripts/setup-notebooks.sh
 
+compile-notebooks:
+	scripts/run-notebooks.sh --compile-only
+
+execute-notebooks:
+	scripts/run-notebooks.sh --no-compile
+
 notebooks: setup-notebooks
 	scripts/run-notebooks.sh
+
+notebooks-outputs: setup-notebooks
+	scripts/run-notebooks.sh --in-place
+
+jupyter:
+	JUPYTER_APT=jupyter-notebook scripts/setup-notebooks.sh
+	scripts/jupyter.sh
+
+notebook-browser:
+	scripts/setup-test-deps.sh
+	JUPYTER_APT=jupyter-notebook scripts/setup-notebooks.sh
+	LINEMEM_NOTEBOOK_BROWSER=1 go test ./lib/notebook -run NotebooksRunInTheBrowser -count=1 -v -timeout 30m
+
+notebook-screenshots:
+	LINEMEM_SCREENSHOTS=docs/screenshots $(MAKE) --no-print-directory notebook-browser
 
 reproduce:
 	go run ./cmd/linemem reproduce --db build/synthetic.db --data $(DATA) --out results

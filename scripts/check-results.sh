@@ -12,8 +12,8 @@
 #   4. In a git checkout, results/ must also be unchanged against HEAD, so files
 #      the notebooks rewrote (run `make notebooks` first) are held to the same rule.
 #
-# manifest.json records the commit it was generated from; that one line is left
-# out of both comparisons (a committed manifest necessarily names an older one).
+# manifest.json names the code by its content hash (go.mod, go.sum, lib/,
+# cmd/), not by a commit, so it is compared like every other file.
 #
 # Environment:
 #   DATA   synthetic export to reproduce from (default data/synthetic).
@@ -33,9 +33,6 @@ committed="$(mktemp -d "${TMPDIR:-/tmp}/linemem-committed.XXXXXX")"
 benchmarks="$(mktemp -d "${TMPDIR:-/tmp}/linemem-benchmarks.XXXXXX")"
 trap 'rm -rf "$fresh" "$fresh".db* "$(dirname "$fresh")/.$(basename "$fresh").db.derived" "$robust" "$committed" "$benchmarks"' EXIT
 
-# without_commit prints a manifest without its "commit" line.
-without_commit() { grep -v '^  "commit": ' "$@"; }
-
 echo "==> go run ./cmd/linemem reproduce --db $fresh.db --data $data --out $fresh"
 start=$(date +%s)
 go run ./cmd/linemem reproduce --quiet --db "$fresh.db" --data "$data" --out "$fresh"
@@ -44,8 +41,7 @@ echo "==> reproduce took $(($(date +%s) - start))s"
 # README.md and dotfiles (.gitkeep) describe results/, and tables.pdf is compiled
 # from the .tex tables by scripts/check-latex.sh; reproduce writes none of them.
 echo "==> diff -r results/ against the fresh copy"
-if ! diff -r -x '.*' -x README.md -x tables.pdf -x manifest.json -x "$robust_files" -x benchmarks results "$fresh" ||
-	! diff <(without_commit results/manifest.json) <(without_commit "$fresh/manifest.json"); then
+if ! diff -r -x '.*' -x README.md -x tables.pdf -x "$robust_files" -x benchmarks results "$fresh"; then
 	echo "check-results: results/ differ from what \`linemem reproduce\` writes (above); rerun \`make reproduce\` and commit, or fix the change that moved them" >&2
 	exit 1
 fi
@@ -74,11 +70,7 @@ fi
 
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	echo "==> git status results/"
-	changed="$(git status --porcelain --untracked-files=all -- results ':!results/manifest.json')"
-	if git cat-file -e HEAD:results/manifest.json 2>/dev/null &&
-		! diff <(git show HEAD:results/manifest.json | without_commit) <(without_commit results/manifest.json) >&2; then
-		changed+=$'\n'"results/manifest.json"
-	fi
+	changed="$(git status --porcelain --untracked-files=all -- results)"
 	if [[ -n "$changed" ]]; then
 		printf '%s\n' "$changed" >&2
 		echo "check-results: results/ differ from the committed ones (above); commit the regenerated files or find what changed them" >&2

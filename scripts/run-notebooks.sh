@@ -2,24 +2,34 @@
 # Execute the GoNB notebooks headless, in order, and stop at the first failing
 # cell. Run scripts/setup-notebooks.sh once before.
 #
-#   scripts/run-notebooks.sh                 # every notebooks/[0-9][0-9]_*.ipynb
+#   scripts/run-notebooks.sh                 # compile, then every notebooks/[0-9][0-9]_*.ipynb
 #   scripts/run-notebooks.sh notebooks/02_rq1_representations.ipynb ...
+#   scripts/run-notebooks.sh --compile-only  # only the compile step (make compile-notebooks)
+#   scripts/run-notebooks.sh --no-compile    # skip it (make all runs it as its own step)
 #   scripts/run-notebooks.sh --in-place      # write outputs back into notebooks/
 #
+# The compile step runs a generated notebook (build/notebooks/compile/) whose
+# one cell imports every package the notebooks import, so the first `go build`
+# GoNB makes of the library and its dependencies (minutes on a fresh Go
+# cache: SQLite, gonum, kagome) is its own step, with a line every few
+# seconds, and the notebooks after it compile from the cache.
+#
 # Executed copies, with outputs, go to build/notebooks/ by default, next to one
-# NAME.log per notebook (nbconvert and kernel messages). They are not written
-# back over notebooks/ because GoNB sends a cell's printed text and its inline
-# figures on separate channels: when a cell does both, their order in the saved
-# notebook can change from one run to the next. Use --in-place to refresh the
-# outputs committed with the notebooks, and review the diff.
+# NAME.log per notebook (nbconvert and kernel messages). --in-place writes
+# them back over notebooks/ instead (`make notebooks-outputs`), after which
+# scripts/order-outputs.py puts each cell's outputs in a stable order: GoNB
+# sends a cell's printed text and its inline figures on separate channels, so
+# their order can otherwise change from one run to the next.
 #
 # A cell fails when GoNB reports an error (e.g. a compile error) or when its
 # program exits non-zero (panic, log.Fatal, a failing `!` command); see
 # scripts/nbconvert_config.py.
 #
 # Environment:
-#   JUPYTER           Jupyter launcher (default /usr/bin/jupyter, as set up).
-#   NOTEBOOK_TIMEOUT  seconds one cell may run (default 1800).
+#   JUPYTER            Jupyter launcher (default /usr/bin/jupyter, as set up).
+#   NOTEBOOK_TIMEOUT   seconds one cell may run (default 1800).
+#   PROGRESS_INTERVAL  seconds without output before a "... so far" line (default 10;
+#                      5 for the compile step).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,10 +39,14 @@ timeout="${NOTEBOOK_TIMEOUT:-1800}"
 out_dir="build/notebooks"
 
 in_place=false
+compile=true
+execute=true
 notebooks=()
 for arg in "$@"; do
 	case "$arg" in
 	--in-place) in_place=true ;;
+	--compile-only) execute=false ;;
+	--no-compile) compile=false ;;
 	-h | --help)
 		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
 		exit 0
@@ -58,13 +72,15 @@ if [[ ! -x bin/gonb || ! -x bin/goimports || ! -x "$JUPYTER" ]]; then
 	echo "run-notebooks: missing bin/gonb, bin/goimports or $JUPYTER; run scripts/setup-notebooks.sh" >&2
 	exit 1
 fi
-export PATH="$repo/bin:$PATH"
+# shellcheck source=scripts/jupyter-env.sh
+source scripts/jupyter-env.sh
 
-# A private copy of the gonb kernel spec for headless runs: the same binary as
-# the installed kernel, plus --raw_error so compile errors reach the log as
-# plain text instead of HTML. JUPYTER_PATH is searched before the user's specs.
-mkdir -p "$out_dir/jupyter/kernels/gonb"
-cat >"$out_dir/jupyter/kernels/gonb/kernel.json" <<EOF
+# A headless variant of this clone's gonb kernel spec: the same binary, plus
+# --raw_error so compile errors reach the log as plain text instead of HTML.
+# JUPYTER_PATH is searched before JUPYTER_DATA_DIR, so it wins for these runs.
+headless="$repo/$out_dir/jupyter"
+mkdir -p "$headless/kernels/gonb"
+cat >"$headless/kernels/gonb/kernel.json" <<EOF
 {
  "argv": ["$repo/bin/gonb", "--kernel", "{connection_file}", "--logtostderr", "--raw_error"],
  "display_name": "Go (gonb)",
@@ -73,7 +89,7 @@ cat >"$out_dir/jupyter/kernels/gonb/kernel.json" <<EOF
  "env": {"PATH": "$repo/bin:\${PATH}"}
 }
 EOF
-export JUPYTER_PATH="$repo/$out_dir/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"
+export JUPYTER_PATH="$headless:$JUPYTER_PATH"
 
 nbconvert=(
 	"$JUPYTER" nbconvert --to notebook --execute
@@ -81,29 +97,42 @@ nbconvert=(
 	--ExecutePreprocessor.kernel_name=gonb
 	"--ExecutePreprocessor.timeout=$timeout"
 )
-if $in_place; then
-	nbconvert+=(--inplace)
-else
-	nbconvert+=(--output-dir "$out_dir")
-fi
 
-total_start=$(date +%s)
-for nb in "${notebooks[@]}"; do
-	name="$(basename "$nb" .ipynb)"
-	log="$out_dir/$name.log"
-	printf '==> %s ... ' "$nb"
-	start=$(date +%s)
-	if ! "${nbconvert[@]}" "$nb" >"$log" 2>&1; then
-		printf 'FAILED after %ds\n' "$(($(date +%s) - start))"
+# execute NAME NOTEBOOK LOG [nbconvert flags...] runs one notebook under
+# scripts/timed.sh, its nbconvert output in LOG, whose tail is shown on failure.
+execute() {
+	local name="$1" nb="$2" log="$3"
+	shift 3
+	if ! scripts/timed.sh "$name" sh -c '"$@" >"$0" 2>&1' "$log" "${nbconvert[@]}" "$@" "$nb"; then
 		# The kernel's own info lines (I1129 ...) only add noise here.
 		grep -Ev '^I[0-9]{4} ' "$log" | tail -n 60 >&2
 		echo "run-notebooks: $nb failed; full log in $log" >&2
 		exit 1
 	fi
+}
+
+mkdir -p "$out_dir"
+if $compile; then
+	compile_dir="$out_dir/compile"
+	mkdir -p "$compile_dir"
+	python3 scripts/compile_notebook.py "$compile_dir/compile.ipynb" "${notebooks[@]}"
+	PROGRESS_INTERVAL="${PROGRESS_INTERVAL:-5}" execute "compile the notebooks' packages with GoNB (go build)" \
+		"$compile_dir/compile.ipynb" "$out_dir/compile.log" --output-dir "$compile_dir" --output compiled
+fi
+$execute || exit 0
+
+total_start=$(date +%s)
+for nb in "${notebooks[@]}"; do
+	name="$(basename "$nb" .ipynb)"
 	if $in_place; then
-		printf 'ok in %ds (outputs written into %s)\n' "$(($(date +%s) - start))" "$nb"
+		execute "$nb (in place)" "$nb" "$out_dir/$name.log" --inplace
+		python3 scripts/order-outputs.py "$nb"
 	else
-		printf 'ok in %ds -> %s/%s.ipynb\n' "$(($(date +%s) - start))" "$out_dir" "$name"
+		execute "$nb" "$nb" "$out_dir/$name.log" --output-dir "$out_dir"
 	fi
 done
-printf '==> %d notebook(s) ok in %ds\n' "${#notebooks[@]}" "$(($(date +%s) - total_start))"
+if $in_place; then
+	printf '==> %d notebook(s) ok in %ds, outputs written into them\n' "${#notebooks[@]}" "$(($(date +%s) - total_start))"
+else
+	printf '==> %d notebook(s) ok in %ds; executed copies and logs in %s/\n' "${#notebooks[@]}" "$(($(date +%s) - total_start))" "$out_dir"
+fi

@@ -2,12 +2,15 @@
 # Set up everything the GoNB notebooks in notebooks/ need. Safe to run again:
 # each step is skipped or cheaply redone when its result is already there.
 #
-#   1. Jupyter (nbconvert + client) from Debian packages, installed only if missing.
+#   1. Jupyter (nbconvert + client) from Debian packages, installed only if
+#      missing; apt's output goes to build/logs/apt-notebooks.log and one line
+#      says what was installed.
 #   2. bin/gonb and bin/goimports, built from the `tool` directives in go.mod
 #      (GoNB v0.11.1 and goimports at the versions go.sum pins).
-#   3. The "gonb" kernel spec, written into the data folder of that Jupyter and
-#      told to find bin/ (goimports) on its PATH.
-#   4. A check that `jupyter kernelspec list` shows gonb.
+#   3. The "gonb" kernel spec of this clone, written into
+#      build/jupyter/data/kernels/gonb (scripts/jupyter-env.sh) and told to find
+#      bin/ (goimports) on its PATH. Nothing is written under ~/.local/share/jupyter.
+#   4. A check that `jupyter kernelspec list` (with that environment) shows gonb.
 #
 # Debian/Ubuntu (run as root, or with sudo available):  scripts/setup-notebooks.sh
 #
@@ -18,14 +21,19 @@
 #   then:   JUPYTER="$(command -v jupyter)" scripts/setup-notebooks.sh
 #
 # Environment:
-#   JUPYTER   Jupyter launcher to install the kernel for (default /usr/bin/jupyter,
-#             the Debian one; a pyenv or conda python3 on PATH is deliberately ignored).
+#   JUPYTER      Jupyter launcher to install the kernel for (default /usr/bin/jupyter,
+#                the Debian one; a pyenv or conda python3 on PATH is deliberately ignored).
+#   JUPYTER_APT  extra Debian packages to install with Jupyter (make jupyter adds
+#                jupyter-notebook, the classic web UI).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 JUPYTER="${JUPYTER:-/usr/bin/jupyter}"
-debian_packages=(jupyter-nbconvert jupyter-client python3-nbclient)
+# shellcheck disable=SC2206 # a list of package names
+debian_packages=(jupyter-nbconvert jupyter-client python3-nbclient ${JUPYTER_APT:-})
+# shellcheck source=scripts/jupyter-env.sh
+source scripts/jupyter-env.sh
 
 step() { printf '==> %s\n' "$*"; }
 
@@ -40,9 +48,17 @@ if [[ "$JUPYTER" == /usr/bin/jupyter ]] && command -v dpkg-query >/dev/null; the
 	if ((${#missing[@]})); then
 		sudo=()
 		if ((EUID != 0)); then sudo=(sudo); fi
-		step "installing Debian packages: ${missing[*]}"
-		"${sudo[@]}" apt-get update
-		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+		mkdir -p build/logs
+		apt_log=build/logs/apt-notebooks.log
+		step "installing Debian packages: ${missing[*]} (apt's output: $apt_log)"
+		apt_start=$(date +%s)
+		if ! { "${sudo[@]}" flock /tmp/apt.lock apt-get update &&
+			"${sudo[@]}" flock /tmp/apt.lock env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"; } >"$apt_log" 2>&1; then
+			tail -n 20 "$apt_log" >&2
+			echo "setup-notebooks: apt-get failed (above; full log in $apt_log)" >&2
+			exit 1
+		fi
+		step "installed ${missing[*]} and $(grep -c '^Setting up ' "$apt_log") packages in all in $(($(date +%s) - apt_start))s (log: $apt_log)"
 	else
 		step "Debian Jupyter packages already installed"
 	fi
@@ -62,19 +78,19 @@ go build -o bin/goimports golang.org/x/tools/cmd/goimports
 export PATH="$repo/bin:$PATH"
 
 # --- 3. Kernel spec -------------------------------------------------------------
-# GoNB writes kernels/gonb/kernel.json under $JUPYTER_DATA_DIR; point that at the
-# data folder the chosen Jupyter reads. gopls only powers completion and hover
-# in JupyterLab; without it GoNB refuses to install unless --force_deps.
-data_dir="$("$JUPYTER" --data-dir)"
+# GoNB writes kernels/gonb/kernel.json under $JUPYTER_DATA_DIR, this clone's
+# build/jupyter/data. gopls only powers completion and hover in JupyterLab;
+# without it GoNB refuses to install unless --force_deps.
+data_dir="$JUPYTER_DATA_DIR"
 install_flags=(--install --logtostderr)
 if ! command -v gopls >/dev/null; then
 	step "gopls not on PATH: installing without it (no completion/hover in JupyterLab)"
 	install_flags+=(--force_deps)
 fi
-step "installing the gonb kernel spec into $data_dir/kernels/gonb"
+step "installing the gonb kernel spec into ${data_dir#"$repo"/}/kernels/gonb"
 # Its log is shown only on failure: it would otherwise suggest `go install
 # ...@latest` for goimports, which bin/ already provides at the pinned version.
-if ! log="$(JUPYTER_DATA_DIR="$data_dir" bin/gonb "${install_flags[@]}" 2>&1)"; then
+if ! log="$(bin/gonb "${install_flags[@]}" 2>&1)"; then
 	printf '%s\n' "$log" >&2
 	echo "setup-notebooks: bin/gonb --install failed" >&2
 	exit 1
@@ -104,4 +120,4 @@ if ! grep -qE '^ +gonb ' <<<"$specs"; then
 	echo "setup-notebooks: $JUPYTER kernelspec list does not show gonb" >&2
 	exit 1
 fi
-step "GoNB $(bin/gonb -V 2>&1 | head -n1) ready; run notebooks with scripts/run-notebooks.sh"
+step "GoNB $(bin/gonb -V 2>&1 | head -n1) ready; run notebooks with scripts/run-notebooks.sh, or open them with \`make jupyter\`"

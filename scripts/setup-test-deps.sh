@@ -56,12 +56,21 @@ if [ "$(id -u)" -ne 0 ]; then
 		exit 0
 	fi
 fi
-echo "setup-test-deps: installing ${missing[*]}" >&2
-(
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+mkdir -p "$repo/build/logs"
+log="$repo/build/logs/apt-test-deps.log"
+echo "setup-test-deps: installing ${missing[*]} (apt's output: build/logs/apt-test-deps.log)" >&2
+start=$(date +%s)
+if ! (
 	flock 9
 	export DEBIAN_FRONTEND=noninteractive
-	if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+	if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}"; then
 		$sudo apt-get update -qq
 		$sudo apt-get install -y --no-install-recommends "${missing[@]}"
 	fi
-) 9>/tmp/apt.lock
+) 9>/tmp/apt.lock >"$log" 2>&1; then
+	tail -n 20 "$log" >&2
+	echo "setup-test-deps: apt-get failed (above; full log in $log)" >&2
+	exit 1
+fi
+echo "setup-test-deps: installed ${missing[*]} ($(grep -c '^Setting up ' "$log") packages in all) in $(($(date +%s) - start))s (log: build/logs/apt-test-deps.log)" >&2

@@ -41,6 +41,7 @@ func runReproduce(env *environment, args []string) error {
 	fs.BoolVar(&opts.SourceNames, "manifest-source-names", false, "name source files in manifest.json (private: export names carry chat partners' names); default sources/#NNN with hash and size")
 	fs.BoolVar(&opts.AllowMissingGold, "allow-missing-gold", false, "warn, rather than stop, when a qrels chunk ID is not in the corpus (it still counts in the denominators)")
 	fs.Uint64Var(&opts.Seed, "seed", proto.Seed, "bootstrap `SEED`")
+	fs.BoolVar(&opts.ColumnFigures, "column-figures", false, "draw figures one column wide (3.3 in) instead of the text width (7 in)")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {

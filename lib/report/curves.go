@@ -3,11 +3,14 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -19,9 +22,12 @@ const BetaXLabel = "β (weight of the BM25 score)"
 // BetaCurves draws a metric against the hybrid weight β, one line per
 // retriever pairing (Figures 2 and 3: Recall@5 and nDCG@5 for six pairings
 // over 21 values of β). Lines differ in colour, marker and dash pattern;
-// the legend sits right of the plot. When highlight is not nil, a large ring
-// marks it (the selected configuration) and its Label enters the legend.
-// Both axes span [0, 1].
+// the legend is a band of two columns above the data area, so it never
+// covers a line. When highlight is not nil, a large ring marks it (the
+// selected configuration) with its Label ("selected" when empty) written
+// beside it. The x axis spans [0, 1]; the y axis spans MetricRange of the
+// values and the highlight, so that the differences between lines fill the
+// plot (a caption should state the range: it does not start at 0).
 //
 // It returns an error wrapping ErrNoData when there are no series, and
 // ErrInvalid for an empty label, X and Y of different or zero length, X not
@@ -40,10 +46,19 @@ func BetaCurves(title, yLabel string, series []Series, highlight *Point) (*plot.
 	}
 	p := newPlot(title, BetaXLabel, yLabel)
 	p.X.Min, p.X.Max = 0, 1
-	p.Y.Min, p.Y.Max = 0, 1
+	ys := allY(series)
+	if highlight != nil {
+		ys = append(ys, math.Min(1, highlight.Y+highlightHeadroom))
+	}
+	lo, hi, err := MetricRange(ys...)
+	if err != nil {
+		return nil, err
+	}
+	p.Y.Min, p.Y.Max = lo, hi
 	p.X.Tick.Marker, p.Y.Tick.Marker = unitTicks{}, unitTicks{}
 	p.Add(gridLines(true, true))
-	if err := addLines(p, series); err != nil {
+	band := newLegendBand()
+	if err := addLines(p, band, series); err != nil {
 		return nil, err
 	}
 	if highlight != nil {
@@ -51,23 +66,42 @@ func BetaCurves(title, yLabel string, series []Series, highlight *Point) (*plot.
 		if err != nil {
 			return nil, err
 		}
-		mark.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
-		p.Add(mark)
+		mark.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(6), Shape: draw.RingGlyph{}}
 		label := highlight.Label
 		if label == "" {
 			label = "selected"
 		}
-		p.Legend.Add(label, mark)
+		note, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: highlight.X, Y: highlight.Y}}, Labels: []string{label}})
+		if err != nil {
+			return nil, err
+		}
+		note.TextStyle[0] = text.Style{Color: color.Black, Font: font.From(figureFont, valueFontSize), XAlign: draw.XCenter, YAlign: draw.YBottom, Handler: p.TextHandler}
+		note.Offset = vg.Point{Y: vg.Points(7)}
+		p.Add(mark, note)
 	}
-	placeLegendOutside(p)
+	p.Add(band)
 	return p, nil
+}
+
+// highlightHeadroom is the room kept above a highlight for its label, in
+// metric units.
+const highlightHeadroom = 0.07
+
+// allY is every Y value of series, in order.
+func allY(series []Series) []float64 {
+	var ys []float64
+	for _, s := range series {
+		ys = append(ys, s.Y...)
+	}
+	return ys
 }
 
 // TopKSensitivity draws a metric at the cutoffs ks, one line per question
 // type (Figure 6: Recall@k or Success@k at k = 5, 10, 20). Series i holds
 // the metric at ks[j] in Y[j]; its X must be nil or equal to ks. The k axis
 // is logarithmic, so doubling cutoffs are evenly spaced, with ticks at ks;
-// the y axis, labelled yLabel, spans [0, 1].
+// the y axis, labelled yLabel, spans MetricRange of the values. The legend
+// is a band above the data area, as in BetaCurves.
 //
 // It returns an error wrapping ErrNoData when there are no series or no
 // cutoffs, and ErrInvalid when ks is not positive and increasing, a series
@@ -101,13 +135,18 @@ func TopKSensitivity(title, yLabel string, ks []int, series []Series) (*plot.Plo
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = kx[0]/1.25, kx[len(kx)-1]*1.25
-	p.Y.Min, p.Y.Max = 0, 1
-	p.Y.Tick.Marker = unitTicks{}
-	p.Add(gridLines(true, true))
-	if err := addLines(p, lines); err != nil {
+	lo, hi, err := MetricRange(allY(lines)...)
+	if err != nil {
 		return nil, err
 	}
-	placeLegendOutside(p)
+	p.Y.Min, p.Y.Max = lo, hi
+	p.Y.Tick.Marker = unitTicks{}
+	p.Add(gridLines(true, true))
+	band := newLegendBand()
+	if err := addLines(p, band, lines); err != nil {
+		return nil, err
+	}
+	p.Add(band)
 	return p, nil
 }
 
@@ -136,8 +175,8 @@ func checkSeries(series []Series) error {
 	return nil
 }
 
-// addLines adds one styled line with markers per series and its legend entry.
-func addLines(p *plot.Plot, series []Series) error {
+// addLines adds one styled line with markers per series and its entry in band.
+func addLines(p *plot.Plot, band *legendBand, series []Series) error {
 	for i, s := range series {
 		xys := make(plotter.XYs, len(s.X))
 		for j := range s.X {
@@ -151,7 +190,7 @@ func addLines(p *plot.Plot, series []Series) error {
 		line.LineStyle = draw.LineStyle{Color: st.color, Width: vg.Points(1.5), Dashes: st.dashes}
 		points.GlyphStyle = draw.GlyphStyle{Color: st.color, Radius: vg.Points(2.5), Shape: st.glyph}
 		p.Add(line, points)
-		p.Legend.Add(s.Label, line, points)
+		band.add(s.Label, line, points)
 	}
 	return nil
 }

@@ -19,23 +19,30 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// PNGDPI is the resolution of PNG figures in dots per inch.
-const PNGDPI = 150
+// PNGDPI is the resolution of PNG figures in dots per inch, a print
+// resolution: a 3.3 in figure is 990 pixels wide.
+const PNGDPI = 300
 
-// DefaultWidth and DefaultHeight suit a figure spanning a page's text width.
+// Figure sizes for a two-column paper: DefaultWidth × DefaultHeight spans
+// both columns (the text width), ColumnWidth × ColumnHeight one column.
+// Fonts are fixed in points (below), so a figure printed at these sizes
+// shows 8–10 pt text.
 const (
-	DefaultWidth  = 6.5 * vg.Inch
-	DefaultHeight = 4 * vg.Inch
+	DefaultWidth  = 7 * vg.Inch
+	DefaultHeight = 3.5 * vg.Inch
+	ColumnWidth   = 3.3 * vg.Inch
+	ColumnHeight  = 2.6 * vg.Inch
 )
 
 // Font sizes in points, fixed so that figures render identically on every
-// run whatever plot.DefaultFont is set to.
+// run whatever plot.DefaultFont is set to, and chosen for print at
+// ColumnWidth (a paper's figure text is 8–10 pt).
 const (
-	titleFontSize  = 12
-	labelFontSize  = 11
-	tickFontSize   = 10
-	legendFontSize = 10
-	valueFontSize  = 9
+	titleFontSize  = 10
+	labelFontSize  = 9
+	tickFontSize   = 8
+	legendFontSize = 8
+	valueFontSize  = 8
 )
 
 // figureFont is the typeface of every text in a figure. Liberation Sans is
@@ -81,6 +88,7 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
 	p.Legend.TextStyle.Font = font.From(figureFont, legendFontSize)
+	p.Add(dataProbe{})
 	return p
 }
 
@@ -146,56 +154,54 @@ func styleOf(i int) seriesStyle {
 	}
 }
 
-// legendGutter reserves room to the right of the data area, where the
-// legend is drawn, so that the legend never covers data. It draws nothing;
-// its glyph box makes plot.Plot pad the data area.
-type legendGutter struct {
-	width vg.Length
-}
-
-func (legendGutter) Plot(draw.Canvas, *plot.Plot) {}
-
-func (g legendGutter) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
-	return []plot.GlyphBox{{
-		X:         1,
-		Y:         1,
-		Rectangle: vg.Rectangle{Max: vg.Point{X: g.width}},
-	}}
-}
-
-// placeLegendOutside puts the legend at the top right, outside the data
-// area. Call it after every legend entry has been added.
-func placeLegendOutside(p *plot.Plot) {
-	const (
-		gap    = vg.Length(12) // between data area and legend
-		margin = vg.Length(6)  // between legend markers and the figure edge
-	)
-	p.Legend.Top = true
-	p.Legend.Left = false
-	p.Legend.Padding = vg.Points(3)
-	p.Legend.XOffs = -margin
-	r := p.Legend.Rectangle(draw.Canvas{})
-	p.Add(legendGutter{width: r.Max.X - r.Min.X + gap + margin})
-}
-
-// unitTicks marks an axis spanning [0, 1]: labelled major ticks every 0.2,
-// minor ticks every 0.1.
+// unitTicks marks a metric axis within [0, 1] with a tick every 0.1:
+// every tick labelled when the axis spans at most 0.6, every other one (0.0,
+// 0.2, …) otherwise.
 type unitTicks struct{}
 
 func (unitTicks) Ticks(min, max float64) []plot.Tick {
+	every := 1
+	if max-min > 0.6+1e-9 {
+		every = 2
+	}
 	var ticks []plot.Tick
 	for i := 0; i <= 10; i++ {
 		v := float64(i) / 10
-		if v < min || v > max {
+		if v < min-1e-9 || v > max+1e-9 {
 			continue
 		}
 		label := ""
-		if i%2 == 0 {
+		if i%every == 0 {
 			label = strconv.FormatFloat(v, 'f', 1, 64)
 		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: label})
 	}
 	return ticks
+}
+
+// MetricRange is the y range a metric figure draws: the values' minimum and
+// maximum widened by 0.02 and rounded out to multiples of 0.1, within
+// [0, 1], and at least 0.2 wide (widened upward, or downward at 1), so that
+// differences between lines fill the plot instead of a 0–1 axis. ErrNoData
+// when ys is empty.
+func MetricRange(ys ...float64) (lo, hi float64, err error) {
+	if len(ys) == 0 {
+		return 0, 0, fmt.Errorf("report: no values for a range: %w", ErrNoData)
+	}
+	min, max := ys[0], ys[0]
+	for _, y := range ys[1:] {
+		min, max = math.Min(min, y), math.Max(max, y)
+	}
+	lo = math.Max(0, math.Floor((min-0.02)*10+1e-9)/10)
+	hi = math.Min(1, math.Ceil((max+0.02)*10-1e-9)/10)
+	if hi-lo < 0.2-1e-9 {
+		if lo+0.2 <= 1 {
+			hi = lo + 0.2
+		} else {
+			lo = hi - 0.2
+		}
+	}
+	return lo, hi, nil
 }
 
 // RenderSVG draws p on a width × height SVG canvas and returns the document.
@@ -235,13 +241,20 @@ func RenderPNG(p *plot.Plot, width, height vg.Length) ([]byte, error) {
 const figureMargin = vg.Length(6)
 
 // drawWithMargin fills c with the plot's background and draws p inside a
-// figureMargin border.
+// figureMargin border. A title wider than that is left out (a figure one
+// column wide; its caption carries the title) rather than cut at the edges.
 func drawWithMargin(p *plot.Plot, c draw.Canvas) {
 	if p.BackgroundColor != nil {
 		c.SetColor(p.BackgroundColor)
 		c.Fill(c.Rectangle.Path())
 	}
-	p.Draw(draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin))
+	inner := draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
+	if p.Title.Text != "" && p.Title.TextStyle.Width(p.Title.Text) > inner.Max.X-inner.Min.X {
+		untitled := *p
+		untitled.Title.Text = ""
+		p = &untitled
+	}
+	p.Draw(inner)
 }
 
 func checkSize(width, height vg.Length) error {
@@ -251,8 +264,8 @@ func checkSize(width, height vg.Length) error {
 	return nil
 }
 
-// SaveFigure writes p as base.png and base.svg into dir, creating dir if
-// needed, and returns the two paths in that order. base is a file name
+// SaveFigure writes p as base.png, base.svg and base.pdf into dir, creating
+// dir if needed, and returns the three paths in that order. base is a file name
 // without extension and directory, such as FigureBaseName(1,
 // "single_retrievers"); width and height are the figure's size (DefaultWidth
 // and DefaultHeight suit a page).
@@ -268,6 +281,10 @@ func SaveFigure(p *plot.Plot, dir, base string, width, height vg.Length) ([]stri
 	if err != nil {
 		return nil, err
 	}
+	pdfBytes, err := RenderPDF(p, width, height)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -275,7 +292,7 @@ func SaveFigure(p *plot.Plot, dir, base string, width, height vg.Length) ([]stri
 	for _, f := range []struct {
 		ext  string
 		data []byte
-	}{{".png", pngBytes}, {".svg", svgBytes}} {
+	}{{".png", pngBytes}, {".svg", svgBytes}, {".pdf", pdfBytes}} {
 		path := filepath.Join(dir, base+f.ext)
 		if err := os.WriteFile(path, f.data, 0o644); err != nil {
 			return paths, err

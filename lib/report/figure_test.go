@@ -19,11 +19,11 @@ import (
 	"github.com/linemem/linemem/lib/report"
 )
 
-// Golden figures are rendered smaller than DefaultWidth × DefaultHeight to
-// keep testdata small; layout code paths are the same.
+// Golden figures are rendered at one column's width, the size at which a
+// figure is most crowded.
 const (
-	goldenWidth  = 5 * vg.Inch
-	goldenHeight = 3.5 * vg.Inch
+	goldenWidth  = report.ColumnWidth
+	goldenHeight = report.ColumnHeight
 )
 
 // pngChannelTol and pngPixelShare bound how far a rendered PNG may drift
@@ -80,6 +80,48 @@ func figureCases() []figureCase {
 			},
 			texts: []string{"named_entity", "aggregate", ">5<", ">10<", ">20<", "Recall@k"},
 		},
+	}
+}
+
+// TestLegendsDoNotStealThePlot draws every figure at one- and two-column
+// size and holds each legend, from the drawn layout, to at most a fifth of
+// the figure's area, inside the figure and clear of the data area.
+func TestLegendsDoNotStealThePlot(t *testing.T) {
+	sizes := []struct {
+		name string
+		w, h vg.Length
+	}{{"column", report.ColumnWidth, report.ColumnHeight}, {"text width", report.DefaultWidth, report.DefaultHeight}}
+	for _, c := range figureCases() {
+		for _, size := range sizes {
+			t.Run(c.name+" at "+size.name, func(t *testing.T) {
+				p, err := c.build()
+				if err != nil {
+					t.Fatal(err)
+				}
+				l, err := report.Layout(p, size.w, size.h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines := c.name == "figure2_beta_recall5" || c.name == "figure6_topk"
+				if lines != (len(l.Legends) == 1) {
+					t.Errorf("%d legends drawn; a line figure has one, the others none", len(l.Legends))
+				}
+				if report.Area(l.Data) < report.Area(l.Figure)/4 {
+					t.Errorf("data area %v is under a quarter of the figure %v", l.Data, l.Figure)
+				}
+				for _, r := range l.Legends {
+					if share := report.Area(r) / report.Area(l.Figure); share > 1.0/5 {
+						t.Errorf("legend %v covers %.2f of the figure, want at most 1/5", r, share)
+					}
+					if r.Min.X < l.Figure.Min.X || r.Max.X > l.Figure.Max.X || r.Min.Y < l.Figure.Min.Y || r.Max.Y > l.Figure.Max.Y {
+						t.Errorf("legend %v leaves the figure %v", r, l.Figure)
+					}
+					if r.Min.X < l.Data.Max.X && r.Max.X > l.Data.Min.X && r.Min.Y < l.Data.Max.Y && r.Max.Y > l.Data.Min.Y {
+						t.Errorf("legend %v overlaps the data area %v", r, l.Data)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -230,7 +272,7 @@ func TestSaveFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, base+".png"), filepath.Join(dir, base+".svg")}
+	want := []string{filepath.Join(dir, base+".png"), filepath.Join(dir, base+".svg"), filepath.Join(dir, base+".pdf")}
 	if !reflect.DeepEqual(paths, want) {
 		t.Fatalf("paths %q, want %q", paths, want)
 	}
@@ -238,8 +280,15 @@ func TestSaveFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := readAll(t, paths[1:]); !bytes.Equal(got[0], svg) {
+	if got := readAll(t, paths[1:2]); !bytes.Equal(got[0], svg) {
 		t.Error("saved SVG differs from RenderSVG")
+	}
+	pdfBytes, err := report.RenderPDF(p, goldenWidth, goldenHeight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, paths[2:]); !bytes.Equal(got[0], pdfBytes) {
+		t.Error("saved PDF differs from RenderPDF")
 	}
 	if _, err := png.Decode(bytes.NewReader(readAll(t, paths[:1])[0])); err != nil {
 		t.Errorf("saved PNG: %v", err)

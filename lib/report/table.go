@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -222,17 +223,22 @@ func markdownRow(b *bytes.Buffer, cells []string) {
 }
 
 // WriteLaTeX writes a floating table environment that fits a one-column
-// 10 pt article: \caption, a \label{tab:SLUG} (tab:tableN without a slug), the
-// body in \small (\footnotesize, 8 pt, with \tabcolsep 4 pt, from
-// WideColumns columns on), and a
-// booktabs tabular (\toprule, \midrule, \bottomrule). A table too wide for
-// TextWidthPt becomes a tabularx spanning \linewidth whose left-aligned text
-// columns wrap (see latexColumns); otherwise the tabular keeps its natural
-// width. Notes follow in \footnotesize and wrap.
-// The document needs \usepackage{booktabs} and \usepackage{tabularx}.
+// 10 pt article: \caption, a \label{tab:SLUG} (tab:tableN without a slug),
+// and a booktabs tabular (\toprule, \midrule, \bottomrule) whose cells never
+// wrap by themselves. The layout is chosen by latexLayout: the largest of
+// \small, \footnotesize and \scriptsize at which the table fits, header
+// cells broken at spaces outside parentheses to their column's width; then
+// the value columns in two or three column sets, each after the row
+// labels; then intervals set below their estimates; and only then the
+// widest columns narrowed, their cells broken at spaces (a name or number
+// never splits). A first-column label repeated
+// on consecutive rows (a group, such as a question type or a retriever) is
+// printed once, with a little space before each new group. Notes follow in
+// \footnotesize and wrap. The document needs \usepackage{booktabs}.
 //
 // Abbreviations replace long names in cells and notes (longest first), and a
-// note lists the ones used; the Markdown and CSV versions keep the full names.
+// note lists the ones used; the Markdown and CSV versions keep the full names
+// and every row's label.
 //
 // Every character is escaped through latexSymbols: the specials & % $ # _ { }
 // ~ ^ \ and < > | become their text-mode commands, Greek letters and math
@@ -260,11 +266,11 @@ func (t Table) WriteLaTeX(w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	layout := t.latexLayout(abbrev)
 	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
-	if len(t.Columns) >= WideColumns {
-		b.WriteString("\\footnotesize\n\\setlength{\\tabcolsep}{4pt}\n")
-	} else {
-		b.WriteString("\\small\n")
+	b.WriteString(layout.size.command + "\n")
+	if layout.size.tabcolsep != defaultTabcolsep {
+		fmt.Fprintf(&b, "\\setlength{\\tabcolsep}{%gpt}\n", layout.size.tabcolsep)
 	}
 	b.WriteString("\\caption{" + caption + "}\n")
 	label := t.Slug
@@ -272,25 +278,62 @@ func (t Table) WriteLaTeX(w io.Writer) error {
 		label = t.BaseName()
 	}
 	b.WriteString("\\label{tab:" + label + "}\n")
-	spec, wraps := t.latexColumns(abbrev)
-	if wraps {
-		b.WriteString("\\begin{tabularx}{\\linewidth}{" + spec + "}\n")
-	} else {
-		b.WriteString("\\begin{tabular}{" + spec + "}\n")
+	spec := make([]byte, len(t.Columns))
+	for i := range t.Columns {
+		spec[i] = "lcr"[t.alignment(i)]
 	}
-	b.WriteString("\\toprule\n")
-	if err := latexRow(&b, t.Columns, esc); err != nil {
-		return err
-	}
-	b.WriteString("\\midrule\n")
-	for _, row := range t.Rows {
-		if err := latexRow(&b, row, esc); err != nil {
-			return err
+	// cell escapes a header or body cell (recording the abbreviations it
+	// uses) and sets it on the lines its column's width asks for.
+	cell := func(col int, c, valign string) (string, error) {
+		e, err := esc(c)
+		if err != nil {
+			return "", err
 		}
+		lines := breakWords(abbrev.peek(oneLine(c)), layout.widthEm[col])
+		if len(lines) == 1 {
+			return e, nil
+		}
+		for j, l := range lines {
+			if lines[j], err = latexEscape(l); err != nil {
+				return "", fmt.Errorf("report: table %s: %w", t.BaseName(), err)
+			}
+			lines[j] = guardBracket(lines[j])
+		}
+		return `\begin{tabular}[` + valign + `]{@{}` + string(spec[col]) + `@{}}` + strings.Join(lines, `\\`) + `\end{tabular}`, nil
 	}
-	if wraps {
-		b.WriteString("\\bottomrule\n\\end{tabularx}\n")
-	} else {
+	groups := t.hasGroups()
+	for p, part := range layout.parts {
+		if p > 0 {
+			b.WriteString("\n\\medskip\n")
+		}
+		partSpec := make([]byte, len(part))
+		for i, col := range part {
+			partSpec[i] = spec[col]
+		}
+		b.WriteString("\\begin{tabular}{" + string(partSpec) + "}\n\\toprule\n")
+		header := make([]string, len(part))
+		for i, col := range part {
+			if header[i], err = cell(col, t.Columns[col], "b"); err != nil {
+				return err
+			}
+		}
+		latexCells(&b, header)
+		b.WriteString("\\midrule\n")
+		for r, row := range t.Rows {
+			cells := make([]string, len(part))
+			for i, col := range part {
+				if col == 0 && groups && r > 0 && row[0] == t.Rows[r-1][0] {
+					continue
+				}
+				if cells[i], err = cell(col, row[col], "t"); err != nil {
+					return err
+				}
+			}
+			if groups && r > 0 && row[0] != t.Rows[r-1][0] {
+				b.WriteString("\\addlinespace\n")
+			}
+			latexCells(&b, cells)
+		}
 		b.WriteString("\\bottomrule\n\\end{tabular}\n")
 	}
 	notes := make([]string, 0, len(t.Notes)+1)
@@ -320,80 +363,422 @@ func (t Table) WriteLaTeX(w io.Writer) error {
 	return err
 }
 
-// WideColumns is the column count from which a LaTeX table is set in
-// \footnotesize (8 pt in a 10 pt article) instead of \small (9 pt).
-const WideColumns = 6
-
 // TextWidthPt is the text width of a one-column 10 pt article, in points: the
 // width a LaTeX table must fit.
 const TextWidthPt = 345.0
 
-// wrapColumn is the tabularx column type of a wrapping column: ragged right,
-// so that short words do not stretch, with \\ still ending the row.
-const wrapColumn = `>{\raggedright\arraybackslash}X`
+// defaultTabcolsep is LaTeX's \tabcolsep, half the space between columns.
+const defaultTabcolsep = 6.0
 
-// latexColumns returns the column specification and whether any column
-// wraps. A table whose estimated natural width exceeds TextWidthPt turns
-// every left-aligned column with a space in some cell into a wrapping X
-// column; the estimate takes each character as half the font size wide
-// (the width of a digit) plus the column padding (12 pt, or 8 pt in a
-// \footnotesize table, whose \tabcolsep is 4 pt).
-func (t Table) latexColumns(abbrev *abbreviator) (string, bool) {
-	charPt, padPt := 4.5, 12.0 // \small, 2 × the default \tabcolsep
-	if len(t.Columns) >= WideColumns {
-		charPt, padPt = 4.0, 8.0 // \footnotesize, \tabcolsep 4pt
+// latexSize is a font size for a table body with its column padding.
+type latexSize struct {
+	command   string  // \small, …
+	fontPt    float64 // its size in a 10 pt article
+	tabcolsep float64 // \tabcolsep in points
+	// emPt is the width of textEm's em at this size, in points: the font
+	// size widened for the optical sizes of Latin Modern, whose 8 and 7 pt
+	// designs are wider than the 10 pt one scaled down.
+	emPt float64
+}
+
+// latexSizes are tried in order; the first at which a table fits is used.
+var latexSizes = []latexSize{
+	{`\small`, 9, defaultTabcolsep, 9 * 1.02},
+	{`\footnotesize`, 8, 4, 8 * 1.06},
+	{`\scriptsize`, 7, 3, 7 * 1.12},
+}
+
+// latexTableLayout is how WriteLaTeX sets a table: its size, the width of
+// each column in em of that size (its cells are broken to it), and the
+// column sets it is printed in, one tabular each (usually one, all columns).
+type latexTableLayout struct {
+	size    latexSize
+	widthEm []float64
+	parts   [][]int
+	widthPt float64 // the estimated width of the widest part
+}
+
+// latexLayout chooses the layout of t (see WriteLaTeX), the first of these
+// that fits fitPt:
+//
+//  1. every cell on one line, at \small, \footnotesize or \scriptsize;
+//  2. every cell on one line in two column sets: the leading label columns
+//     (labelColumns) repeated before each half of the value columns, two
+//     tabulars one below the other, at \footnotesize or \scriptsize, when
+//     the labels take at most half of fitPt;
+//  3. each "estimate [lo, hi]" cell as its estimate over its interval, at
+//     \footnotesize or \scriptsize, in one tabular, then in two or three
+//     column sets;
+//  4. at \scriptsize, in one tabular, then in two or three column sets
+//     (labels repeated, whatever their width), the columns whose
+//     cells hold more than one word narrowed, each by its share (by width)
+//     of what the table is too wide, never below its widest word, their
+//     cells broken to it, until the table fits or none can be narrowed (the
+//     narrowest result when none fits).
+//
+// A column's width is its widest cell (textEm, after abbreviation) and the
+// widest word of its header (headerWords), whose header is broken to it; a
+// part is Σ its column widths × the size's emPt + 2 × tabcolsep per column.
+func (t Table) latexLayout(abbrev *abbreviator) latexTableLayout {
+	natural, minimal := t.columnEm(abbrev)
+	intervals := t.intervalEm(abbrev, natural)
+	all := make([]int, len(t.Columns))
+	for i := range all {
+		all[i] = i
 	}
-	width := 0.0
-	for i := range t.Columns {
-		width += float64(t.longestCell(i, abbrev))*charPt + padPt
+	fit := func(size latexSize, widths []float64, parts [][]int) latexTableLayout {
+		l := latexTableLayout{size: size, widthEm: widths, parts: parts}
+		for _, part := range parts {
+			pt := 0.0
+			for _, col := range part {
+				pt += widths[col]*size.emPt + 2*size.tabcolsep
+			}
+			l.widthPt = max(l.widthPt, pt)
+		}
+		return l
 	}
-	var spec strings.Builder
-	wraps := false
-	for i := range t.Columns {
-		a := t.alignment(i)
-		if width > TextWidthPt && a == AlignLeft && t.hasSpace(i, abbrev) {
-			spec.WriteString(wrapColumn)
-			wraps = true
+	for _, size := range latexSizes {
+		if l := fit(size, natural, [][]int{all}); l.widthPt <= fitPt {
+			return l
+		}
+	}
+	labels := t.labelColumns()
+	sets := func(size latexSize, widths []float64, most int) (latexTableLayout, bool) {
+		if fit(size, widths, [][]int{all[:labels]}).widthPt > fitPt/2 {
+			return latexTableLayout{}, false
+		}
+		for n := 2; n <= most && len(t.Columns)-labels >= n; n++ {
+			if l := fit(size, widths, columnSets(len(t.Columns), labels, n)); l.widthPt <= fitPt {
+				return l, true
+			}
+		}
+		return latexTableLayout{}, false
+	}
+	for _, size := range latexSizes[1:] {
+		if l, ok := sets(size, natural, 2); ok {
+			return l
+		}
+	}
+	for _, size := range latexSizes[1:] {
+		if l := fit(size, intervals, [][]int{all}); l.widthPt <= fitPt {
+			return l
+		}
+	}
+	for _, size := range latexSizes[1:] {
+		if l, ok := sets(size, intervals, 3); ok {
+			return l
+		}
+	}
+	size := latexSizes[len(latexSizes)-1]
+	options := [][][]int{{all}}
+	for n := 2; n <= 3 && len(t.Columns)-labels >= n; n++ {
+		options = append(options, columnSets(len(t.Columns), labels, n))
+	}
+	var best latexTableLayout
+	for _, parts := range options {
+		widths := slices.Clone(intervals)
+		narrowest := slices.Clone(minimal)
+		l := fit(size, widths, parts)
+		for l.widthPt > fitPt {
+			breakable := 0.0
+			for i, w := range widths {
+				if w > narrowest[i]+1e-9 {
+					breakable += w
+				}
+			}
+			if breakable == 0 {
+				break
+			}
+			excess := (l.widthPt - fitPt) / size.emPt
+			for i, w := range widths {
+				if w <= narrowest[i]+1e-9 {
+					continue
+				}
+				narrower := t.brokenEm(abbrev, i, max(narrowest[i], w-excess*w/breakable))
+				if narrower >= w-1e-9 {
+					narrowest[i] = w
+					continue
+				}
+				widths[i] = narrower
+			}
+			l = fit(size, widths, parts)
+		}
+		if l.widthPt <= fitPt {
+			return l
+		}
+		if best.parts == nil || l.widthPt < best.widthPt {
+			best = l
+		}
+	}
+	return best
+}
+
+// fitPt is the width latexLayout fits tables to: TextWidthPt less a tenth,
+// the margin by which textEm's estimate has fallen short of pdflatex's
+// measure (Latin Modern; math minus signs and Greek letters are wider than
+// the estimate's).
+const fitPt = 0.9 * TextWidthPt
+
+// labelColumns is the number of leading columns that name a row rather
+// than hold a value: those before the first column with an "estimate [lo,
+// hi]" cell, or, in a table without one, before the first column whose
+// every non-empty body cell starts like a number (a digit, a sign, "[" or
+// "−"). At least one column is a label and one a value, when the table has
+// two.
+func (t Table) labelColumns() int {
+	for col := range t.Columns {
+		for _, row := range t.Rows {
+			if _, _, ok := splitInterval(row[col]); ok {
+				return min(max(col, 1), len(t.Columns)-1)
+			}
+		}
+	}
+	for col := range t.Columns {
+		numeric, seen := true, false
+		for _, row := range t.Rows {
+			c := strings.TrimSpace(row[col])
+			if c == "" || c == "--" || c == "–" {
+				continue
+			}
+			seen = true
+			r, _ := utf8.DecodeRuneInString(c)
+			if !(r >= '0' && r <= '9' || strings.ContainsRune("+-−[.", r)) {
+				numeric = false
+				break
+			}
+		}
+		if numeric && seen {
+			return min(max(col, 1), len(t.Columns)-1)
+		}
+	}
+	return min(1, len(t.Columns)-1)
+}
+
+// columnSets returns n sets of columns: the first labels columns, then the
+// next share of the value columns, shares as equal as they go (the first
+// ones one larger).
+func columnSets(columns, labels, n int) [][]int {
+	values := columns - labels
+	var sets [][]int
+	next := labels
+	for p := 0; p < n; p++ {
+		share := values / n
+		if p < values%n {
+			share++
+		}
+		set := make([]int, 0, labels+share)
+		for c := 0; c < labels; c++ {
+			set = append(set, c)
+		}
+		for c := next; c < next+share; c++ {
+			set = append(set, c)
+		}
+		next += share
+		sets = append(sets, set)
+	}
+	return sets
+}
+
+// intervalEm is each column's width when every "estimate [lo, hi]" cell
+// is set as its estimate over its interval (natural widths otherwise).
+func (t Table) intervalEm(abbrev *abbreviator, natural []float64) []float64 {
+	widths := make([]float64, len(t.Columns))
+	for i, h := range t.Columns {
+		for _, w := range headerWords(abbrev.peek(oneLine(h))) {
+			widths[i] = max(widths[i], textEm(w))
+		}
+		for _, row := range t.Rows {
+			c := abbrev.peek(oneLine(row[i]))
+			if est, iv, ok := splitInterval(c); ok {
+				widths[i] = max(widths[i], textEm(est), textEm(iv))
+			} else {
+				widths[i] = max(widths[i], textEm(c))
+			}
+		}
+		widths[i] = min(widths[i], natural[i])
+	}
+	return widths
+}
+
+// splitInterval splits "0.674 [0.582, 0.763]" into its estimate and its
+// bracketed interval.
+func splitInterval(c string) (estimate, interval string, ok bool) {
+	i := strings.Index(c, " [")
+	if i <= 0 || !strings.HasSuffix(c, "]") || strings.Contains(c[:i], " ") {
+		return "", "", false
+	}
+	return c[:i], c[i+1:], true
+}
+
+// unbrokenEm is the width up to which a body cell is never broken: short
+// phrases such as "14 of 20" or "yes (0.584)" stay on one line.
+const unbrokenEm = 6.0
+
+// columnEm returns each column's natural width (its widest cell; a header
+// counts by its widest word) and its minimal width (its widest word, or its
+// widest cell of at most unbrokenEm).
+func (t Table) columnEm(abbrev *abbreviator) (natural, minimal []float64) {
+	natural = make([]float64, len(t.Columns))
+	minimal = make([]float64, len(t.Columns))
+	for i, h := range t.Columns {
+		for _, w := range headerWords(abbrev.peek(oneLine(h))) {
+			natural[i] = max(natural[i], textEm(w))
+			minimal[i] = max(minimal[i], textEm(w))
+		}
+		for _, row := range t.Rows {
+			c := abbrev.peek(oneLine(row[i]))
+			natural[i] = max(natural[i], textEm(c))
+			if textEm(c) <= unbrokenEm {
+				minimal[i] = max(minimal[i], textEm(c))
+				continue
+			}
+			for _, w := range headerWords(c) {
+				minimal[i] = max(minimal[i], textEm(w))
+			}
+		}
+	}
+	return natural, minimal
+}
+
+// brokenEm is the width column col takes when its cells are broken to
+// width em: its widest line.
+func (t Table) brokenEm(abbrev *abbreviator, col int, width float64) float64 {
+	widest := 0.0
+	for _, s := range append([]string{t.Columns[col]}, t.columnCells(col)...) {
+		for _, line := range breakWords(abbrev.peek(oneLine(s)), width) {
+			widest = max(widest, textEm(line))
+		}
+	}
+	return widest
+}
+
+func (t Table) columnCells(col int) []string {
+	cells := make([]string, len(t.Rows))
+	for r, row := range t.Rows {
+		cells[r] = row[col]
+	}
+	return cells
+}
+
+// textEm estimates the width of s in em of Computer Modern Roman: digits
+// and most lower-case letters ½ em, capitals ¾, narrow letters and
+// punctuation about ⅓, wide ones (m, w, @, %) and math signs (+ = − × Δ)
+// ⅘, anything else 0.6 (rounded up from the font's metrics, so that an
+// estimate that fits does fit).
+func textEm(s string) float64 {
+	em := 0.0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			em += 0.5
+		case strings.ContainsRune("mwMW@%", r):
+			em += 0.85
+		case strings.ContainsRune("+=−<>×Δ", r):
+			em += 0.8
+		case r >= 'A' && r <= 'Z':
+			em += 0.75
+		case strings.ContainsRune("ijlft", r):
+			em += 0.33
+		case r >= 'a' && r <= 'z':
+			em += 0.53
+		case strings.ContainsRune(" .,;:!'()[]|-", r):
+			em += 0.34
+		default:
+			em += 0.6
+		}
+	}
+	return em
+}
+
+// headerWords splits a cell at spaces outside parentheses and brackets, so
+// that "(95% CI)" and "[0.582, 0.763]" stay on one line; a parenthesised
+// phrase wider than 2 × unbrokenEm is split at its spaces too (an interval
+// never is).
+func headerWords(s string) []string {
+	var words []string
+	depth, start := 0, -1
+	for i, r := range s {
+		switch {
+		case r == '(' || r == '[':
+			depth++
+		case (r == ')' || r == ']') && depth > 0:
+			depth--
+		}
+		if r == ' ' && depth == 0 {
+			if start >= 0 {
+				words = append(words, s[start:i])
+			}
+			start = -1
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		words = append(words, s[start:])
+	}
+	var out []string
+	for _, w := range words {
+		if textEm(w) > 2*unbrokenEm && strings.Contains(w, " ") && !isInterval(w) {
+			out = append(out, strings.Fields(w)...)
 			continue
 		}
-		spec.WriteByte("lcr"[a])
+		out = append(out, w)
 	}
-	return spec.String(), wraps
+	return out
 }
 
-func (t Table) longestCell(col int, abbrev *abbreviator) int {
-	longest := utf8.RuneCountInString(abbrev.peek(t.Columns[col]))
-	for _, row := range t.Rows {
-		longest = max(longest, utf8.RuneCountInString(abbrev.peek(row[col])))
-	}
-	return longest
+// isInterval reports whether w is a bracketed interval such as "[0.582,
+// 0.763]", which never splits.
+func isInterval(w string) bool {
+	return strings.HasPrefix(w, "[") && strings.HasSuffix(w, "]") && strings.Count(w, " ") == 1
 }
 
-func (t Table) hasSpace(col int, abbrev *abbreviator) bool {
-	for _, row := range t.Rows {
-		if strings.Contains(abbrev.peek(row[col]), " ") {
+// breakWords splits s into lines of headerWords at most width em wide
+// (textEm), greedily; a wider word is a line of its own.
+func breakWords(s string, width float64) []string {
+	var lines []string
+	for _, word := range headerWords(s) {
+		if n := len(lines); n > 0 && textEm(lines[n-1]+" "+word) <= width+1e-9 {
+			lines[n-1] += " " + word
+			continue
+		}
+		lines = append(lines, word)
+	}
+	if len(lines) == 0 {
+		return []string{s}
+	}
+	return lines
+}
+
+// hasGroups reports whether some first-column label repeats on
+// consecutive rows, so that WriteLaTeX prints each group's label once.
+func (t Table) hasGroups() bool {
+	for r := 1; r < len(t.Rows); r++ {
+		if t.Rows[r][0] != "" && t.Rows[r][0] == t.Rows[r-1][0] {
 			return true
 		}
 	}
 	return false
 }
 
-func latexRow(b *bytes.Buffer, cells []string, esc func(string) (string, error)) error {
+// latexCells writes one row of escaped cells.
+func latexCells(b *bytes.Buffer, cells []string) {
 	for i, c := range cells {
 		if i > 0 {
 			b.WriteString(" & ")
 		}
-		e, err := esc(c)
-		if err != nil {
-			return err
-		}
-		if strings.HasPrefix(e, "[") {
-			e = "{}" + e
-		}
-		b.WriteString(e)
+		b.WriteString(guardBracket(c))
 	}
 	b.WriteString(" \\\\\n")
-	return nil
+}
+
+// guardBracket keeps a cell that starts with "[" from being read as an
+// optional argument of the preceding \\ or rule.
+func guardBracket(e string) string {
+	if strings.HasPrefix(e, "[") {
+		return "{}" + e
+	}
+	return e
 }
 
 // latexSymbols maps characters to their LaTeX spelling in text mode. It is

@@ -258,3 +258,31 @@ func TestUnnumberedTableIsNamedBySlug(t *testing.T) {
 		t.Error("an unnumbered table without a slug validated")
 	}
 }
+
+func TestLaTeXPrintsAGroupLabelOnce(t *testing.T) {
+	tab := report.Table{Number: 2, Columns: []string{"Retriever", "Tokenizer", "Recall@5"}, Rows: [][]string{
+		{"raw_text_bm25", "paper-regex", "0.476"},
+		{"raw_text_bm25", "kagome", "0.627"},
+		{"summary_bm25", "paper-regex", "0.502"},
+		{"summary_bm25", "kagome", "0.674"},
+	}}
+	var b bytes.Buffer
+	if err := tab.WriteLaTeX(&b); err != nil {
+		t.Fatal(err)
+	}
+	body := b.String()
+	for _, want := range []string{
+		"raw\\_text\\_bm25 & paper-regex & 0.476 \\\\\n & kagome & 0.627 \\\\\n\\addlinespace\nsummary\\_bm25 & paper-regex & 0.502 \\\\\n & kagome & 0.674 \\\\\n",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("LaTeX lacks\n%s\nin\n%s", want, body)
+		}
+	}
+	var md bytes.Buffer
+	if err := tab.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(md.String(), "raw_text_bm25"); n != 2 {
+		t.Errorf("Markdown names raw_text_bm25 %d times, want on each of its 2 rows", n)
+	}
+}

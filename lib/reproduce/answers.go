@@ -253,7 +253,8 @@ func (s *Study) writeAnswers(outDir string, written []string) ([]string, error) 
 	if err != nil {
 		return written, fmt.Errorf("%s: %w", AnswersFigureSlug, err)
 	}
-	paths, err = report.SaveFigure(p, outDir, AnswersFigureSlug, report.DefaultWidth, report.DefaultHeight)
+	w, h := s.Opts.FigureSize()
+	paths, err = report.SaveFigure(p, outDir, AnswersFigureSlug, w, h)
 	written = append(written, paths...)
 	if err != nil {
 		return written, fmt.Errorf("%s: %w", AnswersFigureSlug, err)

@@ -2,7 +2,9 @@ package reproduce
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/retrieval"
 )
 
 // Figure is one figure of the paper, ready to be saved or displayed.
@@ -18,10 +21,42 @@ type Figure struct {
 	Number int
 	Slug   string
 	Plot   *plot.Plot
+	// Notes follow the title in the caption: what abbreviations stand for,
+	// what a label means.
+	Notes []string
 }
 
 // BaseName is the figure's file name without extension.
 func (f Figure) BaseName() string { return report.FigureBaseName(f.Number, f.Slug) }
+
+// CaptionExt ends the name of a figure's caption file, written beside its
+// PNG and SVG: BaseName + CaptionExt.
+const CaptionExt = ".caption.txt"
+
+// PairingAbbreviations spells out the short names of retrievers and
+// pairings that figures print (S-BM25, E-Vec, E-BM25+E-Vec @0.40).
+const PairingAbbreviations = "R: raw_text; S: summary; E: embedding_text; BM25: BM25 keyword retrieval; Vec: dense vector retrieval; A+B @β: the linear hybrid of A and B with weight β on the BM25 score."
+
+// Caption is the figure's caption: "Figure N. " and its title, the range
+// of each numeric axis (a metric axis need not start at 0), then its Notes.
+func (f Figure) Caption() string {
+	parts := []string{fmt.Sprintf("Figure %d. %s.", f.Number, f.Plot.Title.Text)}
+	for _, a := range []struct {
+		name string
+		axis *plot.Axis
+	}{{"Horizontal", &f.Plot.X}, {"Vertical", &f.Plot.Y}} {
+		if a.axis.Label.Text == "" {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s axis: %s from %s to %s.", a.name, a.axis.Label.Text, axisValue(a.axis.Min), axisValue(a.axis.Max)))
+	}
+	return strings.Join(append(parts, f.Notes...), " ")
+}
+
+// axisValue prints an axis bound with at most three decimals.
+func axisValue(v float64) string {
+	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+}
 
 // shortLabel abbreviates a hybrid name for figures: the pairing label and β.
 func shortLabel(cfg experiment.Config) string {
@@ -131,7 +166,7 @@ func (s *Study) Figure1() (Figure, error) {
 		items[i] = report.LabeledCI{Label: ev.Name, Value: iv.Mean, Lo: iv.Lo, Hi: iv.Hi}
 	}
 	p, err := report.PointsWithCI("Single-retriever Recall@5 (95% bootstrap CI)", "Recall@5", items)
-	return Figure{1, "single_retrievers", p}, err
+	return Figure{Number: 1, Slug: "single_retrievers", Plot: p}, err
 }
 
 // Table4 lists each pairing at its best β, by Recall@5 descending (paper
@@ -192,7 +227,9 @@ func (s *Study) betaFigure(number int, slug, metric, title string) (Figure, erro
 	sel := sw.SelectedConfig()
 	hl := &report.Point{X: sel.Beta, Y: sel.Result.Mean[metric], Label: "selected: " + shortLabel(sel)}
 	p, err := report.BetaCurves(title, metricLabel(metric), series, hl)
-	return Figure{number, slug, p}, err
+	return Figure{Number: number, Slug: slug, Plot: p, Notes: []string{
+		"The ring marks the configuration selected over all pairings and β (on the same questions: exploratory).",
+		PairingAbbreviations}}, err
 }
 
 func metricLabel(metric string) string {
@@ -287,12 +324,40 @@ func (s *Study) Figure4() (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
+	short := figure4Labels(labels)
 	items := make([]report.LabeledCI, len(diffs))
 	for i, d := range diffs {
-		items[i] = report.LabeledCI{Label: labels[i], Value: d.Mean, Lo: d.Lo, Hi: d.Hi}
+		items[i] = report.LabeledCI{Label: short[i], Value: d.Mean, Lo: d.Lo, Hi: d.Hi}
 	}
 	p, err := report.DifferencesWithCI("Paired-bootstrap 95% CIs of Recall@5 differences (selection-conditioned)", "ΔRecall@5", items)
-	return Figure{4, "paired_differences", p}, err
+	notes := []string{"Rows, top to bottom: " + strings.Join(labels, "; ") + " (best: the selected hybrid; S-hybrid: the summary hybrid S-BM25+S-Vec at its best β).", PairingAbbreviations}
+	return Figure{Number: 4, Slug: "paired_differences", Plot: p, Notes: notes}, err
+}
+
+// figure4Labels shortens the comparisons of Differences for Figure 4's
+// rows, where a column-wide figure has no room for them: "Best (…) − X"
+// becomes "best − X", X abbreviated as a single retriever (S-BM25, …) when
+// it is one. The caption lists the full labels.
+func figure4Labels(labels []string) []string {
+	short := map[string]string{}
+	for _, r := range retrieval.Singles() {
+		short[r.Name()] = r.Short()
+	}
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		rest := l
+		if j := strings.Index(l, " − "); j >= 0 {
+			rest = l[j+len(" − "):]
+		}
+		if s, ok := short[rest]; ok {
+			rest = s
+		}
+		if j := strings.Index(rest, " ("); j >= 0 {
+			rest = rest[:j]
+		}
+		out[i] = "best − " + rest
+	}
+	return out
 }
 
 // ByType returns Recall@5 of the selected hybrid by question type with
@@ -341,7 +406,7 @@ func (s *Study) Figure5() (Figure, error) {
 		items[i] = report.LabeledCI{Label: fmt.Sprintf("%s (n = %d)", r.Type, r.Questions), Value: r.Mean, Lo: r.Lo, Hi: r.Hi}
 	}
 	p, err := report.PointsWithCI("Selected hybrid Recall@5 by question type (95% CI)", "Recall@5", items)
-	return Figure{5, "by_question_type", p}, err
+	return Figure{Number: 5, Slug: "by_question_type", Plot: p}, err
 }
 
 // Table7 counts the selected hybrid's Top-5 failures by type (paper Table 7).
@@ -434,7 +499,7 @@ func (s *Study) Figure6() (Figure, error) {
 		series[i].Y = append(series[i].Y, r.Recall)
 	}
 	p, err := report.TopKSensitivity(fmt.Sprintf("Top-K sensitivity by question type (summary hybrid, β = %.2f)", cfg.Beta), "Recall@K", TopKCutoffs, series)
-	return Figure{6, "topk_sensitivity", p}, err
+	return Figure{Number: 6, Slug: "topk_sensitivity", Plot: p, Notes: []string{"Summary hybrid: S-BM25+S-Vec (S: summary; Vec: dense vector retrieval); K: the number of retrieved chunks."}}, err
 }
 
 // Table9 counts Top-5 success overlap of the selected pair's components

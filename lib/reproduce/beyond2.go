@@ -160,6 +160,12 @@ func (s *Study) Ablation() ([]beyond.AblationRow, error) {
 	return beyond.Ablation(s.Chunks, s.Summaries, s.Questions, s.Qrels, AblationTokenizers, s.Protocol.B, s.Protocol.Seed)
 }
 
+// AblationTableOf is the AblationSlug table `linemem reproduce` writes:
+// AblationTable with the study's bootstrap settings in its note.
+func (s *Study) AblationTableOf(rows []beyond.AblationRow) report.Table {
+	return AblationTable(rows, s.bootstrapWords()+"; Δ paired against the paper's composition under the same method.")
+}
+
 // AblationTable lays the ablation out as AblationSlug.
 func AblationTable(rows []beyond.AblationRow, note string) report.Table {
 	t := report.Table{Slug: AblationSlug, Caption: "embedding_text components: each alone and the paper's composition",
@@ -495,7 +501,7 @@ func (s *Study) writeBeyond2(outDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	tables = append(tables, AblationTable(rows, s.bootstrapWords()+"; Δ paired against the paper's composition under the same method."))
+	tables = append(tables, s.AblationTableOf(rows))
 	for _, f := range []func() (report.Table, bool, error){s.LosslessTable, s.EvidenceGroupsTable} {
 		t, ok, err := f()
 		if err != nil {
@@ -517,7 +523,8 @@ func (s *Study) writeBeyond2(outDir string) ([]string, error) {
 	if err != nil {
 		return written, fmt.Errorf("%s: %w", AblationFigureSlug, err)
 	}
-	paths, err := report.SaveFigure(p, outDir, AblationFigureSlug, report.DefaultWidth, report.DefaultHeight)
+	w, h := s.Opts.FigureSize()
+	paths, err := report.SaveFigure(p, outDir, AblationFigureSlug, w, h)
 	return append(written, paths...), err
 }
 

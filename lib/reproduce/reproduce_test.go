@@ -31,7 +31,10 @@ func wantFiles() []string {
 	for _, f := range []string{"figure1_single_retrievers", "figure2_hybrid_recall5_vs_beta", "figure3_hybrid_ndcg5_vs_beta",
 		"figure4_paired_differences", "figure5_by_question_type", "figure6_topk_sensitivity",
 		"beyond_tokenizers_recall5", "beyond_fusion_recall5_vs_beta", reproduce.AblationFigureSlug, reproduce.AnswersFigureSlug} {
-		out = append(out, f+".png", f+".svg")
+		out = append(out, f+".png", f+".svg", f+".pdf")
+		if strings.HasPrefix(f, "figure") {
+			out = append(out, f+reproduce.CaptionExt)
+		}
 	}
 	out = append(out, reproduce.PerQuestionFile, reproduce.ManifestFile)
 	sort.Strings(out)

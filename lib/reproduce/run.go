@@ -4,13 +4,11 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 
@@ -107,12 +105,18 @@ func (s *Study) WriteAll(outDir string) ([]string, error) {
 		if err != nil {
 			return err
 		}
+		w, h := s.Opts.FigureSize()
 		for _, f := range figs {
-			paths, err := report.SaveFigure(f.Plot, outDir, f.BaseName(), report.DefaultWidth, report.DefaultHeight)
+			paths, err := report.SaveFigure(f.Plot, outDir, f.BaseName(), w, h)
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.BaseName(), err)
 			}
 			written = append(written, paths...)
+			path := filepath.Join(outDir, f.BaseName()+CaptionExt)
+			if err := os.WriteFile(path, []byte(f.Caption()+"\n"), 0o644); err != nil {
+				return err
+			}
+			written = append(written, path)
 		}
 		return nil
 	})
@@ -177,7 +181,8 @@ func (s *Study) writeBeyond(outDir string) ([]string, error) {
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", f.slug, err)
 		}
-		paths, err := report.SaveFigure(p, outDir, f.slug, report.DefaultWidth, report.DefaultHeight)
+		w, h := s.Opts.FigureSize()
+		paths, err := report.SaveFigure(p, outDir, f.slug, w, h)
 		written = append(written, paths...)
 		if err != nil {
 			return written, fmt.Errorf("%s: %w", f.slug, err)
@@ -239,11 +244,12 @@ func (s *Study) writePerQuestion(path string) error {
 }
 
 // Manifest records what a reproduction read, how it computed, with what, and
-// what it wrote. Commit is the repository's HEAD when known (a "-dirty"
-// suffix when the tree had uncommitted changes); drift checks ignore it.
+// what it wrote. Code is the content hash of the source (CodeHash), not a
+// commit, so a manifest committed beside its results stays true and a
+// drift check compares every field.
 type Manifest struct {
 	Generator  string            `json:"generator"`
-	Commit     string            `json:"commit"`
+	Code       Code              `json:"code"`
 	Data       []InputFile       `json:"data"`
 	Parameters map[string]any    `json:"parameters"`
 	Versions   map[string]string `json:"versions"`
@@ -263,7 +269,7 @@ func (s *Study) writeManifest(path string, outputs []string) error {
 	p := s.Protocol
 	m := Manifest{
 		Generator: "linemem reproduce",
-		Commit:    gitCommit(s.Opts.DataDir),
+		Code:      codeOf(),
 		Data:      s.Inputs,
 		Parameters: map[string]any{
 			"chunking":        s.Opts.Chunking,
@@ -311,20 +317,6 @@ func embedCap(s *Study) any {
 		return "as shipped"
 	}
 	return s.Protocol.EmbeddingCap
-}
-
-// gitCommit returns HEAD of the repository holding dir, with "-dirty" when
-// tracked files have uncommitted changes, or "unknown".
-func gitCommit(dir string) string {
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
-	if err != nil {
-		return "unknown"
-	}
-	commit := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
-		commit += "-dirty"
-	}
-	return commit
 }
 
 // versions lists the Go toolchain and the modules that shape the results,

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/linemem/linemem/lib/analysis"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
@@ -29,6 +31,7 @@ import (
 	"github.com/linemem/linemem/lib/ingest"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 )
@@ -69,6 +72,18 @@ type Options struct {
 	// mode: export names carry chat partners' names); by default a source
 	// is "sources/#NNN" with its hash and size.
 	SourceNames bool
+	// ColumnFigures draws figures at one column's size
+	// (report.ColumnWidth × report.ColumnHeight) instead of the text width
+	// (report.DefaultWidth × report.DefaultHeight).
+	ColumnFigures bool
+}
+
+// FigureSize is the width and height every figure is saved at.
+func (o Options) FigureSize() (width, height vg.Length) {
+	if o.ColumnFigures {
+		return report.ColumnWidth, report.ColumnHeight
+	}
+	return report.DefaultWidth, report.DefaultHeight
 }
 
 // Protocol returns experiment.PaperProtocol with the options' overrides.
