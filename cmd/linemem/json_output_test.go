@@ -24,6 +24,15 @@ func TestJSONOutputIsValidUTF8(t *testing.T) {
 	run(t, "ingest", "--db", wb, workbenchFile("sources"))
 	run(t, "gold", "pool", "--db", wb, "--questions", workbenchFile("questions.jsonl"), "--evidence", workbenchFile("evidence.jsonl"), "--depth", "0")
 	run(t, "gold", "judgments", "import", "--db", wb, workbenchFile("judgments_a.jsonl"))
+	a, err := os.ReadFile(workbenchFile("judgments_a.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bPath := filepath.Join(t.TempDir(), "b.jsonl")
+	if err := os.WriteFile(bPath, bytes.ReplaceAll(a, []byte(`"annotator":"A"`), []byte(`"annotator":"B"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, "gold", "judgments", "import", "--db", wb, bPath)
 	for _, c := range []struct {
 		args  []string
 		lines bool // JSON lines
@@ -34,7 +43,7 @@ func TestJSONOutputIsValidUTF8(t *testing.T) {
 		{[]string{"ask", "--db", db, "--json", "--retriever", "raw_text_bm25", "数学のテストの範囲は？"}, false},
 		{[]string{"eval", "--db", db, "--questions", questions, "--qrels", qrels, "--retriever", "raw_text_bm25", "--bootstrap", "100", "--json"}, false},
 		{[]string{"sweep", "--db", db, "--questions", questions, "--qrels", qrels, "--json"}, false},
-		{[]string{"gold", "agreement", "--db", wb, "--annotators", "A,A", "--json"}, false},
+		{[]string{"gold", "agreement", "--db", wb, "--annotators", "A,B", "--json"}, false},
 		{[]string{"synth", "--seed", "3", "--out", filepath.Join(t.TempDir(), "synth"), "--json"}, false},
 	} {
 		t.Run(strings.Join(c.args[:1], " "), func(t *testing.T) {

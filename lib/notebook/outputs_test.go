@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,8 +60,16 @@ func TestCommittedOutputsShowTheResults(t *testing.T) {
 	results := map[string]string{}  // Markdown table → file
 	headings := map[string]string{} // its first line → file
 	pngs := map[string]string{}     // PNG bytes → file
-	files, err := filepath.Glob(filepath.Join(root, "results", "*"))
-	if err != nil {
+	// results/ and its subfolders (results/benchmarks/<data set>/), whose
+	// tables share the paper's headings: a heading names one of the files
+	// it heads, and the output must equal one of them.
+	var files []string
+	if err := filepath.WalkDir(filepath.Join(root, "results"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
@@ -75,10 +84,12 @@ func TestCommittedOutputsShowTheResults(t *testing.T) {
 		}
 		if filepath.Ext(f) == ".md" {
 			md := strings.TrimSpace(string(b))
-			results[md] = filepath.Base(f)
-			headings[strings.SplitN(md, "\n", 2)[0]] = filepath.Base(f)
+			rel, _ := filepath.Rel(filepath.Join(root, "results"), f)
+			results[md] = rel
+			headings[strings.SplitN(md, "\n", 2)[0]] = rel
 		} else {
-			pngs[string(b)] = filepath.Base(f)
+			rel, _ := filepath.Rel(filepath.Join(root, "results"), f)
+			pngs[string(b)] = rel
 		}
 	}
 	notebooks, err := filepath.Glob(filepath.Join(root, "notebooks", "[0-9][0-9]_*.ipynb"))

@@ -510,10 +510,14 @@ func (s *Store) migrate() error {
 		}
 	}
 	if first > 0 {
-		s.compactAfterMigration()
+		compact(s)
 	}
 	return nil
 }
+
+// compact is compactAfterMigration; a variable so that a test can see which
+// opens consider compacting.
+var compact = (*Store).compactAfterMigration
 
 // compactAfterMigration runs VACUUM when more than a tenth of the file's
 // pages are free. Converting the paper-scale database of schema 6 to message
