@@ -112,7 +112,8 @@ func (r ciIntervals) XError(i int) (float64, float64) {
 }
 
 // addCIRows adds grid, error bars, dots and value labels for items, and the
-// item labels as the nominal y axis.
+// item labels as the nominal y axis (rowTicks: drawn above the rows instead
+// when they would take too much of the figure's width).
 func addCIRows(p *plot.Plot, items []LabeledCI, format func(float64) string) error {
 	rows := ciRows(items)
 	bars, err := plotter.NewXErrorBars(ciIntervals(items))
@@ -156,6 +157,7 @@ func addCIRows(p *plot.Plot, items []LabeledCI, format func(float64) string) err
 		names[len(items)-1-i] = it.Label
 	}
 	p.NominalY(names...)
+	p.Y.Tick.Marker = rowTicks(p.Y.Tick.Marker.(plot.ConstantTicks))
 	p.Y.Min, p.Y.Max = -0.6, float64(len(items))-0.4
 	return nil
 }

@@ -242,13 +242,18 @@ const figureMargin = vg.Length(6)
 
 // drawWithMargin fills c with the plot's background and draws p inside a
 // figureMargin border. A title wider than that is left out (a figure one
-// column wide; its caption carries the title) rather than cut at the edges.
+// column wide; its caption carries the title) rather than cut at the edges,
+// and row labels wider than maxRowLabelShare of the canvas are drawn above
+// their rows (stackedRows).
 func drawWithMargin(p *plot.Plot, c draw.Canvas) {
 	if p.BackgroundColor != nil {
 		c.SetColor(p.BackgroundColor)
 		c.Fill(c.Rectangle.Path())
 	}
 	inner := draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
+	if rows := rowsToStack(p, inner.Max.X-inner.Min.X); rows != nil {
+		p = stackedRows(p, rows)
+	}
 	if p.Title.Text != "" && p.Title.TextStyle.Width(p.Title.Text) > inner.Max.X-inner.Min.X {
 		untitled := *p
 		untitled.Title.Text = ""
@@ -268,10 +273,16 @@ func checkSize(width, height vg.Length) error {
 // dir if needed, and returns the three paths in that order. base is a file name
 // without extension and directory, such as FigureBaseName(1,
 // "single_retrievers"); width and height are the figure's size (DefaultWidth
-// and DefaultHeight suit a page).
+// and DefaultHeight suit a page). A figure whose row labels are drawn above
+// their rows at this width (PointsWithCI, DifferencesWithCI with long
+// labels, at ColumnWidth) is made taller when height would crowd them: at
+// least stackedRowPitch per row plus stackedOverhead.
 func SaveFigure(p *plot.Plot, dir, base string, width, height vg.Length) ([]string, error) {
 	if base == "" || base != filepath.Base(base) || base == "." || base == ".." || strings.ContainsAny(base, `/\`) {
 		return nil, fmt.Errorf("report: figure base name %q: %w", base, ErrInvalid)
+	}
+	if rows := rowsToStack(p, width-2*figureMargin); rows != nil {
+		height = stackedHeight(len(rows), height)
 	}
 	pngBytes, err := RenderPNG(p, width, height)
 	if err != nil {
