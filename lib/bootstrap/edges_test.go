@@ -1,6 +1,7 @@
 package bootstrap_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/linemem/linemem/lib/bootstrap"
@@ -25,7 +26,7 @@ func TestNewIndicesSmallestShapes(t *testing.T) {
 	if ix.B() != 1 || ix.N() != 0 || len(ix.Row(0)) != 0 {
 		t.Errorf("NewIndices(1, 0) = B %d, n %d, row %v", ix.B(), ix.N(), ix.Row(0))
 	}
-	for _, c := range []struct{ b, n int }{{0, 3}, {1, -1}} {
+	for _, c := range []struct{ b, n int }{{0, 3}, {1, -1}, {1, math.MaxInt32 + 1}} {
 		func() {
 			defer func() {
 				if recover() == nil {
