@@ -54,3 +54,26 @@ func TestMeanCILevelMustBeInsideTheUnitInterval(t *testing.T) {
 		t.Errorf("MeanCI(0.95) = [%v, %v]", lo, hi)
 	}
 }
+
+// TestMeansAreTheRowMeans: Means(x)[r] = (1/n)·Σ_j x[Row(r)[j]], summed in
+// index order, for every resample r, with B spanning several blocks of
+// resamples and a last block that is not a multiple of four.
+func TestMeansAreTheRowMeans(t *testing.T) {
+	x := []float64{0.1, 0.7, 0.25, 1, 0, 0.5, 0.3}
+	for _, b := range []int{1, 5, 1031} {
+		ix := bootstrap.NewIndices(b, len(x), 3)
+		means := ix.Means(x)
+		if len(means) != b {
+			t.Fatalf("B = %d: %d means", b, len(means))
+		}
+		for r := range b {
+			sum := 0.0
+			for _, j := range ix.Row(r) {
+				sum += x[j]
+			}
+			if want := sum / float64(len(x)); means[r] != want {
+				t.Fatalf("B = %d: Means[%d] = %v, want %v", b, r, means[r], want)
+			}
+		}
+	}
+}
