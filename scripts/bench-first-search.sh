@@ -10,7 +10,8 @@
 #
 #   scripts/bench-first-search.sh [--fresh] [--runs N] [QUESTION]
 #
-# Then a fresh `linemem search --db DB QUESTION` process is timed RUNS times
+# Then a fresh `linemem search --db DB QUESTION` process (QUESTION: the
+# first of data/synthetic/questions.jsonl unless given) is timed RUNS times
 # (default 9, after one warm-up) with /usr/bin/time, and the median wall and
 # CPU (user+sys) seconds are printed, with the minimum and maximum. Every run
 # is a new process, so it opens the database and the index as the first
@@ -21,7 +22,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${BENCH_DIR:-$root/build/bench-first-search}
 fresh=0
 runs=9
-question="what time is the meeting tomorrow"
+question=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--fresh) fresh=1 ;;
@@ -36,6 +37,10 @@ if [ ! -x /usr/bin/time ]; then
 	exit 1
 fi
 
+if [ -z "$question" ]; then
+	# The synthetic set's first question, in the corpus's language.
+	question=$(head -n 1 "$root/data/synthetic/questions.jsonl" | sed -e 's/.*"question":"\([^"]*\)".*/\1/')
+fi
 bin=$dir/linemem
 db=$dir/10x.db
 stamp=$dir/.complete-v1
