@@ -23,6 +23,7 @@
 #   make bench            benchmarks of every package
 #   make mutants          mutation testing of the core packages (Gremlins; not in CI)
 #   make bench-e2e        the command-line path at paper scale, step by step (scripts/bench-e2e.sh)
+#   make bench-first-search  the first search after ingest at 10× paper scale, median of fresh processes (scripts/bench-first-search.sh)
 #   make bench-mcp-sessions  RSS of `linemem mcp --http` after 4,000 abandoned sessions and their idle time
 #   make all              ALL_STEPS one after another, each with its elapsed time
 #                         (scripts/run-steps.sh; the main job)
@@ -37,7 +38,7 @@ DATASETS ?= ../shared/datasets
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-mcp-sessions
+.PHONY: all test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-first-search bench-mcp-sessions
 
 # make all's steps, in order; each runs as `make STEP`.
 ALL_STEPS = setup-notebooks compile-notebooks execute-notebooks notebook-browser benchmarks tables-pdf check-results check-latex
@@ -111,6 +112,9 @@ bench:
 
 bench-e2e:
 	scripts/bench-e2e.sh --out build/bench-e2e.md
+
+bench-first-search:
+	scripts/bench-first-search.sh
 
 bench-mcp-sessions:
 	mkdir -p build/bench-mcp-sessions

@@ -12,10 +12,15 @@
 # killed / (killed + lived − equivalent), and over all of them,
 # killed / (killed + lived). A mutant is equivalent when no input can tell it
 # from the original; each is listed, with one line of reasoning, in
-# scripts/mutants-equivalent.txt as "FILE:LINE:COLUMN TYPE  reason". Lived
-# mutants that are not listed are printed after the table. Writes Gremlins'
-# JSON reports under build/mutants/. Not part of CI: a full run takes tens of
-# minutes.
+# scripts/mutants-equivalent.txt as "FILE:COLUMN TYPE HASH  reason", where
+# HASH is the first 8 hex digits of the SHA-256 of the mutated source line
+# with its leading and trailing white space trimmed. A listed mutant is
+# matched by file, column, type and the line's text, not by line number, so
+# the list stays valid when lines above it move; it goes stale only when that
+# line itself changes. Lived mutants that are not listed are printed after the
+# table in the list's own form, with their line number and source text after
+# a '#', ready to be given a reason. Writes Gremlins' JSON reports under
+# build/mutants/. Not part of CI: a full run takes tens of minutes.
 #
 # Environment:
 #   MUTANT_WORKERS   parallel mutants (default: number of cores)
@@ -48,7 +53,7 @@ for p in "${packages[@]}"; do
 	go tool gremlins unleash --silent --workers "$workers" --timeout-coefficient "$coefficient" \
 		--output "$report" "./$p" >/dev/null
 	read -r killed lived equiv timeout < <(python3 - "$report" "$p" "$equivalent" "$live_list" <<'PY'
-import json, os, sys
+import hashlib, json, os, sys
 report, pkg, equivalent, live_list = sys.argv[1:]
 r = json.load(open(report))
 known = set()
@@ -56,8 +61,13 @@ if os.path.exists(equivalent):
     for line in open(equivalent, encoding="utf-8"):
         line = line.strip()
         if line and not line.startswith("#"):
-            where, kind = line.split()[:2]
-            known.add((where, kind))
+            where, kind, digest = line.split()[:3]
+            known.add((where, kind, digest))
+sources = {}
+def source_line(path, n):
+    if path not in sources:
+        sources[path] = open(path, encoding="utf-8").read().split("\n")
+    return sources[path][n - 1].strip()
 killed = lived = equiv = timeout = 0
 with open(live_list, "a", encoding="utf-8") as out:
     for f in r.get("files", []):
@@ -65,15 +75,17 @@ with open(live_list, "a", encoding="utf-8") as out:
         path = name if name.startswith(pkg + "/") else pkg + "/" + os.path.basename(name)
         for m in f.get("mutations", []):
             status = m["status"]
-            where = "%s:%d:%d" % (path, m["line"], m["column"])
             if status == "KILLED":
                 killed += 1
             elif status == "LIVED":
                 lived += 1
-                if (where, m["type"]) in known:
+                text = source_line(path, m["line"])
+                digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+                where = "%s:%d" % (path, m["column"])
+                if (where, m["type"], digest) in known:
                     equiv += 1
                 else:
-                    out.write("%s %s\n" % (where, m["type"]))
+                    out.write("%s %s %s  # line %d: %s\n" % (where, m["type"], digest, m["line"], text))
             elif status.startswith("TIMED"):
                 timeout += 1
 print(killed, lived, equiv, timeout)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -189,6 +190,55 @@ func TestIncompleteSummaries(t *testing.T) {
 	}
 	if out := ingestSideMust(t, "stats", "--db", db); strings.Contains(out, "Incomplete") {
 		t.Errorf("stats still shows incomplete summaries:\n%s", out)
+	}
+}
+
+// TestDryRunRetryIncomplete: a dry run counts the stored incomplete
+// summaries; with --retry-incomplete they are to be resent, and the estimate
+// includes them at the retry's output budget (retryBudgetFactor ×
+// --max-output-tokens each); without it they are left alone. Nothing is sent.
+func TestDryRunRetryIncomplete(t *testing.T) {
+	const days, maxOut = 3, 100
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_ORG_ID", "")
+	t.Setenv("OPENAI_API_KEY", providerSideKey)
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, resumeSideChat(t, days))
+	var requests atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"resp_1","object":"response","created_at":1,"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"model":"gpt-4o-mini-2024-07-18",
+			"output":[{"type":"message","id":"m","status":"incomplete","role":"assistant","content":[{"type":"output_text","text":"要約","annotations":[]}]}],
+			"usage":{"input_tokens":10,"output_tokens":5,"total_tokens":15,"input_tokens_details":{"cached_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}}`)
+	}))
+	t.Cleanup(ts.Close)
+	args := []string{"summarize", "--provider", "openai", "--db", db, "--base-url", ts.URL, "--interval", "0", "--max-output-tokens", strconv.Itoa(maxOut)}
+	ingestSideMust(t, append(args, "--allow-remote")...)
+	requests.Store(0)
+	for _, c := range []struct {
+		extra []string
+		want  []string
+	}{
+		{nil, []string{
+			fmt.Sprintf("%d total, 0 already stored, 0 in cache, 0 to send in 0 distinct inputs", days),
+			fmt.Sprintf("incomplete summaries left alone (--retry-incomplete resends them): %d", days),
+		}},
+		{[]string{"--retry-incomplete"}, []string{
+			fmt.Sprintf("%d total, 0 already stored, 0 in cache, %d to send in %d distinct inputs", days, days, days),
+			fmt.Sprintf("incomplete summaries to resend with %d× the output budget: %d", retryBudgetFactor, days),
+			fmt.Sprintf(", output ≤ %d\n", days*retryBudgetFactor*maxOut),
+		}},
+	} {
+		out := ingestSideMust(t, append(append(append([]string(nil), args...), "--dry-run"), c.extra...)...)
+		for _, want := range c.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("--dry-run %v lacks %q:\n%s", c.extra, want, out)
+			}
+		}
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("the dry runs sent %d requests", n)
 	}
 }
 

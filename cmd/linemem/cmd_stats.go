@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/linemem/linemem/lib/store"
@@ -17,8 +19,11 @@ func init() {
 
 --json prints {"sources", "messages", "chunks", "uncovered_messages",
 "summaries", "raw_text_length": {"mean", "p95", "max"}, "summary_length"
-(when summaries exist), "vector_sets", "query_vector_sets"}; lengths count
-characters (code points), p95 interpolates linearly between order statistics.`,
+(when summaries exist), "vector_sets", "query_vector_sets", "chat_titles"
+(when a source has one: [{"source", "title"}], by source name)}; lengths
+count characters (code points), p95 interpolates linearly between order
+statistics. The table ends with each chat's title (read from a .txt
+export's header) and its file name.`,
 	}
 	c.run = func(env *environment, args []string) error { return runStats(env, c, args) }
 	register(c)
@@ -29,6 +34,12 @@ type statsLengths struct {
 	Mean float64 `json:"mean"`
 	P95  float64 `json:"p95"`
 	Max  int     `json:"max"`
+}
+
+// statsChatTitle is a source's chat title, as read from its .txt header.
+type statsChatTitle struct {
+	Source string `json:"source"`
+	Title  string `json:"title"`
 }
 
 type statsVectorSet struct {
@@ -50,6 +61,7 @@ type statsJSON struct {
 	SummaryLength     *statsLengths    `json:"summary_length,omitempty"`
 	VectorSets        []statsVectorSet `json:"vector_sets"`
 	QueryVectorSets   []statsVectorSet `json:"query_vector_sets"`
+	ChatTitles        []statsChatTitle `json:"chat_titles,omitempty"`
 }
 
 func runStats(env *environment, c *command, args []string) error {
@@ -72,12 +84,34 @@ func runStats(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
+	titles, err := chatTitles(st)
+	if err != nil {
+		return err
+	}
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(statsDocument(s))
+		doc := statsDocument(s)
+		doc.ChatTitles = titles
+		return enc.Encode(doc)
 	}
-	return statsTable(env, s)
+	return statsTable(env, s, titles)
+}
+
+// chatTitles lists the sources that have a chat title, by source name.
+func chatTitles(st *store.Store) ([]statsChatTitle, error) {
+	byName, err := st.SourceTitles()
+	if err != nil {
+		return nil, err
+	}
+	var out []statsChatTitle
+	for name, title := range byName {
+		if title != "" {
+			out = append(out, statsChatTitle{Source: name, Title: title})
+		}
+	}
+	slices.SortFunc(out, func(a, b statsChatTitle) int { return strings.Compare(a.Source, b.Source) })
+	return out, nil
 }
 
 func statsDocument(s store.Stats) statsJSON {
@@ -103,7 +137,7 @@ func statsDocument(s store.Stats) statsJSON {
 }
 
 // statsTable prints the paper's Table 1 rows first, then what else is stored.
-func statsTable(env *environment, s store.Stats) error {
+func statsTable(env *environment, s store.Stats, titles []statsChatTitle) error {
 	w := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
 	row := func(item, value string) { fmt.Fprintf(w, "%s\t%s\n", item, value) }
 	row("Item", "Value")
@@ -124,6 +158,12 @@ func statsTable(env *environment, s store.Stats) error {
 	}
 	for _, v := range s.QueryVectorSets {
 		row(fmt.Sprintf("Query vectors (%s)", v.Model), fmt.Sprintf("%s × %d", thousands(v.Count), v.Dim))
+	}
+	if len(titles) > 0 {
+		row("Chat titles (file)", thousands(len(titles)))
+		for _, t := range titles {
+			row("  "+t.Title, t.Source)
+		}
 	}
 	return w.Flush()
 }

@@ -90,3 +90,39 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsShowsChatTitles: a .txt export's header names the chat; stats
+// lists that title with its file name (text) and as chat_titles (JSON); a
+// source without a title is not listed.
+func TestStatsShowsChatTitles(t *testing.T) {
+	dir := t.TempDir()
+	const name = "[LINE] Tennis Club.txt"
+	text := "[LINE] Chat history with Tennis Club\r\nSaved on: 2025/12/06 19:57\r\n\r\n2024/01/14(Sun)\r\n09:05\tKen\tgood morning\r\n09:06\tMe\thello back\r\n"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, dir, conformance.Path("sources"))
+
+	var got struct {
+		Sources    int
+		ChatTitles []struct{ Source, Title string } `json:"chat_titles"`
+	}
+	if err := json.Unmarshal([]byte(ingestSideMust(t, "stats", "--json", "--db", db)), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ Source, Title string }{{name, "Tennis Club"}}
+	if got.Sources != 4 || len(got.ChatTitles) != 1 || got.ChatTitles[0] != want[0] {
+		t.Errorf("stats --json: %d sources, chat_titles %+v; want 4 and %+v", got.Sources, got.ChatTitles, want)
+	}
+	out := ingestSideMust(t, "stats", "--db", db)
+	var line string
+	for l := range strings.Lines(out) {
+		if strings.Contains(l, "Tennis Club") && strings.Contains(l, name) {
+			line = l
+		}
+	}
+	if !strings.Contains(out, "Chat titles (file)") || line == "" {
+		t.Errorf("stats table lacks the chat title beside its file name:\n%s", out)
+	}
+}

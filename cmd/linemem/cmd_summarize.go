@@ -196,6 +196,12 @@ func printPlan(w io.Writer, what string, p job.Plan, cost string, remote bool) {
 	if p.Empty > 0 {
 		fmt.Fprintf(w, "empty texts (will fail, not sent): %d\n", p.Empty)
 	}
+	switch {
+	case p.Resend > 0:
+		fmt.Fprintf(w, "incomplete summaries to resend with %d× the output budget: %d\n", retryBudgetFactor, p.Resend)
+	case p.Incomplete > 0:
+		fmt.Fprintf(w, "incomplete summaries left alone (--retry-incomplete resends them): %d\n", p.Incomplete)
+	}
 	fmt.Fprintf(w, "estimated tokens: input ≈ %d", p.InputTokens)
 	if p.OutputTokens > 0 {
 		fmt.Fprintf(w, ", output ≤ %d", p.OutputTokens)

@@ -46,7 +46,7 @@ type Indices struct {
 // row by row, each entry IntN(n). n = 0 gives b empty resamples. It panics
 // when b < 1, n < 0 or n exceeds the int32 range (programmer mistakes).
 func NewIndices(b, n int, seed uint64) *Indices {
-	if b < 1 || n < 0 || n > math.MaxInt32 {
+	if b < 1 || n < 0 || int(int32(n)) != n {
 		panic("bootstrap: NewIndices needs b ≥ 1 and 0 ≤ n ≤ MaxInt32")
 	}
 	rng := rand.New(rand.NewPCG(seed, seed))
@@ -81,20 +81,22 @@ func (ix *Indices) Means(x []float64) []float64 {
 	}
 	means := make([]float64, ix.b)
 	const block = 256 // resamples per task, a multiple of four
-	parallel.For((ix.b+block-1)/block, func(t int) {
-		ix.means(x, means, t*block, min(ix.b, (t+1)*block))
+	tasks := slices.Collect(slices.Chunk(means, block))
+	parallel.For(len(tasks), func(t int) {
+		ix.means(x, tasks[t], t*block)
 	})
 	return means
 }
 
-// means sets means[r] for resamples lo ≤ r < hi. Four resamples at a time
-// keep four independent additions in flight; each resample's sum is still
-// accumulated in index order.
-func (ix *Indices) means(x, means []float64, lo, hi int) {
+// means sets out[r] to the mean of resample first + r, for r < len(out).
+// Four resamples at a time keep four independent additions in flight; each
+// resample's sum is still accumulated in index order.
+func (ix *Indices) means(x, out []float64, first int) {
 	n := ix.n
-	r := lo
-	for ; r+4 <= hi; r += 4 {
-		i0, i1, i2, i3 := ix.idx[r*n:(r+1)*n], ix.idx[(r+1)*n:(r+2)*n], ix.idx[(r+2)*n:(r+3)*n], ix.idx[(r+3)*n:(r+4)*n]
+	idx := ix.idx[first*n:]
+	r := 0
+	for ; r+4 <= len(out); r += 4 {
+		i0, i1, i2, i3 := idx[r*n:(r+1)*n], idx[(r+1)*n:(r+2)*n], idx[(r+2)*n:(r+3)*n], idx[(r+3)*n:(r+4)*n]
 		var s0, s1, s2, s3 float64
 		for j := range i0 {
 			s0 += x[i0[j]]
@@ -102,14 +104,14 @@ func (ix *Indices) means(x, means []float64, lo, hi int) {
 			s2 += x[i2[j]]
 			s3 += x[i3[j]]
 		}
-		means[r], means[r+1], means[r+2], means[r+3] = s0/float64(n), s1/float64(n), s2/float64(n), s3/float64(n)
+		out[r], out[r+1], out[r+2], out[r+3] = s0/float64(n), s1/float64(n), s2/float64(n), s3/float64(n)
 	}
-	for ; r < hi; r++ {
+	for ; r < len(out); r++ {
 		sum := 0.0
-		for _, j := range ix.idx[r*n : (r+1)*n] {
+		for _, j := range idx[r*n : (r+1)*n] {
 			sum += x[j]
 		}
-		means[r] = sum / float64(n)
+		out[r] = sum / float64(n)
 	}
 }
 

@@ -1,6 +1,7 @@
 package bootstrap_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/linemem/linemem/lib/bootstrap"
@@ -25,7 +26,7 @@ func TestNewIndicesSmallestShapes(t *testing.T) {
 	if ix.B() != 1 || ix.N() != 0 || len(ix.Row(0)) != 0 {
 		t.Errorf("NewIndices(1, 0) = B %d, n %d, row %v", ix.B(), ix.N(), ix.Row(0))
 	}
-	for _, c := range []struct{ b, n int }{{0, 3}, {1, -1}} {
+	for _, c := range []struct{ b, n int }{{0, 3}, {1, -1}, {1, math.MaxInt32 + 1}} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -51,5 +52,28 @@ func TestMeanCILevelMustBeInsideTheUnitInterval(t *testing.T) {
 	}
 	if _, lo, hi := ix.MeanCI([]float64{1, 2, 3}, 0.95); !(lo <= hi) {
 		t.Errorf("MeanCI(0.95) = [%v, %v]", lo, hi)
+	}
+}
+
+// TestMeansAreTheRowMeans: Means(x)[r] = (1/n)·Σ_j x[Row(r)[j]], summed in
+// index order, for every resample r, with B spanning several blocks of
+// resamples and a last block that is not a multiple of four.
+func TestMeansAreTheRowMeans(t *testing.T) {
+	x := []float64{0.1, 0.7, 0.25, 1, 0, 0.5, 0.3}
+	for _, b := range []int{1, 5, 1031} {
+		ix := bootstrap.NewIndices(b, len(x), 3)
+		means := ix.Means(x)
+		if len(means) != b {
+			t.Fatalf("B = %d: %d means", b, len(means))
+		}
+		for r := range b {
+			sum := 0.0
+			for _, j := range ix.Row(r) {
+				sum += x[j]
+			}
+			if want := sum / float64(len(x)); means[r] != want {
+				t.Fatalf("B = %d: Means[%d] = %v, want %v", b, r, means[r], want)
+			}
+		}
 	}
 }

@@ -1,9 +1,11 @@
 package metrics
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
@@ -175,11 +177,8 @@ func MissingGold(qrels ranking.Qrels, corpus map[string]bool) []GoldRef {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].QID != out[j].QID {
-			return out[i].QID < out[j].QID
-		}
-		return out[i].ChunkID < out[j].ChunkID
+	slices.SortFunc(out, func(a, b GoldRef) int {
+		return cmp.Or(strings.Compare(a.QID, b.QID), strings.Compare(a.ChunkID, b.ChunkID))
 	})
 	return out
 }

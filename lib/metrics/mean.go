@@ -53,8 +53,10 @@ func fsum(x []float64) float64 {
 			break
 		}
 	}
-	// Round half-way cases the way exact arithmetic would.
-	if n > 0 && ((lo < 0 && partials[n-1] < 0) || (lo > 0 && partials[n-1] > 0)) {
+	// Round half-way cases the way exact arithmetic would: when lo and the
+	// next partial have the same sign. Both are nonzero here (the loop broke
+	// on lo ≠ 0, and only nonzero remainders are kept below the last).
+	if n > 0 && math.Signbit(lo) == math.Signbit(partials[n-1]) {
 		twice := lo * 2
 		v := hi + twice
 		if twice == v-hi {

@@ -33,10 +33,10 @@ func RecallAny(ranked []ranking.Hit, judged map[string]int, k int) float64 {
 // RecallAll is LongMemEval's recall_all@k (see above).
 func RecallAll(ranked []ranking.Hit, judged map[string]int, k int) float64 {
 	g := PrimaryGold(judged)
-	if g == 0 || k <= 0 {
+	if g == 0 {
 		return 0
 	}
-	seen := map[string]bool{}
+	seen := map[string]bool{} // none for k ≤ 0, so the result is 0
 	for _, h := range top(ranked, k) {
 		if judged[h.ChunkID] == PrimaryRel {
 			seen[h.ChunkID] = true
@@ -54,12 +54,7 @@ func NDCGAny(ranked []ranking.Hit, judged map[string]int, k int) float64 {
 	if g == 0 || k <= 0 {
 		return 0
 	}
-	w := func(i int) float64 {
-		if i <= 2 {
-			return 1
-		}
-		return math.Log2(float64(i))
-	}
+	w := func(i int) float64 { return max(1, math.Log2(float64(i))) } // log2 1 = 0, log2 2 = 1
 	dcg, idcg := 0.0, 0.0
 	for i, h := range top(ranked, k) {
 		if judged[h.ChunkID] == PrimaryRel {
@@ -113,10 +108,10 @@ func EvidenceRecall(ranked []ranking.Hit, unitsOf map[string][]string, evidence 
 	for _, e := range evidence {
 		want[e] = true
 	}
-	if len(want) == 0 || k <= 0 {
+	if len(want) == 0 {
 		return 0
 	}
-	found := map[string]bool{}
+	found := map[string]bool{} // none for k ≤ 0, so the result is 0
 	for _, h := range top(ranked, k) {
 		for _, u := range unitsOf[h.ChunkID] {
 			if want[u] {

@@ -36,8 +36,11 @@ func TestLongMemEvalMetricsWorkedExample(t *testing.T) {
 		{"ndcg_any, no gold", metrics.NDCGAny(run, nil, 5), 0},
 		{"recall_all, no gold", metrics.RecallAll(run, nil, 5), 0},
 		{"k = 0", metrics.RecallAll(run, judged, 0), 0},
+		{"recall_all, k = -1", metrics.RecallAll(run, judged, -1), 0},
+		{"ndcg_any, k = 0", metrics.NDCGAny(run, judged, 0), 0}, // IDCG@0 = 0: no 0/0
+		{"ndcg_any, k = -1", metrics.NDCGAny(run, judged, -1), 0},
 	} {
-		if math.Abs(c.got-c.want) > 1e-12 {
+		if !(math.Abs(c.got-c.want) <= 1e-12) { // NaN fails too
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
@@ -69,7 +72,7 @@ func TestUnitRankingAndEvidenceRecall(t *testing.T) {
 	// Evidence {t1, t4}: the top chunk holds neither, the top two hold t4,
 	// all three hold both.
 	ev := []string{"t1", "t4"}
-	for k, want := range map[int]float64{0: 0, 1: 0, 2: 1.0 / 2, 3: 1} {
+	for k, want := range map[int]float64{-1: 0, 0: 0, 1: 0, 2: 1.0 / 2, 3: 1} {
 		if got := metrics.EvidenceRecall(run, turns, ev, k); got != want {
 			t.Errorf("EvidenceRecall@%d = %v, want %v", k, got, want)
 		}

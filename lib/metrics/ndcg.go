@@ -21,9 +21,7 @@ import (
 // trec_eval's ndcg_cut uses gain rel instead of 2^rel − 1 (see the package
 // documentation).
 func NDCG(ranked []ranking.Hit, judged map[string]int, k int) float64 {
-	if k <= 0 {
-		return 0
-	}
+	k = max(k, 0) // IDCG@0 = 0
 	ideal := make([]int, 0, len(judged))
 	for _, rel := range judged {
 		ideal = append(ideal, rel)

@@ -39,8 +39,5 @@ func PrimaryGold(judged map[string]int) int {
 
 // top returns the first min(k, len(ranked)) hits; none when k ≤ 0.
 func top(ranked []ranking.Hit, k int) []ranking.Hit {
-	if k <= 0 {
-		return nil
-	}
-	return ranked[:min(k, len(ranked))]
+	return ranked[:min(max(k, 0), len(ranked))]
 }

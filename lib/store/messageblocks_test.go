@@ -174,3 +174,32 @@ func TestMessageBlocksRefuse(t *testing.T) {
 		})
 	}
 }
+
+// TestMessagesOfSourceByID: restricted to one source, the lookup returns
+// that source's messages among the IDs asked for, as MessagesByID does, and
+// none of another source's.
+func TestMessagesOfSourceByID(t *testing.T) {
+	st := openTemp(t)
+	a, b := blockMessagesFixture("a.json", 40), blockMessagesFixture("b.json", 30)
+	ingest(t, st, "a.json", "sha-a", smallOptions, a)
+	ingest(t, st, "b.json", "sha-b", smallOptions, b)
+	ids := []string{"missing"}
+	for _, m := range slices.Concat(a, b) {
+		ids = append(ids, m.ID)
+	}
+	all, err := st.MessagesByID(ids)
+	if err != nil || len(all) != len(a)+len(b) {
+		t.Fatalf("MessagesByID = %d messages, %v; want %d", len(all), err, len(a)+len(b))
+	}
+	for source, want := range map[string][]chat.Message{"a.json": a, "b.json": b, "other.json": nil} {
+		got, err := st.MessagesOfSourceByID(source, ids)
+		if err != nil || len(got) != len(want) {
+			t.Fatalf("MessagesOfSourceByID(%s) = %d messages, %v; want %d", source, len(got), err, len(want))
+		}
+		for _, m := range want {
+			if got[m.ID] != m || all[m.ID] != m {
+				t.Errorf("MessagesOfSourceByID(%s)[%s] = %+v, want %+v", source, m.ID, got[m.ID], m)
+			}
+		}
+	}
+}

@@ -116,8 +116,8 @@ type messageRef struct {
 
 // locateMessages returns, for each of ids found in message_keys, the
 // messages that may be it: normally one, more only if the same ID was stored
-// in several sources.
-func (s *Store) locateMessages(ids []string) (map[string][]messageRef, error) {
+// in several sources. A non-nil source restricts the search to that source.
+func (s *Store) locateMessages(ids []string, source *string) (map[string][]messageRef, error) {
 	byBucket := map[string][]string{}
 	for _, id := range ids {
 		b := keyBucket(id)
@@ -133,7 +133,12 @@ func (s *Store) locateMessages(ids []string) (map[string][]messageRef, error) {
 	const batch = 500
 	for start := 0; start < len(buckets); start += batch {
 		part := buckets[start:min(start+batch, len(buckets))]
-		rows, err := s.db.Query(`SELECT bucket, source, entries FROM message_keys WHERE bucket IN (?`+strings.Repeat(",?", len(part)-1)+`)`, part...)
+		query := `SELECT bucket, source, entries FROM message_keys WHERE bucket IN (?` + strings.Repeat(",?", len(part)-1) + `)`
+		if source != nil {
+			query += ` AND source = ?`
+			part = append(part[:len(part):len(part)], *source)
+		}
+		rows, err := s.db.Query(query, part...)
 		if err != nil {
 			return nil, err
 		}

@@ -83,6 +83,13 @@ type Plan struct {
 	Truncated    int // distinct inputs cut by the summary limit or the embedding cap
 	Redactions   int // replacements made by the redactor in the inputs to send
 	Empty        int // items with an empty text, which fail without being sent
+	// Summaries only: chunks whose stored summary is incomplete. With
+	// Summaries.Retry set, Resend of them go to the retry pass and are
+	// counted in ToSend, Requests and the estimates above (at the retry
+	// summarizer's output budget); without it Resend is 0 and they are
+	// left alone.
+	Incomplete int
+	Resend     int
 }
 
 // Failure is one item that got no output.

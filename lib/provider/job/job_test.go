@@ -488,3 +488,46 @@ func TestProgressRateAndETA(t *testing.T) {
 		t.Errorf("summary of %s = %q", ids[1], sums[ids[1]])
 	}
 }
+
+// TestSummariesPlanCountsTheRetryPass: of three chunks, one has an
+// incomplete summary. Without Retry the plan sends the other two and leaves
+// it alone (Incomplete 1, Resend 0); with Retry it also resends that one,
+// whose input and output budget (Retry's max_output_tokens) join the
+// estimates. Nothing is sent.
+func TestSummariesPlanCountsTheRetryPass(t *testing.T) {
+	api, url := startAPI(t, 3)
+	st, c, ids, _ := newStore(t, "一つ目の話", "二つ目の話", "三つ目の話")
+	if err := st.PutIncompleteSummaries([]store.IncompleteSummary{{ChunkID: ids[1], Summary: "途中", Origin: "openai:gpt-4o-mini", Status: job.IncompleteStatus}}); err != nil {
+		t.Fatal(err)
+	}
+	const retryBudget = 4 * openai.DefaultMaxOutputTokens
+	retry, err := openai.NewSummarizer(openai.SummarizerConfig{Config: openai.Config{BaseURL: url, Retry: quickRetry(), Timeout: 5 * time.Second},
+		Instructions: represent.SummarySystemPrompt, MaxOutputTokens: retryBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := job.Summaries{Store: st, Summarizer: summarizer(t, url), Options: job.Options{Cache: c}}
+	plain, err := j.Plan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Total != 3 || plain.ToSend != 2 || plain.Requests != 2 || plain.Incomplete != 1 || plain.Resend != 0 ||
+		plain.OutputTokens != 2*openai.DefaultMaxOutputTokens {
+		t.Errorf("plan without Retry %+v, want 2 to send, 1 incomplete left alone", plain)
+	}
+	j.Retry = retry
+	got, err := j.Plan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := represent.SummaryInput("2024-01-02 10:00 A: 二つ目の話")
+	wantIn := plain.InputTokens + provider.EstimateTokens(input) + provider.EstimateTokens(represent.SummarySystemPrompt)
+	if got.Total != 3 || got.ToSend != 3 || got.Requests != 3 || got.Incomplete != 1 || got.Resend != 1 ||
+		got.Chars != plain.Chars+len([]rune(input)) || got.InputTokens != wantIn ||
+		got.OutputTokens != 2*openai.DefaultMaxOutputTokens+retryBudget {
+		t.Errorf("plan with Retry %+v, want 3 to send (1 resent), input ≈ %d, output ≤ %d", got, wantIn, 2*openai.DefaultMaxOutputTokens+retryBudget)
+	}
+	if api.count() != 0 {
+		t.Fatal("Plan sent a request")
+	}
+}

@@ -85,11 +85,39 @@ func (j Summaries) prepare(ctx context.Context) (total, stored, cut int, items [
 	return len(chunks), stored, cut, items, err
 }
 
-// Plan reports what Run would do without sending anything.
+// Plan reports what Run would do without sending anything: the chunks
+// without a summary and, when Retry is set, the retry pass over those with
+// an incomplete one (Plan.Resend), estimated at Retry's output budget.
 func (j Summaries) Plan(ctx context.Context) (Plan, error) {
-	total, stored, _, items, err := j.prepare(ctx)
+	p, cut, err := j.plan(ctx)
+	if err != nil || j.Retry == nil || cut == 0 {
+		p.Incomplete = cut
+		return p, err
+	}
+	again := j
+	again.Summarizer, again.retrying = j.Retry, true
+	r, _, err := again.plan(ctx)
 	if err != nil {
 		return Plan{}, err
+	}
+	p.Incomplete, p.Resend = cut, r.Cached+r.ToSend
+	p.Cached += r.Cached
+	p.ToSend += r.ToSend
+	p.Requests += r.Requests
+	p.Chars += r.Chars
+	p.InputTokens += r.InputTokens
+	p.OutputTokens += r.OutputTokens
+	p.Truncated += r.Truncated
+	p.Redactions += r.Redactions
+	return p, nil
+}
+
+// plan is one pass's Plan and the number of chunks with an incomplete
+// summary that the pass leaves alone.
+func (j Summaries) plan(ctx context.Context) (Plan, int, error) {
+	total, stored, cut, items, err := j.prepare(ctx)
+	if err != nil {
+		return Plan{}, 0, err
 	}
 	perRequest, outPerRequest := 0, 0
 	if s, ok := j.Summarizer.(interface{ Instructions() string }); ok {
@@ -98,7 +126,7 @@ func (j Summaries) Plan(ctx context.Context) (Plan, error) {
 	if s, ok := j.Summarizer.(interface{ MaxOutputTokens() int }); ok {
 		outPerRequest = s.MaxOutputTokens()
 	}
-	return plan(total, stored, items, 0, perRequest, outPerRequest), nil
+	return plan(total, stored, items, 0, perRequest, outPerRequest), cut, nil
 }
 
 // Run summarizes every chunk without a summary. It returns the report and,

@@ -76,7 +76,7 @@ func (Tokenizer) Tokens(text string) []string {
 // lowercasing, before stopword and length filtering.
 func Matches(text string) []string {
 	lower := asciiLower(text)
-	out := make([]string, 0, len(lower)/12) // about one token per four kana or kanji
+	out := []string{}
 	for i := 0; i < len(lower); {
 		c := lower[i]
 		if isAlnum(c) {
@@ -99,8 +99,10 @@ func Matches(text string) []string {
 			i += size
 			continue
 		}
+		// At the end of the text the decoder returns utf8.RuneError, which
+		// no class holds.
 		end, n := i+size, 1
-		for end < len(lower) {
+		for {
 			r, size := utf8.DecodeRuneInString(lower[end:])
 			if !class(r) {
 				break
