@@ -1,126 +1,125 @@
 package beyond_test
 
 import (
-	"math/rand/v2"
-	"reflect"
-	"slices"
+	"fmt"
 	"testing"
 
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/chat"
-	"github.com/linemem/linemem/lib/gold"
-	"github.com/linemem/linemem/lib/trec"
+	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/metrics"
+	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
-func TestFoldAssignment(t *testing.T) {
-	for _, tc := range []struct{ n, k int }{{10, 5}, {11, 5}, {100, 5}, {3, 3}, {7, 1}} {
-		fold := beyond.FoldAssignment(tc.n, tc.k, 12345)
-		perm := rand.New(rand.NewPCG(12345, 12345)).Perm(tc.n)
-		sizes := make([]int, tc.k)
-		for i, p := range perm {
-			if fold[p] != i%tc.k {
-				t.Fatalf("n=%d k=%d: position %d in fold %d, want %d (perm[%d] → %d mod k)", tc.n, tc.k, p, fold[p], i%tc.k, i, i)
+// compareFixture scores three hand-made runs on six questions, two of each
+// type, under p: "all" ranks every question's gold first, "even" only the
+// even-numbered questions', "none" never.
+func compareFixture(t *testing.T, p experiment.Protocol) ([]*experiment.Evaluation, []questions.Question) {
+	t.Helper()
+	var qs []questions.Question
+	qrels := ranking.Qrels{}
+	for i := range 6 {
+		qid := fmt.Sprintf("q%d", i)
+		qs = append(qs, questions.Question{QID: qid, Type: questions.Types[i%len(questions.Types)]})
+		qrels[qid] = map[string]int{"gold" + qid: 2}
+	}
+	setup := &experiment.Setup{Questions: qs, Qrels: qrels, Protocol: p}
+	var evs []*experiment.Evaluation
+	for _, name := range []string{"all", "even", "none"} {
+		run := ranking.Run{}
+		for i, q := range qs {
+			hit := ranking.Hit{ChunkID: "other", Score: 1}
+			if name == "all" || (name == "even" && i%2 == 0) {
+				hit.ChunkID = "gold" + q.QID
 			}
+			run[q.QID] = []ranking.Hit{hit}
 		}
-		for _, f := range fold {
-			sizes[f]++
+		ev, err := setup.Score(name, run)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if slices.Max(sizes)-slices.Min(sizes) > 1 {
-			t.Errorf("n=%d k=%d: fold sizes %v differ by more than one", tc.n, tc.k, sizes)
-		}
-		if again := beyond.FoldAssignment(tc.n, tc.k, 12345); !slices.Equal(again, fold) {
-			t.Errorf("n=%d k=%d: not deterministic", tc.n, tc.k)
-		}
+		evs = append(evs, ev)
 	}
+	return evs, qs
 }
 
-func TestSelectFirstMax(t *testing.T) {
-	cs := []beyond.Candidate{{Name: "a", Scores: []float64{1, 0, 0}}, {Name: "b", Scores: []float64{0, 1, 0}}, {Name: "c", Scores: []float64{1, 1, 0}}}
-	for _, tc := range []struct {
-		idx  []int
-		want string
-	}{{[]int{0}, "a"}, {[]int{1}, "b"}, {[]int{0, 1}, "c"}, {[]int{2}, "a"}, {[]int{1, 1, 0}, "c"}} {
-		if got := cs[beyond.SelectFirstMax(cs, tc.idx)].Name; got != tc.want {
-			t.Errorf("positions %v: %s, want %s (first maximum)", tc.idx, got, tc.want)
-		}
-	}
-}
-
-func TestNestedCV(t *testing.T) {
-	// h1 is right on the first half of the questions, h2 on the second;
-	// the single retriever s is right on every third question.
-	n, k := 6, 3
-	h1 := beyond.Candidate{Name: "h1", Scores: []float64{1, 1, 1, 0, 0, 0}}
-	h2 := beyond.Candidate{Name: "h2", Scores: []float64{0, 0, 0, 1, 1, 1}}
-	s := beyond.Candidate{Name: "s", Scores: []float64{1, 0, 0, 1, 0, 0}}
-	cv, err := beyond.NestedCV([]beyond.Candidate{h1, h2}, []beyond.Candidate{s}, k, 7)
+// TestCompareOn: a family over a question type resamples that type's
+// questions only (a fresh p.B × n matrix from p.Seed), reports p.Metrics at
+// p.Level, differences p.SelectionMetric from the reference and
+// Holm-adjusts over the non-reference methods.
+func TestCompareOn(t *testing.T) {
+	p := experiment.PaperProtocol()
+	p.B, p.Seed, p.Level = 300, 9, 0.9
+	p.Metrics, p.SelectionMetric = []string{metrics.Success1, metrics.MRR5}, metrics.Success1
+	evs, _ := compareFixture(t, p)
+	typ := questions.Types[0] // q0 and q3: "even" finds q0's gold only
+	f, err := beyond.CompareOn(evs, 0, typ, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fold := beyond.FoldAssignment(n, k, 7)
-	for f := range k {
-		var train []int
-		for i, fi := range fold {
-			if fi != f {
-				train = append(train, i)
+	idx := evs[0].Result.TypeIndices(typ)
+	if f.Type != typ || f.Questions != len(idx) || f.Ref != 0 || len(f.Methods) != 3 {
+		t.Fatalf("family %s of %d questions, ref %d, methods %v; want %s of %d, ref 0, 3 methods", f.Type, f.Questions, f.Ref, f.Methods, typ, len(idx))
+	}
+	ix := bootstrap.NewIndices(p.B, len(idx), p.Seed)
+	var ps []float64
+	for i, ev := range evs {
+		for _, m := range p.Metrics {
+			x := beyond.Subset(ev.Result.Scores(m), idx)
+			mean, lo, hi := ix.MeanCI(x, p.Level)
+			if got := f.Scores[i][m]; got != (experiment.Interval{Mean: mean, Lo: lo, Hi: hi}) {
+				t.Errorf("%s %s: %+v, want the subset's MeanCI %v [%v, %v]", ev.Name, m, got, mean, lo, hi)
 			}
 		}
-		want := []beyond.Candidate{h1, h2}[beyond.SelectFirstMax([]beyond.Candidate{h1, h2}, train)]
-		if cv.Hybrid[f] != want.Name {
-			t.Errorf("fold %d: selected %s, want %s", f, cv.Hybrid[f], want.Name)
-		}
-		for i, fi := range fold {
-			if fi == f && (cv.HybridOOF[i] != want.Scores[i] || cv.SingleOOF[i] != s.Scores[i]) {
-				t.Errorf("question %d: out-of-fold %v/%v, want %v/%v", i, cv.HybridOOF[i], cv.SingleOOF[i], want.Scores[i], s.Scores[i])
+		if i == 0 {
+			if f.Diffs[0] != nil {
+				t.Errorf("reference has a difference: %+v", f.Diffs[0])
 			}
+			continue
+		}
+		a := beyond.Subset(ev.Result.Scores(p.SelectionMetric), idx)
+		b := beyond.Subset(evs[0].Result.Scores(p.SelectionMetric), idx)
+		d, lo, hi := ix.PairedDiffCI(a, b, p.Level)
+		got := f.Diffs[i]
+		if got.Mean != d || got.Lo != lo || got.Hi != hi || got.P != ix.PairedP(a, b) {
+			t.Errorf("%s − all: %+v, want %v [%v, %v] p %v", ev.Name, got, d, lo, hi, ix.PairedP(a, b))
+		}
+		ps = append(ps, got.P)
+	}
+	for j, h := range bootstrap.Holm(ps) {
+		if f.Diffs[j+1].Holm != h {
+			t.Errorf("%s: Holm %v, want %v (bootstrap.Holm over the two differences)", f.Methods[j+1], f.Diffs[j+1].Holm, h)
 		}
 	}
-	if _, err := beyond.NestedCV([]beyond.Candidate{h1}, []beyond.Candidate{s}, 1, 7); err == nil {
-		t.Error("k = 1: no error")
+	if f.Diffs[2].Mean != -1 {
+		t.Errorf("none − all on %s: %v, want −1 (every gold missed against every gold found)", typ, f.Diffs[2].Mean)
 	}
 }
 
-func TestSelectionAware(t *testing.T) {
-	h := []beyond.Candidate{{Name: "h", Scores: []float64{1, 1, 0, 1}}}
-	s := []beyond.Candidate{{Name: "s", Scores: []float64{0, 1, 0, 0}}}
-	ix := bootstrap.NewIndices(50, 4, 3)
-	sb := beyond.SelectionAware(h, s, ix)
-	d := []float64{1, 0, 0, 1}
-	means := ix.Means(d)
-	if !slices.Equal(sb.InResample, means) || sb.Hybrid["h"] != 50 {
-		t.Errorf("one candidate each: in-resample gains %v, want the resample means of h − s %v", sb.InResample, means)
-	}
-	for _, g := range sb.OutOfBag {
-		if g < 0 || g > 1 {
-			t.Errorf("out-of-bag gain %v outside [0, 1]", g)
+func TestCompareOnErrors(t *testing.T) {
+	p := experiment.PaperProtocol()
+	p.B, p.Seed = 50, 1
+	p.Metrics, p.SelectionMetric = []string{metrics.Success1}, metrics.Success1
+	evs, _ := compareFixture(t, p)
+	for _, ref := range []int{-1, len(evs)} {
+		if _, err := beyond.CompareOn(evs, ref, beyond.Overall, p); err == nil {
+			t.Errorf("reference %d of %d: no error", ref, len(evs))
 		}
 	}
-}
-
-func TestGroupScores(t *testing.T) {
-	groups := map[string][]gold.Group{
-		"q1": {{QID: "q1", ChunkIDs: []string{"c1", "c2"}}, {QID: "q1", ChunkIDs: []string{"c5"}}},
-		"q2": {{QID: "q2", ChunkIDs: []string{"c9"}}},
+	if _, err := beyond.CompareOn(nil, 0, beyond.Overall, p); err == nil {
+		t.Error("no evaluations: no error")
 	}
-	run := trec.Run{"q1": {{ChunkID: "c5"}}, "q2": {{ChunkID: "x"}, {ChunkID: "c9"}}}
-	// q1: 1 of 2 groups in the top 5; q2: 1 of 1; q3: no groups, 0.
-	want := []float64{1.0 / 2, 1.0 / 1, 0}
-	if got := beyond.GroupScores(groups, run, []string{"q1", "q2", "q3"}, 5); !slices.Equal(got, want) {
-		t.Errorf("GroupScores = %v, want %v", got, want)
+	other := p
+	other.Metrics = []string{metrics.Success1, metrics.NDCG5}
+	if _, err := beyond.CompareOn(evs, 0, beyond.Overall, other); err == nil {
+		t.Error("a metric the evaluations lack: no error")
 	}
-}
-
-func TestBorrowSummaries(t *testing.T) {
-	paper := []chat.Chunk{{ID: "p1", MessageIDs: []string{"m1", "m2"}}, {ID: "p2", MessageIDs: []string{"m3", "m4", "m5"}}}
-	lossless := []chat.Chunk{
-		{ID: "p1", MessageIDs: []string{"m1", "m2"}},
-		{ID: "l2", MessageIDs: []string{"m2", "m3", "m4"}}, // shares 1 with p1, 2 with p2
-		{ID: "l3", MessageIDs: []string{"m9"}, RawText: "raw"},
-	}
-	got, borrowed := beyond.BorrowSummaries(lossless, paper, map[string]string{"p1": "S1", "p2": "S2"})
-	want := map[string]string{"p1": "S1", "l2": "S2", "l3": "raw"}
-	if !reflect.DeepEqual(got, want) || borrowed != 2 {
-		t.Errorf("BorrowSummaries = %v, %d borrowed; want %v, 2", got, borrowed, want)
+	short := *evs[1]
+	res := *short.Result
+	res.QIDs = res.QIDs[1:]
+	short.Result = &res
+	if _, err := beyond.CompareOn([]*experiment.Evaluation{evs[0], &short}, 0, beyond.Overall, p); err == nil {
+		t.Error("evaluations on different questions: no error")
 	}
 }
