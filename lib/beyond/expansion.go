@@ -33,12 +33,6 @@ func ExpansionNames(ref string, bases, expanders []string) []string {
 	return names
 }
 
-// subQuerier is a retriever that asks several sub-queries per query
-// (retrieval.MultiQuery).
-type subQuerier interface {
-	SubQueries(queries []string) ([][]string, error)
-}
-
 // Expansion is the query-expansion comparison.
 type Expansion struct {
 	Families []*Family // Overall first, then each requested type
@@ -79,7 +73,7 @@ func QueryExpansion(setup *experiment.Setup, names []string, types []string) (*E
 			return nil, err
 		}
 		evs = append(evs, ev)
-		if m, ok := r.(subQuerier); ok {
+		if m, ok := r.(*retrieval.MultiQuery); ok {
 			subs, err := m.SubQueries(queries)
 			if err != nil {
 				return nil, err

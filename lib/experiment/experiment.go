@@ -116,17 +116,15 @@ func (s *Setup) RunSpec(spec retrieval.Spec, depth int) (ranking.Run, error) {
 		return nil, err
 	}
 	var lists [][]ranking.Hit
-	plain := spec.Remedy == "" && spec.Expander == ""
-	switch {
-	case plain && spec.Fusion == "": // BM25 or vector
+	switch r := r.(type) {
+	case *retrieval.BM25, *retrieval.Vector:
 		lists, err = s.singleLists(r, depth)
-	case plain: // a fusion of two singles
+	case *retrieval.Hybrid:
 		var sparse, vec [][]ranking.Hit
-		if sparse, vec, err = s.hybridComponents(spec); err == nil {
-			fuser := spec.Fuser()
+		if sparse, vec, err = s.hybridComponents(r); err == nil {
 			lists = make([][]ranking.Hit, len(sparse))
 			for i := range sparse {
-				lists[i] = fusion.FuseTop(fuser, sparse[i], vec[i], depth)
+				lists[i] = fusion.FuseTop(r.Fuser, sparse[i], vec[i], depth)
 			}
 		}
 	default:
@@ -164,21 +162,14 @@ func (s *Setup) singleLists(r retrieval.Retriever, depth int) ([][]ranking.Hit, 
 	return sr.lists, sr.err
 }
 
-// hybridComponents returns the component lists of the fusion spec, its
-// BM25 and its vector single, each top fusion.Depth as retrieval.Hybrid's
-// ComponentRuns returns them.
-func (s *Setup) hybridComponents(spec retrieval.Spec) (sparse, vec [][]ranking.Hit, err error) {
-	for _, c := range []struct {
-		single retrieval.Single
-		lists  *[][]ranking.Hit
-	}{{spec.BM25, &sparse}, {spec.Vector, &vec}} {
-		r, err := s.Builder.BuildSpec(retrieval.Spec{Single: c.single})
-		if err != nil {
-			return nil, nil, err
-		}
-		if *c.lists, err = s.singleLists(r, fusion.Depth); err != nil {
-			return nil, nil, err
-		}
+// hybridComponents returns a hybrid's component lists, each top
+// fusion.Depth as retrieval.Hybrid's ComponentRuns returns them.
+func (s *Setup) hybridComponents(h *retrieval.Hybrid) (sparse, vec [][]ranking.Hit, err error) {
+	if sparse, err = s.singleLists(h.Sparse, fusion.Depth); err != nil {
+		return nil, nil, err
+	}
+	if vec, err = s.singleLists(h.Dense, fusion.Depth); err != nil {
+		return nil, nil, err
 	}
 	return sparse, vec, nil
 }
@@ -480,11 +471,11 @@ func (s *Setup) metricDepth() (int, error) {
 // representation's vectors are searched once however many pairings, sweeps
 // and evaluations use them.
 func (s *Setup) componentRuns(p retrieval.Pairing) (sparse, vec ranking.Run, err error) {
-	spec := p.Spec(0)
-	if _, err := s.Builder.BuildSpec(spec); err != nil {
+	r, err := s.Builder.BuildSpec(p.Spec(0))
+	if err != nil {
 		return nil, nil, err
 	}
-	ls, lv, err := s.hybridComponents(spec)
+	ls, lv, err := s.hybridComponents(r.(*retrieval.Hybrid))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", p.Label, err)
 	}
