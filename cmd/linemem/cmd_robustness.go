@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/reproduce"
 	"github.com/linemem/linemem/lib/robustness"
 	"github.com/linemem/linemem/lib/synth"
@@ -39,8 +40,8 @@ func runRobustness(env *environment, c *command, args []string) error {
 	workers := fs.Int("workers", 0, fmt.Sprintf("seeds run at once `N` (0: min(GOMAXPROCS, %d))", robustness.MaxDefaultWorkers))
 	work := fs.String("work", "", "keep each seed's data and database in `DIR`/seed-N and reuse them on reruns")
 	fs.StringVar(&base.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
-	fs.IntVar(&base.B, "bootstrap", 5000, "bootstrap resamples `B`, over questions and over seeds")
-	fs.Uint64Var(&base.Seed, "seed", 12345, "bootstrap `SEED` (the synthetic seeds are --seeds)")
+	fs.IntVar(&base.B, "bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`, over questions and over seeds")
+	fs.Uint64Var(&base.Seed, "seed", experiment.PaperProtocol().Seed, "bootstrap `SEED` (the synthetic seeds are --seeds)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {

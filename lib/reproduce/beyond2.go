@@ -84,7 +84,7 @@ func (s *Study) bestSingle() (*experiment.Evaluation, error) {
 	}
 	cs := make([]beyond.Candidate, len(singles))
 	for i, ev := range singles {
-		cs[i] = beyond.Candidate{Name: ev.Name, Scores: ev.Result.Scores(experiment.SelectionMetric)}
+		cs[i] = beyond.Candidate{Name: ev.Name, Scores: ev.Result.Scores(s.Protocol.SelectionMetric)}
 	}
 	return singles[beyond.SelectFirstMax(cs, allPositions(len(singles[0].Result.QIDs)))], nil
 }
@@ -157,7 +157,7 @@ func (s *Study) QueryExpansionTable() (report.Table, error) {
 
 // Ablation runs the embedding_text component ablation (lib/beyond).
 func (s *Study) Ablation() ([]beyond.AblationRow, error) {
-	return beyond.Ablation(s.Chunks, s.Summaries, s.Questions, s.Qrels, AblationTokenizers, s.Protocol.B, s.Protocol.Seed)
+	return beyond.Ablation(beyond.AblationInput{Chunks: s.Chunks, Summaries: s.Summaries, Questions: s.Questions, Qrels: s.Qrels, Tokenizers: AblationTokenizers, Protocol: s.Protocol})
 }
 
 // AblationTableOf is the AblationSlug table `linemem reproduce` writes:
@@ -253,12 +253,12 @@ func (s *Study) LosslessTable() (report.Table, bool, error) {
 		sums   map[string]string
 		vs     retrieval.VectorSource
 	}{{"paper (trimming)", s.Chunks, s.Summaries, s.Store}, {"lossless", lossless, sums, nil}} {
-		if runs[i], err = beyond.RunProtocol(c.label, c.chunks, c.sums, msgs, ev, s.Questions, s.Protocol.Tokenizer, s.Protocol.B, s.Protocol.Seed, c.vs, s.EmbedModel); err != nil {
+		if runs[i], err = beyond.RunProtocol(beyond.ProtocolInput{Label: c.label, Chunks: c.chunks, Summaries: c.sums, Messages: msgs, Evidence: ev, Questions: s.Questions, Protocol: s.Protocol, Vectors: c.vs, Model: s.EmbedModel}); err != nil {
 			return report.Table{}, true, err
 		}
 	}
 	paper, loss := runs[0], runs[1]
-	ix := beyond.NewIndices(s.Protocol.B, len(s.Questions), s.Protocol.Seed)
+	ix := beyond.NewIndices(s.Protocol, len(s.Questions))
 	t := report.Table{Slug: LosslessSlug, Caption: "The paper's protocol on trimmed and on lossless chunks",
 		Columns: []string{"Retriever", "Recall@5 paper (95% CI)", "Recall@5 lossless (95% CI)", "Δ lossless − paper (95% CI)", "p", "Holm p"},
 		// Many interval columns fit a one-column page only with the metric name short.
@@ -320,10 +320,10 @@ func (s *Study) SelectionAwareTable() (report.Table, error) {
 	}
 	var hybrids, singleCs []beyond.Candidate
 	for _, c := range sw.Configs {
-		hybrids = append(hybrids, beyond.Candidate{Name: c.Name, Pairing: c.Pairing, Scores: c.Result.Scores(experiment.SelectionMetric)})
+		hybrids = append(hybrids, beyond.Candidate{Name: c.Name, Pairing: c.Pairing, Scores: c.Result.Scores(s.Protocol.SelectionMetric)})
 	}
 	for _, ev := range singles {
-		singleCs = append(singleCs, beyond.Candidate{Name: ev.Name, Scores: ev.Result.Scores(experiment.SelectionMetric)})
+		singleCs = append(singleCs, beyond.Candidate{Name: ev.Name, Scores: ev.Result.Scores(s.Protocol.SelectionMetric)})
 	}
 	n := len(best.Result.QIDs)
 	ix := s.Setup.Indices(n)

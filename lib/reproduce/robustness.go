@@ -72,7 +72,7 @@ func RunRobustness(ro robustness.Options, base Options) (*Robustness, error) {
 	if len(models) != 1 {
 		return nil, fmt.Errorf("robustness: seeds used different embedding models %v", slices.Sorted(maps.Keys(models)))
 	}
-	sum, err := robustness.Aggregate(results, base.B, base.Seed)
+	sum, err := robustness.Aggregate(results, base.Protocol())
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +322,7 @@ func (r *Robustness) OrderTable() report.Table {
 // the paper's value.
 func (r *Robustness) Figure() (*plot.Plot, error) {
 	const metric = "recall@5"
-	names := append(slices.Clone(experiment.PaperSingles), robustness.SelectedHybrid)
+	names := append(experiment.PaperProtocol().Singles, robustness.SelectedHybrid)
 	items := make([]report.LabeledCI, len(names))
 	for i, name := range names {
 		row, ok := r.Row(name, metric)
@@ -468,7 +468,7 @@ func LoadRobustness(path string) (*Robustness, error) {
 	if err := json.Unmarshal(b, &saved); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	sum, err := robustness.Aggregate(saved.Results, saved.SeedB, saved.SeedSeed)
+	sum, err := robustness.Aggregate(saved.Results, Options{B: saved.SeedB, Seed: saved.SeedSeed}.Protocol())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
