@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "analyzers compare",
 		summary: "Recall@5 and Success@1 of BM25 over raw_text under each tokenizer, on data folders, and the everyday default the measurement picks",
 		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--tokenizers LIST]
@@ -23,9 +23,8 @@ the paper's windows. The table (Markdown) goes to stdout; a tokenizer is
 eligible as the everyday default when on every corpus both its means are at
 least char-bigram's lower 95% bound, and the eligible one with the best mean
 Recall@5 over the corpora (then Success@1) is chosen.`,
-	}
-	c.run = func(env *environment, args []string) error { return runAnalyzersCompare(env, c, args) }
-	register(c)
+		run: runAnalyzersCompare,
+	})
 }
 
 func runAnalyzersCompare(env *environment, c *command, args []string) error {
@@ -35,12 +34,8 @@ func runAnalyzersCompare(env *environment, c *command, args []string) error {
 	toks := fset.String("tokenizers", strings.Join(analyzersTokenizers(), ","), "`LIST` of tokenizers, comma-separated, in row order")
 	b := fset.Int("bootstrap", bootstrap.DefaultB, "bootstrap resamples `B`")
 	seed := fset.Uint64("seed", bootstrap.DefaultSeed, "bootstrap `SEED`")
-	rest, err := parseInterspersed(fset, args)
-	if err != nil {
+	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if len(*corpora) == 0 {
 		return fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)
@@ -90,7 +85,7 @@ func analyzersTokenizers() []string {
 }
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "analyzers abstain",
 		summary: "error rates of the everyday search's \"may not hold the answer\" at each confidence threshold, on data folders",
 		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--at T]
@@ -101,9 +96,8 @@ of noanswer.jsonl when there is one, and of each question whose gold lies in
 one source searched in the folder without that source. Prints the error
 rates at --at (default: the everyday threshold) and the threshold that
 minimises their pooled mean.`,
-	}
-	c.run = func(env *environment, args []string) error { return runAnalyzersAbstain(env, c, args) }
-	register(c)
+		run: runAnalyzersAbstain,
+	})
 }
 
 func runAnalyzersAbstain(env *environment, c *command, args []string) error {
@@ -111,12 +105,8 @@ func runAnalyzersAbstain(env *environment, c *command, args []string) error {
 	fset := newFlagSet(env, c, &dbPath)
 	corpora := fset.StringArray("corpus", nil, "data folder `NAME=DIR`; repeatable")
 	at := fset.Float64("at", memory.DefaultMinConfidence, "confidence threshold `T` to report")
-	rest, err := parseInterspersed(fset, args)
-	if err != nil {
+	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if len(*corpora) == 0 {
 		return fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "ask",
 		summary: "answer a question from your chat memory, citing the conversations it rests on",
 		usage: `[--retriever NAME] [--k N] [--provider extractive|openai] [--allow-remote] [--dry-run] [--json] QUESTION
@@ -40,9 +40,8 @@ and the k windows are sent, never the rest of the history; the command says
 so before sending, --dry-run prints the exact prompt and sends nothing,
 --redact masks identifiers first, and answers are cached with provenance in
 the database, so asking again sends nothing.`,
-	}
-	c.run = func(env *environment, args []string) error { return runAsk(env, c, args) }
-	register(c)
+		run: runAsk,
+	})
 }
 
 // askFlags are the flags ask and eval-answers share.

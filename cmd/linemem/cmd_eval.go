@@ -75,8 +75,7 @@ type bootstrapJSON struct {
 	Generator string `json:"generator"`
 }
 
-func runEval(env *environment, args []string) error {
-	c := commands["eval"]
+func runEval(env *environment, c *command, args []string) error {
 	var db, questionsPath, qrelsPath, names, runDir string
 	var opts corpusOptions
 	var asJSON bool
@@ -92,12 +91,8 @@ func runEval(env *environment, args []string) error {
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.IntVar(&proto.B, "bootstrap", proto.B, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
 	fs.Uint64Var(&proto.Seed, "seed", proto.Seed, "bootstrap `SEED`")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if questionsPath == "" || qrelsPath == "" || names == "" {
 		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)

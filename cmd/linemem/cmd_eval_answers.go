@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "eval-answers",
 		summary: "score evidence-attributed answers: citation precision/recall, token F1, exact match, abstention",
 		usage: `--questions FILE --qrels FILE [--retriever NAME] [--k N] [--provider extractive|openai] [--allow-remote] [--dry-run] [--json] [--out DIR] [--answers FILE]
@@ -36,9 +36,8 @@ and by question type. --out DIR writes ` + reproduce.AnswersSlug + `.{csv,md,tex
 (no question or answer text); --answers FILE writes every answer as JSONL
 for inspection (it holds question and chat text). With --provider openai
 each question sends its own k windows; --dry-run counts what would be sent.`,
-	}
-	c.run = func(env *environment, args []string) error { return runEvalAnswers(env, c, args) }
-	register(c)
+		run: runEvalAnswers,
+	})
 }
 
 // metricJSON is one macro mean; null when no question defines it.
@@ -90,12 +89,8 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	fs.StringVar(&answersPath, "answers", "", "write every answer as JSONL to `FILE` (holds question and chat text)")
 	fs.IntVar(&b, "bootstrap", bootstrap.DefaultB, "bootstrap resamples `B`")
 	fs.Uint64Var(&seed, "seed", bootstrap.DefaultSeed, "bootstrap `SEED`")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if questionsPath == "" || qrelsPath == "" {
 		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)

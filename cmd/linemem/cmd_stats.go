@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "stats",
 		summary: "count sources, messages, chunks, summaries and vectors (Table 1)",
 		usage: `[--json]
@@ -19,9 +19,8 @@ func init() {
 "summaries", "raw_text_length": {"mean", "p95", "max"}, "summary_length"
 (when summaries exist), "vector_sets", "query_vector_sets"}; lengths count
 characters (code points), p95 interpolates linearly between order statistics.`,
-	}
-	c.run = func(env *environment, args []string) error { return runStats(env, c, args) }
-	register(c)
+		run: runStats,
+	})
 }
 
 // statsLengths is the JSON form of store.LengthStats.
@@ -56,12 +55,8 @@ func runStats(env *environment, c *command, args []string) error {
 	var dbPath string
 	fset := newFlagSet(env, c, &dbPath)
 	asJSON := fset.Bool("json", false, "print JSON")
-	rest, err := parseInterspersed(fset, args)
-	if err != nil {
+	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	st, err := openReadOnlyStore(dbPath)
 	if err != nil {

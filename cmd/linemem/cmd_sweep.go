@@ -39,8 +39,7 @@ type sweepJSON struct {
 	SelectedIndex  int               `json:"selected_index"`
 }
 
-func runSweep(env *environment, args []string) error {
-	c := commands["sweep"]
+func runSweep(env *environment, c *command, args []string) error {
 	var db, questionsPath, qrelsPath string
 	var opts corpusOptions
 	var asJSON bool
@@ -52,12 +51,8 @@ func runSweep(env *environment, args []string) error {
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
 	fs.StringVar(&proto.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if questionsPath == "" || qrelsPath == "" {
 		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)
