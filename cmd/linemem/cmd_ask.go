@@ -167,19 +167,12 @@ func runAsk(env *environment, c *command, args []string) error {
 	if err := q.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	st, err := openExistingStore(db)
+	in, err := f.openAnswering(env, db, name)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	mem, err := f.openMemory(st)
-	if err != nil {
-		return err
-	}
-	ans, remote, err := f.answerer(env, st, name)
-	if err != nil {
-		return err
-	}
+	defer in.Close()
+	mem, ans, remote := in.memory, in.answer, in.remote
 	ctx, stop := interruptible()
 	defer stop()
 	resp, err := mem.Search(ctx, q)

@@ -74,7 +74,8 @@ func finite(x float64) *float64 {
 }
 
 func runEvalAnswers(env *environment, c *command, args []string) error {
-	var db, questionsPath, qrelsPath, outDir, answersPath string
+	var db, outDir, answersPath string
+	var set questionSetFlags
 	var f askFlags
 	var pf priceFlags
 	var b int
@@ -82,9 +83,7 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	fs := newFlagSet(env, c, &db)
 	f.bind(fs)
 	pf.bind(fs)
-	fs.StringVar(&questionsPath, "questions", "", "questions `FILE` (JSONL: qid, question, type, optional answer)")
-	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
-	allowDup := allowDuplicateQrelsFlag(fs)
+	set.bind(fs, "questions `FILE` (JSONL: qid, question, type, optional answer)")
 	fs.StringVar(&outDir, "out", "", "write "+reproduce.AnswersSlug+".{csv,md,tex} into `DIR`")
 	fs.StringVar(&answersPath, "answers", "", "write every answer as JSONL to `FILE` (holds question and chat text)")
 	fs.IntVar(&b, "bootstrap", bootstrap.DefaultB, "bootstrap resamples `B`")
@@ -92,7 +91,7 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if questionsPath == "" || qrelsPath == "" {
+	if !set.given() {
 		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)
 	}
 	if f.k < 1 || f.k > memory.MaxK {
@@ -102,23 +101,16 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	qs, qrels, err := loadQuestionSet(env, questionsPath, qrelsPath, *allowDup)
+	qs, qrels, _, err := set.load(env)
 	if err != nil {
 		return err
 	}
-	st, err := openExistingStore(db)
+	in, err := f.openAnswering(env, db, name)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	mem, err := f.openMemory(st)
-	if err != nil {
-		return err
-	}
-	ans, remote, err := f.answerer(env, st, name)
-	if err != nil {
-		return err
-	}
+	defer in.Close()
+	mem, ans, remote := in.memory, in.answer, in.remote
 	ctx, stop := interruptible()
 	defer stop()
 	if remote != nil {
