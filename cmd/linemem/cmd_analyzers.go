@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/linemem/linemem/lib/analyzers"
-	"github.com/linemem/linemem/lib/bootstrap"
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/tokenize"
 )
@@ -32,8 +32,8 @@ func runAnalyzersCompare(env *environment, c *command, args []string) error {
 	fset := newFlagSet(env, c, &dbPath)
 	corpora := fset.StringArray("corpus", nil, "data folder `NAME=DIR`; repeatable, in column order")
 	toks := fset.String("tokenizers", strings.Join(analyzersTokenizers(), ","), "`LIST` of tokenizers, comma-separated, in row order")
-	b := fset.Int("bootstrap", bootstrap.DefaultB, "bootstrap resamples `B`")
-	seed := fset.Uint64("seed", bootstrap.DefaultSeed, "bootstrap `SEED`")
+	b := fset.Int("bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`")
+	seed := fset.Uint64("seed", experiment.PaperProtocol().Seed, "bootstrap `SEED`")
 	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/linemem/linemem/lib/answer"
 	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/bootstrap"
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/questions"
@@ -86,8 +87,8 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	set.bind(fs, "questions `FILE` (JSONL: qid, question, type, optional answer)")
 	fs.StringVar(&outDir, "out", "", "write "+reproduce.AnswersSlug+".{csv,md,tex} into `DIR`")
 	fs.StringVar(&answersPath, "answers", "", "write every answer as JSONL to `FILE` (holds question and chat text)")
-	fs.IntVar(&b, "bootstrap", bootstrap.DefaultB, "bootstrap resamples `B`")
-	fs.Uint64Var(&seed, "seed", bootstrap.DefaultSeed, "bootstrap `SEED`")
+	fs.IntVar(&b, "bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`")
+	fs.Uint64Var(&seed, "seed", experiment.PaperProtocol().Seed, "bootstrap `SEED`")
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
