@@ -51,11 +51,7 @@ func runAnalyzersCompare(env *environment, c *command, args []string) error {
 	}
 	var loaded []*analyzers.Corpus
 	for _, spec := range *corpora {
-		name, dir, ok := strings.Cut(spec, "=")
-		if !ok || name == "" || dir == "" {
-			return fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
-		}
-		corpus, err := analyzers.LoadFolder(name, dir)
+		corpus, _, err := loadCorpusFlag(spec)
 		if err != nil {
 			return err
 		}
@@ -113,11 +109,7 @@ func runAnalyzersAbstain(env *environment, c *command, args []string) error {
 	}
 	var sets []analyzers.Confidences
 	for _, spec := range *corpora {
-		name, dir, ok := strings.Cut(spec, "=")
-		if !ok || name == "" || dir == "" {
-			return fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
-		}
-		corpus, err := analyzers.LoadFolder(name, dir)
+		corpus, dir, err := loadCorpusFlag(spec)
 		if err != nil {
 			return err
 		}
@@ -132,4 +124,15 @@ func runAnalyzersAbstain(env *environment, c *command, args []string) error {
 		sets = append(sets, s...)
 	}
 	return analyzers.AbstainReport(sets, analyzers.ChooseThreshold(sets), *at).WriteMarkdown(env.stdout)
+}
+
+// loadCorpusFlag loads the data folder of one --corpus NAME=DIR value and
+// returns it with its DIR; a value of another shape is a usage error.
+func loadCorpusFlag(spec string) (*analyzers.Corpus, string, error) {
+	name, dir, ok := strings.Cut(spec, "=")
+	if !ok || name == "" || dir == "" {
+		return nil, "", fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
+	}
+	corpus, err := analyzers.LoadFolder(name, dir)
+	return corpus, dir, err
 }
