@@ -10,9 +10,10 @@ import (
 )
 
 func init() {
+	paper := experiment.PaperProtocol()
 	register(&command{
 		name:    "sweep",
-		summary: "the paper's hybrid sweep: 6 pairings × 21 β, and the selected configuration",
+		summary: fmt.Sprintf("the paper's hybrid sweep: %d pairings × %d β, and the selected configuration", len(paper.Pairings), len(paper.Betas)),
 		usage:   "--questions FILE --qrels FILE",
 		run:     runSweep,
 	})
