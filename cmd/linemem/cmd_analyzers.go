@@ -5,14 +5,13 @@ import (
 	"strings"
 
 	"github.com/linemem/linemem/lib/analyzers"
-	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "analyzers compare",
 		summary: "Recall@5 and Success@1 of BM25 over raw_text under each tokenizer, on data folders, and the everyday default the measurement picks",
 		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--tokenizers LIST]
@@ -24,9 +23,8 @@ the paper's windows. The table (Markdown) goes to stdout; a tokenizer is
 eligible as the everyday default when on every corpus both its means are at
 least char-bigram's lower 95% bound, and the eligible one with the best mean
 Recall@5 over the corpora (then Success@1) is chosen.`,
-	}
-	c.run = func(env *environment, args []string) error { return runAnalyzersCompare(env, c, args) }
-	register(c)
+		run: runAnalyzersCompare,
+	})
 }
 
 func runAnalyzersCompare(env *environment, c *command, args []string) error {
@@ -34,14 +32,10 @@ func runAnalyzersCompare(env *environment, c *command, args []string) error {
 	fset := newFlagSet(env, c, &dbPath)
 	corpora := fset.StringArray("corpus", nil, "data folder `NAME=DIR`; repeatable, in column order")
 	toks := fset.String("tokenizers", strings.Join(analyzersTokenizers(), ","), "`LIST` of tokenizers, comma-separated, in row order")
-	b := fset.Int("bootstrap", bootstrap.DefaultB, "bootstrap resamples `B`")
-	seed := fset.Uint64("seed", bootstrap.DefaultSeed, "bootstrap `SEED`")
-	rest, err := parseInterspersed(fset, args)
-	if err != nil {
+	b := fset.Int("bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`")
+	seed := fset.Uint64("seed", experiment.PaperProtocol().Seed, "bootstrap `SEED`")
+	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if len(*corpora) == 0 {
 		return fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)
@@ -57,11 +51,7 @@ func runAnalyzersCompare(env *environment, c *command, args []string) error {
 	}
 	var loaded []*analyzers.Corpus
 	for _, spec := range *corpora {
-		name, dir, ok := strings.Cut(spec, "=")
-		if !ok || name == "" || dir == "" {
-			return fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
-		}
-		corpus, err := analyzers.LoadFolder(name, dir)
+		corpus, _, err := loadCorpusFlag(spec)
 		if err != nil {
 			return err
 		}
@@ -93,7 +83,7 @@ func analyzersTokenizers() []string {
 }
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "analyzers abstain",
 		summary: "error rates of the everyday search's \"may not hold the answer\" at each confidence threshold, on data folders",
 		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--at T]
@@ -104,9 +94,8 @@ of noanswer.jsonl when there is one, and of each question whose gold lies in
 one source searched in the folder without that source. Prints the error
 rates at --at (default: the everyday threshold) and the threshold that
 minimises their pooled mean.`,
-	}
-	c.run = func(env *environment, args []string) error { return runAnalyzersAbstain(env, c, args) }
-	register(c)
+		run: runAnalyzersAbstain,
+	})
 }
 
 func runAnalyzersAbstain(env *environment, c *command, args []string) error {
@@ -114,23 +103,15 @@ func runAnalyzersAbstain(env *environment, c *command, args []string) error {
 	fset := newFlagSet(env, c, &dbPath)
 	corpora := fset.StringArray("corpus", nil, "data folder `NAME=DIR`; repeatable")
 	at := fset.Float64("at", memory.DefaultMinConfidence, "confidence threshold `T` to report")
-	rest, err := parseInterspersed(fset, args)
-	if err != nil {
+	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if len(*corpora) == 0 {
 		return fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)
 	}
 	var sets []analyzers.Confidences
 	for _, spec := range *corpora {
-		name, dir, ok := strings.Cut(spec, "=")
-		if !ok || name == "" || dir == "" {
-			return fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
-		}
-		corpus, err := analyzers.LoadFolder(name, dir)
+		corpus, dir, err := loadCorpusFlag(spec)
 		if err != nil {
 			return err
 		}
@@ -145,4 +126,15 @@ func runAnalyzersAbstain(env *environment, c *command, args []string) error {
 		sets = append(sets, s...)
 	}
 	return analyzers.AbstainReport(sets, analyzers.ChooseThreshold(sets), *at).WriteMarkdown(env.stdout)
+}
+
+// loadCorpusFlag loads the data folder of one --corpus NAME=DIR value and
+// returns it with its DIR; a value of another shape is a usage error.
+func loadCorpusFlag(spec string) (*analyzers.Corpus, string, error) {
+	name, dir, ok := strings.Cut(spec, "=")
+	if !ok || name == "" || dir == "" {
+		return nil, "", fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
+	}
+	corpus, err := analyzers.LoadFolder(name, dir)
+	return corpus, dir, err
 }

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "ask",
 		summary: "answer a question from your chat memory, citing the conversations it rests on",
 		usage: `[--retriever NAME] [--k N] [--provider extractive|openai] [--allow-remote] [--dry-run] [--json] QUESTION
@@ -40,9 +40,8 @@ and the k windows are sent, never the rest of the history; the command says
 so before sending, --dry-run prints the exact prompt and sends nothing,
 --redact masks identifiers first, and answers are cached with provenance in
 the database, so asking again sends nothing.`,
-	}
-	c.run = func(env *environment, args []string) error { return runAsk(env, c, args) }
-	register(c)
+		run: runAsk,
+	})
 }
 
 // askFlags are the flags ask and eval-answers share.
@@ -168,19 +167,12 @@ func runAsk(env *environment, c *command, args []string) error {
 	if err := q.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	st, err := openExistingStore(db)
+	in, err := f.openAnswering(env, db, name)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	mem, err := f.openMemory(st)
-	if err != nil {
-		return err
-	}
-	ans, remote, err := f.answerer(env, st, name)
-	if err != nil {
-		return err
-	}
+	defer in.Close()
+	mem, ans, remote := in.memory, in.answer, in.remote
 	ctx, stop := interruptible()
 	defer stop()
 	resp, err := mem.Search(ctx, q)

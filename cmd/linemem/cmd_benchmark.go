@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "benchmark",
 		summary: "run the paper protocol on a converted public data set, pooled and per user, into a benchmark folder",
 		usage: `--data DIR --out DIR [--work DIR] [--name NAME]
@@ -28,9 +28,8 @@ compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
 tables of --seeds-results (results/) and writes users_vs_seeds_claims,
 users_vs_seeds_recall and the users_vs_seeds_recall5 figure into --out.
 --db is not used.`,
-	}
-	c.run = func(env *environment, args []string) error { return runBenchmark(env, c, args) }
-	register(c)
+		run: runBenchmark,
+	})
 }
 
 func runBenchmark(env *environment, c *command, args []string) error {

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "chunks",
 		summary: "list the stored chunks (--jsonl: one JSON object per chunk)",
 		usage: `[--jsonl]
@@ -21,21 +21,16 @@ fields chunk_id, source, chunk_index, start_at, end_at, message_ids, raw_text
 in that order, written as Python's json.dumps(ensure_ascii=False) writes them.
 Without it, one tab-separated line per chunk: chunk_id, source, chunk_index,
 start_at, end_at, message count, raw_text characters.`,
-	}
-	c.run = func(env *environment, args []string) error { return runChunks(env, c, args) }
-	register(c)
+		run: runChunks,
+	})
 }
 
 func runChunks(env *environment, c *command, args []string) error {
 	var dbPath string
 	fset := newFlagSet(env, c, &dbPath)
 	asJSONL := fset.Bool("jsonl", false, "print JSON lines")
-	rest, err := parseInterspersed(fset, args)
-	if err != nil {
+	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	st, err := openReadOnlyStore(dbPath)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "datasets",
 		summary: "convert public conversation data sets (LoCoMo, RealPersonaChat, LongMemEval) into data folders, or fetch them",
 		usage: `convert locomo|realpersonachat|longmemeval IN OUT [--per-user] [--users N] [--questions N]
@@ -30,9 +30,8 @@ repository (build/ is ignored).
 
 fetch downloads a data set at the commit pinned in lib/datasets and checks its
 sha256 (see README, "Public conversation data sets"). --db is not used.`,
-	}
-	c.run = func(env *environment, args []string) error { return runDatasets(env, c, args) }
-	register(c)
+		run: runDatasets,
+	})
 }
 
 func runDatasets(env *environment, c *command, args []string) error {

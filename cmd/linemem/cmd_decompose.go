@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "decompose",
 		summary: "split questions into sub-queries with an LLM, for multi:llm:… retrievers",
 		usage: `--questions FILE [--model M] [--base-url URL] [--allow-remote] [--dry-run]
@@ -23,9 +23,8 @@ without a stored answer. multi:llm:{retriever} then reads the stored
 sub-queries offline. A remote service refuses to run without --allow-remote;
 --dry-run prints how many questions would be sent and sends nothing. The API
 key is read from OPENAI_API_KEY only.`,
-	}
-	c.run = func(env *environment, args []string) error { return runDecompose(env, c, args) }
-	register(c)
+		run: runDecompose,
+	})
 }
 
 func runDecompose(env *environment, c *command, args []string) error {

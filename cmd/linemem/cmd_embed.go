@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "embed",
 		summary: "embed chunk representations and/or questions with a provider",
 		usage: `--provider NAME (--rep REP | --queries FILE | both) [--model M] [--allow-remote] [--dry-run]
@@ -31,9 +31,8 @@ some chunk has no summary, or --fit-rep), and stored in the database so later
 runs, new chunks and queries use the same model; without --dimensions its
 dimension is min(256, chunks, vocabulary terms), so it works from one chunk. Caching, resume, privacy and --dry-run
 work as for summarize.`,
-	}
-	c.run = func(env *environment, args []string) error { return runEmbed(env, c, args) }
-	register(c)
+		run: runEmbed,
+	})
 }
 
 func runEmbed(env *environment, c *command, args []string) error {
@@ -52,12 +51,8 @@ func runEmbed(env *environment, c *command, args []string) error {
 	vocab := fs.Int("vocab", 0, "lsa: vocabulary size (default 20000)")
 	seed := fs.Uint64("seed", 0, "lsa: sketch seed (default 1)")
 	fitRep := fs.String("fit-rep", "", "lsa: representation to fit on when no model is stored (default embedding_text, raw_text without summaries)")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if rf.provider == "" {
 		return fmt.Errorf("%w: --provider is required (%s)", errUsage, strings.Join(provider.EmbedderNames(), ", "))

@@ -3,18 +3,17 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/metrics"
-	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
-	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
 	flag "github.com/spf13/pflag"
@@ -29,36 +28,40 @@ func init() {
 	})
 }
 
-// evalJSON is the `eval --json` document (spec §12), extended with
-// success@5, per-type means and paired differences.
+// evalJSON is the `eval --json` document (spec §12): per retriever the mean
+// and interval of every metric of the protocol, in its order, and per
+// question type the means; extended with paired differences.
 type evalJSON struct {
 	Tokenizer         string           `json:"tokenizer"`
 	EmbedModel        string           `json:"embed_model,omitempty"`
 	Retrievers        []retrieverJSON  `json:"retrievers"`
 	PairedDifferences []differenceJSON `json:"paired_differences,omitempty"`
 	Bootstrap         bootstrapJSON    `json:"bootstrap"`
-	Warnings          []string         `json:"warnings"`
+	Warnings          []string         `json:"warnings"` // the qrels warnings
 }
 
-type retrieverJSON struct {
-	Name         string                `json:"name"`
-	Questions    int                   `json:"questions"`
-	Excluded     int                   `json:"excluded"`
-	ExcludedQIDs []string              `json:"excluded_qids"`
-	Recall5      float64               `json:"recall@5"`
-	MRR5         float64               `json:"mrr@5"`
-	NDCG5        float64               `json:"ndcg@5"`
-	Success5     float64               `json:"success@5"`
-	CI           map[string][2]float64 `json:"ci"`
-	ByType       map[string]typeJSON   `json:"by_type"`
+// retrieverJSON is one retriever of evalJSON: its head, one field per metric
+// of the protocol, then ci and by_type.
+type retrieverJSON = metricObject[retrieverHead, retrieverTail]
+
+type retrieverHead struct {
+	Name         string   `json:"name"`
+	Questions    int      `json:"questions"`
+	Excluded     int      `json:"excluded"`
+	ExcludedQIDs []string `json:"excluded_qids"`
 }
 
-type typeJSON struct {
-	Questions int     `json:"questions"`
-	Recall5   float64 `json:"recall@5"`
-	MRR5      float64 `json:"mrr@5"`
-	NDCG5     float64 `json:"ndcg@5"`
-	Success5  float64 `json:"success@5"`
+type retrieverTail struct {
+	CI     map[string][2]float64 `json:"ci"`
+	ByType map[string]typeJSON   `json:"by_type"`
+}
+
+// typeJSON is one question type of a retriever: its question count, then
+// one field per metric of the protocol.
+type typeJSON = metricObject[typeHead, noFields]
+
+type typeHead struct {
+	Questions int `json:"questions"`
 }
 
 type differenceJSON struct {
@@ -75,65 +78,44 @@ type bootstrapJSON struct {
 	Generator string `json:"generator"`
 }
 
-func runEval(env *environment, args []string) error {
-	c := commands["eval"]
-	var db, questionsPath, qrelsPath, names, runDir string
+func runEval(env *environment, c *command, args []string) error {
+	var db, names, runDir string
+	var set questionSetFlags
 	var opts corpusOptions
 	var asJSON bool
 	proto := experiment.PaperProtocol()
 	fs := newFlagSet(env, c, &db)
-	fs.StringVar(&questionsPath, "questions", "", "questions `FILE` (JSONL: qid, question, type)")
-	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
-	allowDup := allowDuplicateQrelsFlag(fs)
+	set.bind(fs, "questions `FILE` (JSONL: qid, question, type)")
 	fs.StringVar(&names, "retriever", "", "retriever `NAME`s, comma-separated (e.g. raw_text_bm25,hybrid:embedding_text_bm25+embedding_text_vector@0.45)")
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` of chunk and query vectors (default: the only one stored)")
 	fs.StringVar(&proto.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
+	metricsFlag(fs, &proto)
 	fs.StringVar(&runDir, "run-dir", "", fmt.Sprintf("write one TREC run file per retriever (top %d) into `DIR`", proto.RunDepth))
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.IntVar(&proto.B, "bootstrap", proto.B, fmt.Sprintf("bootstrap resamples `B`, 1 to %d", experiment.MaxBootstrap))
 	fs.Uint64Var(&proto.Seed, "seed", proto.Seed, "bootstrap `SEED`")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
-	}
-	if questionsPath == "" || qrelsPath == "" || names == "" {
+	if !set.given() || names == "" {
 		return fmt.Errorf("%w: --questions, --qrels and --retriever are required", errUsage)
 	}
 	if err := experiment.CheckBootstrap(proto.B); err != nil {
 		return fmt.Errorf("%w: --bootstrap: %v", errUsage, err)
 	}
-	retrievers := strings.Split(names, ",")
-	qs, qrels, err := loadQuestionSet(env, questionsPath, qrelsPath, *allowDup)
-	if err != nil {
-		return err
-	}
-	if err := experiment.CheckEvaluable(qs, qrels, questionsPath, qrelsPath); err != nil {
-		return err
-	}
-	specs, err := retrieval.ParseNames(retrievers)
+	specs, err := retrieval.ParseNames(strings.Split(names, ","))
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if err := proto.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	opts.tokenizer = proto.Tokenizer
-	st, err := openReadOnlyStore(db)
+	in, err := openEvalInput(env, db, &set, opts, proto, specsNeedVectors(specs))
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	if err := checkGoldInCorpus(st, qrelsPath, qrels); err != nil {
-		return err
-	}
-	builder, model, err := openBuilder(st, opts, specsNeedVectors(specs))
-	if err != nil {
-		return err
-	}
-	setup := &experiment.Setup{Questions: qs, Qrels: qrels, Builder: builder, Protocol: proto}
+	defer in.Close()
+	setup := in.setup
 	evals, err := setup.EvaluateSpecs(specs)
 	if err != nil {
 		return err
@@ -143,45 +125,47 @@ func runEval(env *environment, args []string) error {
 			return err
 		}
 	}
-	warnings := []string{}
-	if asJSON {
-		doc := evalJSON{Tokenizer: proto.Tokenizer, EmbedModel: model, Bootstrap: bootstrapJSON{proto.B, proto.Seed, bootstrap.Generator}, Warnings: warnings}
-		for _, ev := range evals {
-			doc.Retrievers = append(doc.Retrievers, retrieverDoc(ev))
-		}
-		for i := range evals {
-			for j := i + 1; j < len(evals); j++ {
-				for _, m := range proto.Metrics {
-					d, err := setup.PairedDifference(evals[i], evals[j], m)
-					if err != nil {
-						return err
-					}
-					doc.PairedDifferences = append(doc.PairedDifferences, differenceJSON{d.A, d.B, d.Metric, d.Mean, [2]float64{d.Lo, d.Hi}})
+	if !asJSON {
+		printEvalTable(env, proto, evals)
+		return nil
+	}
+	doc := evalJSON{Tokenizer: proto.Tokenizer, EmbedModel: in.model, Bootstrap: bootstrapJSON{proto.B, proto.Seed, bootstrap.Generator}, Warnings: in.warnings}
+	for _, ev := range evals {
+		doc.Retrievers = append(doc.Retrievers, retrieverDoc(proto.Metrics, ev))
+	}
+	for i := range evals {
+		for j := i + 1; j < len(evals); j++ {
+			for _, m := range proto.Metrics {
+				d, err := setup.PairedDifference(evals[i], evals[j], m)
+				if err != nil {
+					return err
 				}
+				doc.PairedDifferences = append(doc.PairedDifferences, differenceJSON{d.A, d.B, d.Metric, d.Mean, [2]float64{d.Lo, d.Hi}})
 			}
 		}
-		return writeJSON(env, doc)
 	}
-	for _, w := range warnings {
-		fmt.Fprintln(env.stderr, "warning:", w)
-	}
-	printEvalTable(env, evals)
-	return nil
+	return writeJSON(env, doc)
 }
 
-func retrieverDoc(ev *experiment.Evaluation) retrieverJSON {
+// metricsFlag defines --metrics on fs, the metrics p reports, in order.
+func metricsFlag(fs *flag.FlagSet, p *experiment.Protocol) {
+	fs.StringSliceVar(&p.Metrics, "metrics", p.Metrics, "`METRIC`s to report, comma-separated, in column order (FAMILY@K, FAMILY one of "+strings.Join(metrics.Families(), ", ")+")")
+}
+
+// retrieverDoc is ev as evalJSON holds it, with the metrics names.
+func retrieverDoc(names []string, ev *experiment.Evaluation) retrieverJSON {
 	res := ev.Result
 	r := retrieverJSON{
-		Name: ev.Name, Questions: len(res.QIDs), Excluded: len(res.Excluded), ExcludedQIDs: nonNil(res.Excluded),
-		Recall5: res.Mean[metrics.Recall5], MRR5: res.Mean[metrics.MRR5], NDCG5: res.Mean[metrics.NDCG5], Success5: res.Mean[metrics.Success5],
-		CI: map[string][2]float64{}, ByType: map[string]typeJSON{},
+		Head:    retrieverHead{Name: ev.Name, Questions: len(res.QIDs), Excluded: len(res.Excluded), ExcludedQIDs: nonNil(res.Excluded)},
+		Metrics: names, Means: meansOf(names, res.Mean),
+		Tail: retrieverTail{CI: map[string][2]float64{}, ByType: map[string]typeJSON{}},
 	}
 	for m, iv := range ev.CI {
-		r.CI[m] = [2]float64{iv.Lo, iv.Hi}
+		r.Tail.CI[m] = [2]float64{iv.Lo, iv.Hi}
 	}
 	for _, t := range res.TypeOrder {
 		tm := res.ByType[t]
-		r.ByType[t] = typeJSON{tm.Questions, tm.Mean[metrics.Recall5], tm.Mean[metrics.MRR5], tm.Mean[metrics.NDCG5], tm.Mean[metrics.Success5]}
+		r.Tail.ByType[t] = typeJSON{Head: typeHead{tm.Questions}, Metrics: names, Means: meansOf(names, tm.Mean)}
 	}
 	return r
 }
@@ -191,20 +175,6 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-// checkGoldInCorpus refuses qrels whose gold chunk IDs are not all in the
-// corpus of st (spec §11), naming the first such line of qrelsPath.
-func checkGoldInCorpus(st *store.Store, qrelsPath string, qrels ranking.Qrels) error {
-	ids, err := st.ChunkIDs()
-	if err != nil {
-		return err
-	}
-	corpus := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		corpus[id] = true
-	}
-	return experiment.CheckGoldInCorpus(qrelsPath, qrels, corpus)
 }
 
 // writeRuns writes {name}.run per evaluation, each run as evaluated (top
@@ -230,18 +200,38 @@ func writeRuns(dir string, qids []string, evals []*experiment.Evaluation) error 
 	return nil
 }
 
-func printEvalTable(env *environment, evals []*experiment.Evaluation) {
+// printEvalTable prints one row per evaluation: the questions, then each
+// metric of p, its mean and interval (the mean alone when meanOnly).
+func printEvalTable(env *environment, p experiment.Protocol, evals []*experiment.Evaluation) {
 	tw := tabwriter.NewWriter(env.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "retriever\tquestions\trecall@5 [95% CI]\tmrr@5 [95% CI]\tndcg@5 [95% CI]\tsuccess@5")
+	header := []string{"retriever", "questions"}
+	for _, m := range p.Metrics {
+		if meanOnly(m) {
+			header = append(header, m)
+		} else {
+			header = append(header, fmt.Sprintf("%s [%s CI]", m, levelLabel(p.Level)))
+		}
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for _, ev := range evals {
 		res := ev.Result
-		cell := func(m string) string {
-			iv := ev.CI[m]
-			return fmt.Sprintf("%.3f [%.3f, %.3f]", res.Mean[m], iv.Lo, iv.Hi)
+		row := []string{ev.Name, fmt.Sprintf("%d (+%d excluded)", len(res.QIDs), len(res.Excluded))}
+		for _, m := range p.Metrics {
+			if meanOnly(m) {
+				row = append(row, fmt.Sprintf("%.3f", res.Mean[m]))
+			} else {
+				iv := ev.CI[m]
+				row = append(row, fmt.Sprintf("%.3f [%.3f, %.3f]", res.Mean[m], iv.Lo, iv.Hi))
+			}
 		}
-		fmt.Fprintf(tw, "%s\t%d (+%d excluded)\t%s\t%s\t%s\t%.3f\n", ev.Name, len(res.QIDs), len(res.Excluded), cell(metrics.Recall5), cell(metrics.MRR5), cell(metrics.NDCG5), res.Mean[metrics.Success5])
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
+}
+
+// levelLabel writes an interval level as a percentage: 0.95 → "95%".
+func levelLabel(level float64) string {
+	return strconv.FormatFloat(math.Round(level*1e4)/1e2, 'f', -1, 64) + "%"
 }
 
 func writeJSON(env *environment, v any) error {
@@ -249,19 +239,4 @@ func writeJSON(env *environment, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-// allowDuplicateQrelsFlag defines --allow-duplicate-qrels on fs.
-func allowDuplicateQrelsFlag(fs *flag.FlagSet) *bool {
-	return fs.Bool("allow-duplicate-qrels", false, "keep the last of qrels rows that judge one (qid, chunk_id) differently, with a warning, instead of failing")
-}
-
-// loadQuestionSet reads the questions and qrels (experiment.LoadQuestionSetWith)
-// and prints the qrels warnings on stderr.
-func loadQuestionSet(env *environment, questionsPath, qrelsPath string, allowDuplicates bool) ([]questions.Question, ranking.Qrels, error) {
-	qs, qrels, warnings, err := experiment.LoadQuestionSetWith(questionsPath, qrelsPath, trec.QrelsOptions{AllowConflicts: allowDuplicates})
-	for _, w := range warnings {
-		fmt.Fprintf(env.stderr, "warning: %v\n", &w)
-	}
-	return qs, qrels, err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/linemem/linemem/lib/answer"
 	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/bootstrap"
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/questions"
@@ -22,7 +23,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "eval-answers",
 		summary: "score evidence-attributed answers: citation precision/recall, token F1, exact match, abstention",
 		usage: `--questions FILE --qrels FILE [--retriever NAME] [--k N] [--provider extractive|openai] [--allow-remote] [--dry-run] [--json] [--out DIR] [--answers FILE]
@@ -36,9 +37,8 @@ and by question type. --out DIR writes ` + reproduce.AnswersSlug + `.{csv,md,tex
 (no question or answer text); --answers FILE writes every answer as JSONL
 for inspection (it holds question and chat text). With --provider openai
 each question sends its own k windows; --dry-run counts what would be sent.`,
-	}
-	c.run = func(env *environment, args []string) error { return runEvalAnswers(env, c, args) }
-	register(c)
+		run: runEvalAnswers,
+	})
 }
 
 // metricJSON is one macro mean; null when no question defines it.
@@ -75,7 +75,8 @@ func finite(x float64) *float64 {
 }
 
 func runEvalAnswers(env *environment, c *command, args []string) error {
-	var db, questionsPath, qrelsPath, outDir, answersPath string
+	var db, outDir, answersPath string
+	var set questionSetFlags
 	var f askFlags
 	var pf priceFlags
 	var b int
@@ -83,21 +84,15 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	fs := newFlagSet(env, c, &db)
 	f.bind(fs)
 	pf.bind(fs)
-	fs.StringVar(&questionsPath, "questions", "", "questions `FILE` (JSONL: qid, question, type, optional answer)")
-	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
-	allowDup := allowDuplicateQrelsFlag(fs)
+	set.bind(fs, "questions `FILE` (JSONL: qid, question, type, optional answer)")
 	fs.StringVar(&outDir, "out", "", "write "+reproduce.AnswersSlug+".{csv,md,tex} into `DIR`")
 	fs.StringVar(&answersPath, "answers", "", "write every answer as JSONL to `FILE` (holds question and chat text)")
-	fs.IntVar(&b, "bootstrap", bootstrap.DefaultB, "bootstrap resamples `B`")
-	fs.Uint64Var(&seed, "seed", bootstrap.DefaultSeed, "bootstrap `SEED`")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	fs.IntVar(&b, "bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`")
+	fs.Uint64Var(&seed, "seed", experiment.PaperProtocol().Seed, "bootstrap `SEED`")
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
-	}
-	if questionsPath == "" || qrelsPath == "" {
+	if !set.given() {
 		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)
 	}
 	if f.k < 1 || f.k > memory.MaxK {
@@ -107,23 +102,16 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	qs, qrels, err := loadQuestionSet(env, questionsPath, qrelsPath, *allowDup)
+	qs, qrels, _, err := set.load(env)
 	if err != nil {
 		return err
 	}
-	st, err := openExistingStore(db)
+	in, err := f.openAnswering(env, db, name)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	mem, err := f.openMemory(st)
-	if err != nil {
-		return err
-	}
-	ans, remote, err := f.answerer(env, st, name)
-	if err != nil {
-		return err
-	}
+	defer in.Close()
+	mem, ans, remote := in.memory, in.answer, in.remote
 	ctx, stop := interruptible()
 	defer stop()
 	if remote != nil {

@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "gold resolve",
 		summary: "build graded qrels from an evidence file over the stored messages and chunks",
 		usage: `--evidence FILE [--out qrels.txt] [--strict]
@@ -31,9 +31,8 @@ every other chunk holding a matched supporting message relevance 1. The qrels
 go to --out (stdout without it); the report of unmatched items and of
 questions left without relevance-2 gold goes to stderr. --strict turns either
 into a failure.`,
-	}
-	c.run = func(env *environment, args []string) error { return runGoldResolve(env, c, args) }
-	register(c)
+		run: runGoldResolve,
+	})
 }
 
 func runGoldResolve(env *environment, c *command, args []string) error {
@@ -104,7 +103,7 @@ func writeQrelsTo(stdout io.Writer, path string, qrels ranking.Qrels) error {
 }
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "gold pool",
 		summary: "store the candidate pool per question: evidence-resolved chunks plus each retriever's top K",
 		usage: `--questions FILE [--evidence FILE] [--depth K] [--retriever NAME[,NAME…]]
@@ -119,9 +118,8 @@ retriever and each evidence item contributed, and warns by name about a
 question no retriever returned anything for.
 Pooling again replaces the questions' pools and keeps their judgments.
 A candidates file from ` + "`questions draft`" + ` serves as both --questions and --evidence.`,
-	}
-	c.run = func(env *environment, args []string) error { return runGoldPool(env, c, args) }
-	register(c)
+		run: runGoldPool,
+	})
 }
 
 func runGoldPool(env *environment, c *command, args []string) error {
@@ -198,7 +196,7 @@ func runGoldPool(env *environment, c *command, args []string) error {
 }
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "gold judgments",
 		summary: "move judgments between machines and annotators: import FILE | export --out FILE [--annotator NAME]",
 		usage: `import FILE | export [--out FILE] [--annotator NAME]
@@ -211,9 +209,8 @@ or chunk_id, or rel outside 0, 1, 2, is an error naming FILE:LINE. Optional
 spent on the row) travel with each row; files without them still import.
 Pool the questions first (gold pool --questions FILE): a judged row of a
 pooled question that is not in its pool joins it, and the import says so.`,
-	}
-	c.run = func(env *environment, args []string) error { return runGoldJudgments(env, c, args) }
-	register(c)
+		run: runGoldJudgments,
+	})
 }
 
 func runGoldJudgments(env *environment, c *command, args []string) error {
@@ -262,7 +259,7 @@ func runGoldJudgments(env *environment, c *command, args []string) error {
 }
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "gold export",
 		summary: "write TREC qrels of the judged rows and the questions that keep relevance-2 gold",
 		usage: `--qrels FILE [--questions-out FILE] [--groups-out FILE] [--annotator NAME]
@@ -276,9 +273,8 @@ its reason, and the pool rows left unlabelled (evaluation reads them as 0).
 answer evidence message; one labelled 2 that holds none is a group of its own)
 as JSON lines {"qid", "chunk_ids", "message_ids"}, for a group-level recall
 beside the chunk-level one.`,
-	}
-	c.run = func(env *environment, args []string) error { return runGoldExport(env, c, args) }
-	register(c)
+		run: runGoldExport,
+	})
 }
 
 func runGoldExport(env *environment, c *command, args []string) error {
@@ -361,7 +357,7 @@ func checkAnnotators(all []string, names ...string) error {
 }
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "gold agreement",
 		summary: "Cohen's κ and linear weighted κ of two annotators over the rows both judged",
 		usage: `--annotators A,B [--json]
@@ -371,9 +367,8 @@ weighted κ uses linear weights 1 − |i − j|/2 on the 0/1/2 scale. Both are
 undefined (null in JSON) when no row was labelled by both or both used one
 label throughout. The text output lists the confusion table and every
 disagreement for adjudication.`,
-	}
-	c.run = func(env *environment, args []string) error { return runGoldAgreement(env, c, args) }
-	register(c)
+		run: runGoldAgreement,
+	})
 }
 
 func runGoldAgreement(env *environment, c *command, args []string) error {

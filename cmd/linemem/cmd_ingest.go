@@ -19,7 +19,7 @@ import (
 const ingestProgressBytes = 8 << 20
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "ingest",
 		summary: "store LINE exports (.json by-date, .txt history) as messages and chunks",
 		usage: `PATH…
@@ -37,9 +37,8 @@ When anything was added or replaced, ingest then builds the everyday
 search's index (beside the database, in .DB.derived/), so the first search
 is as fast as the next ones. The chat's title in a .txt header is stored
 with the source.`,
-	}
-	c.run = func(env *environment, args []string) error { return runIngest(env, c, args) }
-	register(c)
+		run: runIngest,
+	})
 }
 
 func runIngest(env *environment, c *command, args []string) error {

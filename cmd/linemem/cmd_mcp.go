@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "mcp",
 		summary: "serve the memory to assistants over the Model Context Protocol (stdio, or --http on loopback)",
 		usage: `[--http 127.0.0.1:PORT [--token-file FILE] [--idle-timeout D]] [--sources A,B] [--redact KINDS [--redact-names FILE]] [--log FILE]
@@ -39,9 +39,8 @@ client sends what it returns: --redact masks identifiers in every result
 (all: e-mail addresses, URLs and phone numbers, and names only when
 --redact-names gives them), --sources confines it to some chats, --log
 records each call's tool and arguments (never returned text).`,
-	}
-	c.run = func(env *environment, args []string) error { return runMCP(env, c, args) }
-	register(c)
+		run: runMCP,
+	})
 }
 
 // mcpPath is where --http serves the protocol.
@@ -63,12 +62,8 @@ func runMCP(env *environment, c *command, args []string) error {
 	fs.StringVar(&opts.Retriever, "retriever", "", "default retriever `NAME` (default: the everyday default for what the database holds)")
 	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default: the everyday default)")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` of dense retrievers (default: the only one stored)")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	httpOpts := mcpserver.HTTPOptions{IdleTimeout: idle}
 	if idle == 0 {
@@ -83,9 +78,11 @@ func runMCP(env *environment, c *command, args []string) error {
 		if httpAddr == "" {
 			return fmt.Errorf("%w: --token-file goes with --http; on stdio the client starts the server itself", errUsage)
 		}
-		if httpOpts.Token, err = mcpserver.ReadToken(tokenFile); err != nil {
+		token, err := mcpserver.ReadToken(tokenFile)
+		if err != nil {
 			return fmt.Errorf("%w: --token-file %v", errUsage, err)
 		}
+		httpOpts.Token = token
 	}
 	redactor, err := red.redactor()
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 const defaultContextTokens = 128_000
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "questions draft",
 		summary: "propose candidate questions with evidence from the stored history (openai) or import them (file)",
 		usage: `--out candidates.jsonl --provider openai|file [--from FILE] [--allow-remote] [--dry-run] [--redact KINDS]
@@ -40,9 +40,8 @@ checked (its shape, and that --db stores every source it quotes) and written
 out as candidates.
 Candidates are evidence lines (spec §11) with provenance fields: pass the file
 to ` + "`gold pool --questions FILE --evidence FILE`" + `.`,
-	}
-	c.run = func(env *environment, args []string) error { return runQuestionsDraft(env, c, args) }
-	register(c)
+		run: runQuestionsDraft,
+	})
 }
 
 func runQuestionsDraft(env *environment, c *command, args []string) error {
@@ -60,12 +59,8 @@ func runQuestionsDraft(env *environment, c *command, args []string) error {
 	maxWindows := fs.Int("max-windows", 0, "send at most `N` windows (0: all), for a first look")
 	maxOut := fs.Int("max-output-tokens", draft.DefaultMaxOutputTokens, "max_output_tokens of each request")
 	contextTokens := fs.Int("context-tokens", defaultContextTokens, "the model's context in tokens; every window must fit with the prompt and the answer")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	switch rf.provider {
 	case "file":

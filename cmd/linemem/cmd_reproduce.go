@@ -26,8 +26,7 @@ by reruns: unchanged sources and stored vectors are not recomputed.`,
 	})
 }
 
-func runReproduce(env *environment, args []string) error {
-	c := commands["reproduce"]
+func runReproduce(env *environment, c *command, args []string) error {
 	var opts reproduce.Options
 	var out string
 	var quiet bool

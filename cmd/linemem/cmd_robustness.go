@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "robustness",
 		summary: "run the paper protocol on many synthetic seeds and write how much each result moves",
 		usage: `[--seeds 1-20] [--out DIR] [--scale small|paper] [--workers N] [--work DIR]
@@ -25,9 +25,8 @@ per-seed CSV and a Recall@5 figure into DIR. The output depends only on the
 seeds, the scale and the bootstrap settings, not on --workers or the order of
 --seeds. With --work, each seed's data and database are kept there and reused by
 a rerun; without it they live in temporary folders. --db is not used.`,
-	}
-	c.run = func(env *environment, args []string) error { return runRobustness(env, c, args) }
-	register(c)
+		run: runRobustness,
+	})
 }
 
 func runRobustness(env *environment, c *command, args []string) error {

@@ -93,8 +93,7 @@ type searchFilters struct {
 	Context int      `json:"context"`
 }
 
-func runSearch(env *environment, args []string) error {
-	c := commands["search"]
+func runSearch(env *environment, c *command, args []string) error {
 	var db, since, until, baseURL string
 	var q memory.Query
 	var opts memory.Options

@@ -22,7 +22,7 @@ import (
 const defaultServeAddr = "127.0.0.1:8080"
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "serve",
 		summary: "the local web app: Search, Judge (label pooled candidates), History, Agreement and Adjudicate",
 		usage: `[--addr HOST:PORT] [--public --allowed-host NAME…] [--retriever NAME]
@@ -40,9 +40,8 @@ check stays on with --public: requests are answered only when their Host is a
 loopback name or one named by --allowed-host (repeatable), so --public needs
 at least one.
 Request logs (stderr) hold no message, question or query text.`,
-	}
-	c.run = func(env *environment, args []string) error { return runServe(env, c, args) }
-	register(c)
+		run: runServe,
+	})
 }
 
 func runServe(env *environment, c *command, args []string) error {
@@ -54,12 +53,8 @@ func runServe(env *environment, c *command, args []string) error {
 	retriever := fs.String("retriever", "", "default retriever `NAME` of the Search page (default: as `search`)")
 	embedModel := fs.String("embed-model", "", "embedding `MODEL` for dense retrievers (default: the only one stored)")
 	quiet := fs.Bool("quiet", false, "no request log on stderr")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	loop, err := web.IsLoopback(*addr)
 	if err != nil {

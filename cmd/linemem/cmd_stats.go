@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "stats",
 		summary: "count sources, messages, chunks, summaries and vectors (Table 1)",
 		usage: `[--json]
@@ -24,9 +24,8 @@ func init() {
 count characters (code points), p95 interpolates linearly between order
 statistics. The table ends with each chat's title (read from a .txt
 export's header) and its file name.`,
-	}
-	c.run = func(env *environment, args []string) error { return runStats(env, c, args) }
-	register(c)
+		run: runStats,
+	})
 }
 
 // statsLengths is the JSON form of store.LengthStats.
@@ -68,12 +67,8 @@ func runStats(env *environment, c *command, args []string) error {
 	var dbPath string
 	fset := newFlagSet(env, c, &dbPath)
 	asJSON := fset.Bool("json", false, "print JSON")
-	rest, err := parseInterspersed(fset, args)
-	if err != nil {
+	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	st, err := openReadOnlyStore(dbPath)
 	if err != nil {

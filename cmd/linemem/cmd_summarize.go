@@ -24,7 +24,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "summarize",
 		summary: "generate the summary of every chunk that has none (spec §7)",
 		usage: `--provider NAME [--model M] [--allow-remote] [--dry-run] [--redact KINDS]
@@ -38,9 +38,8 @@ version, span sent, redaction); a rerun sends only what is missing, so an
 interrupted run resumes where it stopped. A remote provider refuses to run
 without --allow-remote; --dry-run prints counts, characters and an estimated
 cost and sends nothing. The API key is read from OPENAI_API_KEY only.`,
-	}
-	c.run = func(env *environment, args []string) error { return runSummarize(env, c, args) }
-	register(c)
+		run: runSummarize,
+	})
 }
 
 // remoteFlags are the settings shared by summarize and embed.
@@ -230,12 +229,8 @@ func runSummarize(env *environment, c *command, args []string) error {
 	maxOut := fs.Int("max-output-tokens", openai.DefaultMaxOutputTokens, "max_output_tokens of each request")
 	retryIncomplete := fs.Bool("retry-incomplete", false, fmt.Sprintf("resend chunks whose summary came back incomplete (output limit reached) with %d× --max-output-tokens", retryBudgetFactor))
 	serviceStore := fs.Bool("service-store", false, "let the service retain responses (Responses API store left unset, as in the paper); default sends store=false")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
 	}
 	if rf.provider == "" {
 		return fmt.Errorf("%w: --provider is required (%s)", errUsage, strings.Join(provider.SummarizerNames(), ", "))

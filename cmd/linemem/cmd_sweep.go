@@ -6,27 +6,27 @@ import (
 	"text/tabwriter"
 
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
 func init() {
+	paper := experiment.PaperProtocol()
 	register(&command{
 		name:    "sweep",
-		summary: "the paper's hybrid sweep: 6 pairings × 21 β, and the selected configuration",
+		summary: fmt.Sprintf("the paper's hybrid sweep: %d pairings × %d β, and the selected configuration", len(paper.Pairings), len(paper.Betas)),
 		usage:   "--questions FILE --qrels FILE",
 		run:     runSweep,
 	})
 }
 
-type sweepConfigJSON struct {
-	Name     string  `json:"name"`
-	Pairing  string  `json:"pairing"`
-	Beta     float64 `json:"beta"`
-	Recall5  float64 `json:"recall@5"`
-	MRR5     float64 `json:"mrr@5"`
-	NDCG5    float64 `json:"ndcg@5"`
-	Success5 float64 `json:"success@5"`
+// sweepConfigJSON is one configuration of sweepJSON: its name, pairing and
+// β, then one field per metric of the protocol.
+type sweepConfigJSON = metricObject[sweepConfigHead, noFields]
+
+type sweepConfigHead struct {
+	Name    string  `json:"name"`
+	Pairing string  `json:"pairing"`
+	Beta    float64 `json:"beta"`
 }
 
 type sweepJSON struct {
@@ -39,61 +39,42 @@ type sweepJSON struct {
 	SelectedIndex  int               `json:"selected_index"`
 }
 
-func runSweep(env *environment, args []string) error {
-	c := commands["sweep"]
-	var db, questionsPath, qrelsPath string
+func runSweep(env *environment, c *command, args []string) error {
+	var db string
+	var set questionSetFlags
 	var opts corpusOptions
 	var asJSON bool
 	proto := experiment.PaperProtocol()
 	fs := newFlagSet(env, c, &db)
-	fs.StringVar(&questionsPath, "questions", "", "questions `FILE`")
-	fs.StringVar(&qrelsPath, "qrels", "", "TREC qrels `FILE`")
-	allowDup := allowDuplicateQrelsFlag(fs)
+	set.bind(fs, "questions `FILE`")
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
 	fs.StringVar(&proto.Tokenizer, "tokenizer", proto.Tokenizer, "BM25 `TOKENIZER`: "+strings.Join(tokenize.Names(), ", "))
+	metricsFlag(fs, &proto)
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if len(rest) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
-	}
-	if questionsPath == "" || qrelsPath == "" {
+	if !set.given() {
 		return fmt.Errorf("%w: --questions and --qrels are required", errUsage)
 	}
 	if err := proto.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	opts.tokenizer = proto.Tokenizer
-	qs, qrels, err := loadQuestionSet(env, questionsPath, qrelsPath, *allowDup)
+	in, err := openEvalInput(env, db, &set, opts, proto, true)
 	if err != nil {
 		return err
 	}
-	if err := experiment.CheckEvaluable(qs, qrels, questionsPath, qrelsPath); err != nil {
-		return err
-	}
-	st, err := openReadOnlyStore(db)
+	defer in.Close()
+	sw, err := in.setup.Sweep(nil, nil)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	if err := checkGoldInCorpus(st, qrelsPath, qrels); err != nil {
-		return err
-	}
-	builder, model, err := openBuilder(st, opts, true)
-	if err != nil {
-		return err
-	}
-	setup := &experiment.Setup{Questions: qs, Qrels: qrels, Builder: builder, Protocol: proto}
-	sw, err := setup.Sweep(nil, nil)
-	if err != nil {
-		return err
-	}
-	doc := sweepJSON{Tokenizer: proto.Tokenizer, EmbedModel: model, SelectedIndex: sw.Selected}
+	doc := sweepJSON{Tokenizer: proto.Tokenizer, EmbedModel: in.model, SelectedIndex: sw.Selected}
 	for _, cfg := range sw.Configs {
-		m := cfg.Result.Mean
-		doc.Configurations = append(doc.Configurations, sweepConfigJSON{cfg.Name, cfg.Pairing, cfg.Beta, m[metrics.Recall5], m[metrics.MRR5], m[metrics.NDCG5], m[metrics.Success5]})
+		doc.Configurations = append(doc.Configurations, sweepConfigJSON{
+			Head:    sweepConfigHead{cfg.Name, cfg.Pairing, cfg.Beta},
+			Metrics: proto.Metrics, Means: meansOf(proto.Metrics, cfg.Result.Mean),
+		})
 	}
 	doc.Selected = doc.Configurations[sw.Selected]
 	first := sw.Configs[0].Result
@@ -101,15 +82,28 @@ func runSweep(env *environment, args []string) error {
 	if asJSON {
 		return writeJSON(env, doc)
 	}
+	var shown []string // the metrics of the text output
+	for _, m := range proto.Metrics {
+		if !meanOnly(m) {
+			shown = append(shown, m)
+		}
+	}
 	tw := tabwriter.NewWriter(env.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "pairing\tbest β\trecall@5\tmrr@5\tndcg@5")
+	fmt.Fprintln(tw, strings.Join(append([]string{"pairing", "best β"}, shown...), "\t"))
 	for _, p := range proto.Pairings {
 		best, _ := sw.BestOf(p.Label, proto.SelectionMetric)
-		m := best.Result.Mean
-		fmt.Fprintf(tw, "%s\t%.2f\t%.3f\t%.3f\t%.3f\n", p.Label, best.Beta, m[metrics.Recall5], m[metrics.MRR5], m[metrics.NDCG5])
+		row := []string{p.Label, fmt.Sprintf("%.2f", best.Beta)}
+		for _, m := range shown {
+			row = append(row, fmt.Sprintf("%.3f", best.Result.Mean[m]))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
 	s := doc.Selected
-	fmt.Fprintf(env.stdout, "\nselected (first to attain the maximum %s of %d configurations): %s  recall@5 %.3f  mrr@5 %.3f  ndcg@5 %.3f\n", proto.SelectionMetric, len(doc.Configurations), s.Name, s.Recall5, s.MRR5, s.NDCG5)
+	fmt.Fprintf(env.stdout, "\nselected (first to attain the maximum %s of %d configurations): %s", proto.SelectionMetric, len(doc.Configurations), s.Head.Name)
+	for _, m := range shown {
+		fmt.Fprintf(env.stdout, "  %s %.3f", m, s.Means[m])
+	}
+	fmt.Fprintln(env.stdout)
 	return nil
 }

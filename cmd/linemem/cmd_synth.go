@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	c := &command{
+	register(&command{
 		name:    "synth",
 		summary: "generate the synthetic LINE history with questions, evidence, gold and summaries",
 		usage: `--out DIR [--seed N] [--scale small|paper] [--json]
@@ -18,9 +18,8 @@ evidence.jsonl, qrels.txt (resolved from the evidence over the chunks that
 ingest would build) and summaries.jsonl (template-written, one per chunk).
 The output depends only on --seed and --scale; the defaults regenerate
 data/synthetic byte for byte. --db is not used.`,
-	}
-	c.run = func(env *environment, args []string) error { return runSynth(env, c, args) }
-	register(c)
+		run: runSynth,
+	})
 }
 
 func runSynth(env *environment, c *command, args []string) error {

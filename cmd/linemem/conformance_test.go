@@ -72,10 +72,13 @@ func TestConformanceEvalRunsAndMetrics(t *testing.T) {
 	for i, name := range names {
 		t.Run(name, func(t *testing.T) {
 			g, w := got.Retrievers[i], want.Retrievers[i]
-			if g.Name != name || g.Questions != w.Questions || g.Excluded != w.Excluded || strings.Join(g.ExcludedQIDs, ",") != strings.Join(w.ExcludedQIDs, ",") {
-				t.Errorf("got %s questions %d excluded %d %v, want %s %d %d %v", g.Name, g.Questions, g.Excluded, g.ExcludedQIDs, name, w.Questions, w.Excluded, w.ExcludedQIDs)
+			if g.Head.Name != name || g.Head.Questions != w.Questions || g.Head.Excluded != w.Excluded || strings.Join(g.Head.ExcludedQIDs, ",") != strings.Join(w.ExcludedQIDs, ",") {
+				t.Errorf("got %s questions %d excluded %d %v, want %s %d %d %v", g.Head.Name, g.Head.Questions, g.Head.Excluded, g.Head.ExcludedQIDs, name, w.Questions, w.Excluded, w.ExcludedQIDs)
 			}
-			for metric, gotValue := range map[string]float64{"recall@5": g.Recall5, "mrr@5": g.MRR5, "ndcg@5": g.NDCG5, "success@5": g.Success5} {
+			if len(g.Means) != 4 {
+				t.Errorf("%d metrics %v, want the paper's 4", len(g.Means), g.Means)
+			}
+			for metric, gotValue := range g.Means {
 				var wantValue float64
 				if err := json.Unmarshal(rawWant.Retrievers[i][metric], &wantValue); err != nil {
 					t.Fatal(err)
@@ -141,17 +144,20 @@ func TestConformanceSweep(t *testing.T) {
 	}
 	for i, w := range want.Configurations {
 		g := got.Configurations[i]
-		if g.Name != w.Name || g.Pairing != w.Pairing || g.Beta != w.Beta {
-			t.Errorf("configuration %d: %s %s %v, want %s %s %v", i, g.Name, g.Pairing, g.Beta, w.Name, w.Pairing, w.Beta)
+		if g.Head != w.Head {
+			t.Errorf("configuration %d: %v, want %v", i, g.Head, w.Head)
 		}
-		for _, m := range [][3]any{{"recall@5", g.Recall5, w.Recall5}, {"mrr@5", g.MRR5, w.MRR5}, {"ndcg@5", g.NDCG5, w.NDCG5}, {"success@5", g.Success5, w.Success5}} {
-			if math.Abs(m[1].(float64)-m[2].(float64)) > metricTol {
-				t.Errorf("%s %s = %v, want %v", w.Name, m[0], m[1], m[2])
+		if len(g.Means) != 4 || len(w.Means) != 4 {
+			t.Errorf("%s: %d metrics, want the paper's 4 (%d expected)", w.Head.Name, len(g.Means), len(w.Means))
+		}
+		for m, wantValue := range w.Means {
+			if gotValue, ok := g.Means[m]; !ok || math.Abs(gotValue-wantValue) > metricTol {
+				t.Errorf("%s %s = %v, want %v", w.Head.Name, m, gotValue, wantValue)
 			}
 		}
 	}
-	if got.Selected.Name != want.Selected.Name || got.SelectedIndex != want.SelectedIndex {
-		t.Errorf("selected %s (#%d), want %s (#%d)", got.Selected.Name, got.SelectedIndex, want.Selected.Name, want.SelectedIndex)
+	if got.Selected.Head.Name != want.Selected.Head.Name || got.SelectedIndex != want.SelectedIndex {
+		t.Errorf("selected %s (#%d), want %s (#%d)", got.Selected.Head.Name, got.SelectedIndex, want.Selected.Head.Name, want.SelectedIndex)
 	}
 	if got.Questions != want.Questions || got.Excluded != want.Excluded {
 		t.Errorf("questions %d excluded %d, want %d %d", got.Questions, got.Excluded, want.Questions, want.Excluded)

@@ -108,4 +108,12 @@ func TestEvalDuplicateQrels(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "warning: "+want+"; kept the last row") {
 		t.Errorf("--allow-duplicate-qrels: exit %d, stderr %q", code, stderr)
 	}
+	code, stdout, _ := ingestSideRun(t, append(args, "--allow-duplicate-qrels", "--json")...)
+	var doc evalJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil {
+		t.Fatalf("--allow-duplicate-qrels --json: exit %d, %v", code, err)
+	}
+	if len(doc.Warnings) != 1 || doc.Warnings[0] != want+"; kept the last row" {
+		t.Errorf("--json warnings %q, want the one qrels warning %q", doc.Warnings, want+"; kept the last row")
+	}
 }

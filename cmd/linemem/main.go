@@ -22,13 +22,17 @@ import (
 	"github.com/linemem/linemem/lib/store"
 )
 
-// command is one subcommand. Each lives in its own cmd_*.go file and registers
-// itself in init. run receives the arguments after the command name(s).
+// command is one subcommand. The commands of a family (those whose names
+// share the first word: "gold pool", "gold export", …) live in one file,
+// cmd_FAMILY.go ("-" written "_"), and each registers itself there, in an
+// init, with register(&command{…, run: runX}). run receives the command
+// itself (for its flag set's usage text) and the arguments after its
+// name.
 type command struct {
 	name    string // "ingest", or "vectors import" for a two-word command
 	summary string // one line for `linemem help`
 	usage   string // argument synopsis, after the name
-	run     func(env *environment, args []string) error
+	run     func(env *environment, c *command, args []string) error
 }
 
 // environment carries the process's streams so commands stay testable.
@@ -83,7 +87,7 @@ func runMain(env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "linemem: unknown command %q%s; run `linemem help`\n", args[0], didYouMean(args[0], commandWords()))
 		return 2
 	}
-	if err := cmd.run(env, rest); err != nil {
+	if err := cmd.run(env, cmd, rest); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -253,6 +257,34 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		return nil, fmt.Errorf("%w: %v%s (run `linemem %s --help`)", errUsage, err, hint, strings.TrimPrefix(fs.Name(), "linemem "))
 	}
 	return fs.Args(), nil
+}
+
+// parseFlagsOnly parses args with fs (see parseInterspersed) for a command
+// that takes no positional argument: the first one is a usage error.
+func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, rest[0])
+	}
+	return nil
+}
+
+// parseOneFile parses args with fs (see parseInterspersed) for a command
+// that takes exactly one FILE argument, and returns it; another count prints
+// the usage and is a usage error.
+func parseOneFile(fs *flag.FlagSet, args []string) (string, error) {
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(positional) != 1 {
+		fs.Usage()
+		return "", fmt.Errorf("%w: expected exactly one FILE, got %d arguments", errUsage, len(positional))
+	}
+	return positional[0], nil
 }
 
 // openStoreAndCache opens an existing database (see openExistingStore) and

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func init() {
+	register(&command{
+		name:    "summaries import",
+		summary: "import chunk summaries from JSONL {\"chunk_id\", \"summary\"}",
+		usage: `FILE
+
+Each line of FILE is {"chunk_id": str, "summary": str}; for a chunk_id given
+twice the last line wins. A bad line (malformed JSON, wrong types, a chunk_id
+not in the database) is reported as FILE:LINE: expected … and nothing is
+imported.`,
+		run: runSummariesImport,
+	})
+}
+
+func runSummariesImport(env *environment, c *command, args []string) error {
+	var dbPath string
+	fset := newFlagSet(env, c, &dbPath)
+	path, err := parseOneFile(fset, args)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := openExistingStore(dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	n, err := st.ImportSummaries(path, f)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "imported %d summaries from %s\n", n, path)
+	return nil
+}
