@@ -9,7 +9,8 @@ import "github.com/linemem/linemem/lib/ranking"
 // For this package's fusers only the top k are ordered (a selection when k
 // is small); the list is the same as f.Fuse's cut to k.
 func FuseTop(f Fuser, bm25, vec []ranking.Hit, k int) []ranking.Hit {
-	if m, ok := f.(mixer); ok {
+	if f, ok := f.(mixing); ok {
+		m := f.mixer()
 		return fuseTop(m, candidatesOf(m, bm25, vec), k)
 	}
 	fused := f.Fuse(bm25, vec)
@@ -29,12 +30,13 @@ func FuseTopEach(fs []Fuser, bm25, vec []ranking.Hit, k int) [][]ranking.Hit {
 	var c candidates
 	var norm any
 	for i, f := range fs {
-		m, ok := f.(mixer)
+		mf, ok := f.(mixing)
 		if !ok {
 			out[i] = FuseTop(f, bm25, vec, k)
 			norm = nil
 			continue
 		}
+		m := mf.mixer()
 		if norm == nil || m.normaliser() != norm {
 			c, norm = candidatesOf(m, bm25, vec), m.normaliser()
 		}
