@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
@@ -245,10 +245,7 @@ func printEvalTable(env *environment, evals []*experiment.Evaluation) {
 }
 
 func writeJSON(env *environment, v any) error {
-	enc := json.NewEncoder(env.stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return jsonl.WriteIndented(env.stdout, v)
 }
 
 // allowDuplicateQrelsFlag defines --allow-duplicate-qrels on fs.

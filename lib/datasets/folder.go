@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -20,6 +19,7 @@ import (
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
@@ -372,7 +372,7 @@ func exportJSON(turns []Turn) ([]byte, error) {
 			}
 			day = append(day, exportMessage{turns[j].At.Format("15:04:05"), turns[j].Sender, chat.TextType, turns[j].Text})
 		}
-		line, err := marshalNoEscape(day)
+		line, err := jsonl.Marshal(day)
 		if err != nil {
 			return nil, err
 		}
@@ -386,27 +386,9 @@ func exportJSON(turns []Turn) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
 func encodeLines[T any](rows []T) ([]byte, error) {
 	var b bytes.Buffer
-	bw := bufio.NewWriter(&b)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, r := range rows {
-		if err := enc.Encode(r); err != nil {
-			return nil, err
-		}
-	}
-	if err := bw.Flush(); err != nil {
+	if err := jsonl.WriteAll(&b, rows); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -1,8 +1,6 @@
 package synth
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/linemem/linemem/lib/gold"
-	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -46,10 +44,10 @@ func (ds *Dataset) WriteDir(dir string) error {
 		name  string
 		write func(io.Writer) error
 	}{
-		{QuestionsFile, func(w io.Writer) error { return writeQuestions(w, ds.Questions) }},
+		{QuestionsFile, func(w io.Writer) error { return jsonl.WriteAll(w, ds.Questions) }},
 		{EvidenceFile, func(w io.Writer) error { return gold.WriteEvidence(w, ds.Evidence) }},
 		{QrelsFile, func(w io.Writer) error { return trec.WriteQrels(w, ds.Qrels) }},
-		{SummariesFile, func(w io.Writer) error { return writeSummaries(w, ds.Summaries) }},
+		{SummariesFile, func(w io.Writer) error { return jsonl.WriteAll(w, ds.Summaries) }},
 	}
 	for _, f := range writers {
 		if err := writeFile(filepath.Join(dir, f.name), f.write); err != nil {
@@ -79,28 +77,4 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
-}
-
-func writeQuestions(w io.Writer, qs []questions.Question) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, q := range qs {
-		if err := enc.Encode(q); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
-
-func writeSummaries(w io.Writer, ss []Summary) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, s := range ss {
-		if err := enc.Encode(s); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
 }

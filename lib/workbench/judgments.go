@@ -1,7 +1,6 @@
 package workbench
 
 import (
-	"bufio"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -385,18 +384,16 @@ func (b *Bench) Labels(annotator string) (map[string]map[string]int, error) {
 // WriteJudgments writes rows as judgments JSONL; rows without a label are
 // skipped (the format has no place for them).
 func WriteJudgments(w io.Writer, rows []Judgment) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
+	jw := jsonl.NewWriter(w)
 	for _, j := range rows {
 		if j.Rel == nil {
 			continue
 		}
-		if err := enc.Encode(j); err != nil {
+		if err := jw.Write(j); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	return jw.Flush()
 }
 
 // ImportJudgmentsFile imports a judgments file; see ImportJudgments.
