@@ -20,9 +20,12 @@ const formatVersion = 2
 
 var magic = [8]byte{'l', 'm', 'b', 'm', '2', '5', 'i', 'x'}
 
-// headerSize is the fixed part of the header: magic, format, N, T, P and the
-// tokenizer name's length.
-const headerSize = 8 + 5*4
+// headerFields are the header's fields after magic and format: N, T, P and
+// the tokenizer name's length.
+const headerFields = 4
+
+// headerSize is the fixed part of the header (sealed.Header.Size).
+const headerSize = 12 + 4*headerFields
 
 // WriteTo writes the index in a load-ready binary form that Open searches in
 // place, scoring and ordering exactly like this index: the tokenizer name,
@@ -56,10 +59,8 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		nPost += len(ix.postingsOf(t))
 	}
 	tok := ix.tok.Name()
-	bw.Write(magic[:])
-	for _, v := range []int{formatVersion, len(ix.docs), len(terms), nPost, len(tok)} {
-		u32(v)
-	}
+	hdr := sealed.Header{Magic: magic, Format: formatVersion, Fields: []uint32{uint32(len(ix.docs)), uint32(len(terms)), uint32(nPost), uint32(len(tok))}}
+	bw.Write(hdr.Append(nil))
 	bw.WriteString(tok)
 	pad(len(tok))
 	for _, l := range ix.lengths {
@@ -145,18 +146,18 @@ func Read(r io.Reader, tok tokenize.Tokenizer) (*Index, error) {
 // posting naming no document or with tf ≤ 0) or foreign is an error, so an
 // index that opens never panics or reads outside data.
 func Open(data []byte, tok tokenize.Tokenizer) (*Index, error) {
-	if len(data) < headerSize+4 || string(data[:len(magic)]) != string(magic[:]) {
+	hdr, body, err := sealed.OpenSealed(data, magic, formatVersion, headerFields)
+	var ferr *sealed.FormatError
+	switch {
+	case errors.As(err, &ferr):
+		return nil, fmt.Errorf("bm25: index format %d, expected %d", ferr.Got, ferr.Want)
+	case errors.Is(err, sealed.ErrChecksum):
+		return nil, errors.New("bm25: damaged index file (checksum)")
+	case err != nil:
 		return nil, errors.New("bm25: not an index file")
 	}
-	le := binary.LittleEndian
-	if v := le.Uint32(data[8:]); v != formatVersion {
-		return nil, fmt.Errorf("bm25: index format %d, expected %d", v, formatVersion)
-	}
-	body, ok := sealed.Body(data)
-	if !ok {
-		return nil, errors.New("bm25: damaged index file (checksum)")
-	}
-	n, t, p, tl := int(le.Uint32(data[12:])), int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
+	f := hdr.Fields
+	n, t, p, tl := int(f[0]), int(f[1]), int(f[2]), int(f[3])
 	// Each count is below 2³² and len(body) below 2⁶³, so these sums of a
 	// few products cannot overflow int64.
 	at := int64(headerSize) + int64(tl) + int64(padding(tl))

@@ -16,8 +16,12 @@ const formatVersion = 1
 
 var magic = [8]byte{'l', 'm', 'd', 'e', 'n', 's', 'e', 'm'}
 
-// headerSize is magic, format, n, dim and the ID bytes' length.
-const headerSize = 8 + 4*4
+// headerFields are the header's fields after magic and format: n, dim and
+// the ID bytes' length.
+const headerFields = 3
+
+// headerSize is the header's length (sealed.Header.Size).
+const headerSize = 12 + 4*headerFields
 
 // WriteTo writes the matrix in a load-ready form that Open uses in place:
 // the rows as they are kept for search (as given or scaled by a power of
@@ -40,10 +44,8 @@ func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
 	for _, id := range m.ids {
 		idBytes += len(id)
 	}
-	bw.Write(magic[:])
-	for _, v := range []int{formatVersion, len(m.ids), m.dim, idBytes} {
-		u32(v)
-	}
+	hdr := sealed.Header{Magic: magic, Format: formatVersion, Fields: []uint32{uint32(len(m.ids)), uint32(m.dim), uint32(idBytes)}}
+	bw.Write(hdr.Append(nil))
 	off := 0
 	u32(off)
 	for _, id := range m.ids {
@@ -81,18 +83,18 @@ func pad8(n int) int { return (8 - n%8) % 8 }
 // checksum mismatch, counts or offsets out of range, an inverse norm that is
 // negative or not finite) or foreign input is an error.
 func Open(data []byte) (*Matrix, error) {
-	if len(data) < headerSize+4 || string(data[:len(magic)]) != string(magic[:]) {
+	hdr, body, err := sealed.OpenSealed(data, magic, formatVersion, headerFields)
+	var ferr *sealed.FormatError
+	switch {
+	case errors.As(err, &ferr):
+		return nil, fmt.Errorf("dense: matrix format %d, expected %d", ferr.Got, ferr.Want)
+	case errors.Is(err, sealed.ErrChecksum):
+		return nil, errors.New("dense: damaged matrix file (checksum)")
+	case err != nil:
 		return nil, errors.New("dense: not a matrix file")
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(data[8:]); v != formatVersion {
-		return nil, fmt.Errorf("dense: matrix format %d, expected %d", v, formatVersion)
-	}
-	body, ok := sealed.Body(data)
-	if !ok {
-		return nil, errors.New("dense: damaged matrix file (checksum)")
-	}
-	n, dim, idBytes := int64(le.Uint32(data[12:])), int64(le.Uint32(data[16:])), int64(le.Uint32(data[20:]))
+	n, dim, idBytes := int64(hdr.Fields[0]), int64(hdr.Fields[1]), int64(hdr.Fields[2])
 	offsAt := int64(headerSize)
 	idsAt := offsAt + 4*(n+1)
 	invAt := idsAt + idBytes

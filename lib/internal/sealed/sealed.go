@@ -1,6 +1,8 @@
 // Package sealed writes and checks sealed files: any bytes followed by a
 // little-endian CRC-32 (IEEE) of every byte before it, the trailer of the
 // derived index files that lib/bm25 and lib/dense write and open in place.
+// Header is the one fixed start (magic, format, counts) of those files and
+// of lib/retrieval's derived-file envelope around them.
 //
 // It imports only the standard library.
 package sealed
