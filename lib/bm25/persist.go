@@ -14,18 +14,10 @@ import (
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
-// formatVersion versions the layout WriteTo writes; Read and Open refuse any
-// other.
-const formatVersion = 2
-
-var magic = [8]byte{'l', 'm', 'b', 'm', '2', '5', 'i', 'x'}
-
-// headerFields are the header's fields after magic and format: N, T, P and
-// the tokenizer name's length.
-const headerFields = 4
-
-// headerSize is the fixed part of the header (sealed.Header.Size).
-const headerSize = 12 + 4*headerFields
+// layout is the index file's header: magic, format, then N, T, P and the
+// tokenizer name's length. Its format versions the layout WriteTo writes;
+// Read and Open refuse any other.
+var layout = sealed.Layout{Name: "bm25 index", Magic: [8]byte{'l', 'm', 'b', 'm', '2', '5', 'i', 'x'}, Format: 2, Fields: 4}
 
 // WriteTo writes the index in a load-ready binary form that Open searches in
 // place, scoring and ordering exactly like this index: the tokenizer name,
@@ -47,10 +39,7 @@ const headerSize = 12 + 4*headerFields
 func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	bw := sealed.NewWriter(w)
 	var buf [8]byte
-	u32 := func(v int) {
-		binary.LittleEndian.PutUint32(buf[:4], uint32(v))
-		bw.Write(buf[:4])
-	}
+	u32 := func(v int) { bw.Uint32(uint32(v)) }
 	pad := func(n int) { bw.Write(make([]byte, padding(n))) }
 
 	terms := ix.sortedTerms()
@@ -59,8 +48,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		nPost += len(ix.postingsOf(t))
 	}
 	tok := ix.tok.Name()
-	hdr := sealed.Header{Magic: magic, Format: formatVersion, Fields: []uint32{uint32(len(ix.docs)), uint32(len(terms)), uint32(nPost), uint32(len(tok))}}
-	bw.Write(hdr.Append(nil))
+	bw.Write(layout.AppendHeader(nil, uint32(len(ix.docs)), uint32(len(terms)), uint32(nPost), uint32(len(tok))))
 	bw.WriteString(tok)
 	pad(len(tok))
 	for _, l := range ix.lengths {
@@ -146,25 +134,18 @@ func Read(r io.Reader, tok tokenize.Tokenizer) (*Index, error) {
 // posting naming no document or with tf ≤ 0) or foreign is an error, so an
 // index that opens never panics or reads outside data.
 func Open(data []byte, tok tokenize.Tokenizer) (*Index, error) {
-	hdr, body, err := sealed.OpenSealed(data, magic, formatVersion, headerFields)
-	var ferr *sealed.FormatError
-	switch {
-	case errors.As(err, &ferr):
-		return nil, fmt.Errorf("bm25: index format %d, expected %d", ferr.Got, ferr.Want)
-	case errors.Is(err, sealed.ErrChecksum):
-		return nil, errors.New("bm25: damaged index file (checksum)")
-	case err != nil:
-		return nil, errors.New("bm25: not an index file")
+	f, body, err := layout.OpenSealed(data)
+	if err != nil {
+		return nil, err
 	}
-	f := hdr.Fields
 	n, t, p, tl := int(f[0]), int(f[1]), int(f[2]), int(f[3])
 	// Each count is below 2³² and len(body) below 2⁶³, so these sums of a
 	// few products cannot overflow int64.
-	at := int64(headerSize) + int64(tl) + int64(padding(tl))
+	at := int64(layout.Size()) + int64(tl) + int64(padding(tl))
 	if at > int64(len(body)) {
 		return nil, errors.New("bm25: damaged index file")
 	}
-	if name := string(body[headerSize : headerSize+tl]); name != tok.Name() {
+	if name := string(body[layout.Size() : layout.Size()+tl]); name != tok.Name() {
 		return nil, fmt.Errorf("bm25: index built with tokenizer %q, expected %q", name, tok.Name())
 	}
 	sections := []int64{int64(n), 2*int64(n) + 1, int64(t) + 1, int64(t) + 1}

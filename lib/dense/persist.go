@@ -3,7 +3,6 @@ package dense
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"unsafe"
@@ -11,17 +10,10 @@ import (
 	"github.com/linemem/linemem/lib/internal/sealed"
 )
 
-// formatVersion versions the layout WriteTo writes; Open refuses any other.
-const formatVersion = 1
-
-var magic = [8]byte{'l', 'm', 'd', 'e', 'n', 's', 'e', 'm'}
-
-// headerFields are the header's fields after magic and format: n, dim and
-// the ID bytes' length.
-const headerFields = 3
-
-// headerSize is the header's length (sealed.Header.Size).
-const headerSize = 12 + 4*headerFields
+// layout is the matrix file's header: magic, format, then n, dim and the ID
+// bytes' length. Its format versions the layout WriteTo writes; Open refuses
+// any other.
+var layout = sealed.Layout{Name: "dense matrix", Magic: [8]byte{'l', 'm', 'd', 'e', 'n', 's', 'e', 'm'}, Format: 1, Fields: 3}
 
 // WriteTo writes the matrix in a load-ready form that Open uses in place:
 // the rows as they are kept for search (as given or scaled by a power of
@@ -36,16 +28,12 @@ const headerSize = 12 + 4*headerFields
 func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
 	bw := sealed.NewWriter(w)
 	var buf [8]byte
-	u32 := func(v int) {
-		binary.LittleEndian.PutUint32(buf[:4], uint32(v))
-		bw.Write(buf[:4])
-	}
+	u32 := func(v int) { bw.Uint32(uint32(v)) }
 	idBytes := 0
 	for _, id := range m.ids {
 		idBytes += len(id)
 	}
-	hdr := sealed.Header{Magic: magic, Format: formatVersion, Fields: []uint32{uint32(len(m.ids)), uint32(m.dim), uint32(idBytes)}}
-	bw.Write(hdr.Append(nil))
+	bw.Write(layout.AppendHeader(nil, uint32(len(m.ids)), uint32(m.dim), uint32(idBytes)))
 	off := 0
 	u32(off)
 	for _, id := range m.ids {
@@ -55,7 +43,7 @@ func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
 	for _, id := range m.ids {
 		bw.WriteString(id)
 	}
-	bw.Write(make([]byte, pad8(headerSize+4*(len(m.ids)+1)+idBytes)))
+	bw.Write(make([]byte, pad8(layout.Size()+4*(len(m.ids)+1)+idBytes)))
 	if nativeLittleEndian && len(m.ids) > 0 {
 		bw.Write(unsafe.Slice((*byte)(unsafe.Pointer(&m.inv[0])), 8*len(m.inv)))
 		bw.Write(unsafe.Slice((*byte)(unsafe.Pointer(&m.rows[0])), 4*len(m.rows)))
@@ -83,19 +71,13 @@ func pad8(n int) int { return (8 - n%8) % 8 }
 // checksum mismatch, counts or offsets out of range, an inverse norm that is
 // negative or not finite) or foreign input is an error.
 func Open(data []byte) (*Matrix, error) {
-	hdr, body, err := sealed.OpenSealed(data, magic, formatVersion, headerFields)
-	var ferr *sealed.FormatError
-	switch {
-	case errors.As(err, &ferr):
-		return nil, fmt.Errorf("dense: matrix format %d, expected %d", ferr.Got, ferr.Want)
-	case errors.Is(err, sealed.ErrChecksum):
-		return nil, errors.New("dense: damaged matrix file (checksum)")
-	case err != nil:
-		return nil, errors.New("dense: not a matrix file")
+	f, body, err := layout.OpenSealed(data)
+	if err != nil {
+		return nil, err
 	}
 	le := binary.LittleEndian
-	n, dim, idBytes := int64(hdr.Fields[0]), int64(hdr.Fields[1]), int64(hdr.Fields[2])
-	offsAt := int64(headerSize)
+	n, dim, idBytes := int64(f[0]), int64(f[1]), int64(f[2])
+	offsAt := int64(layout.Size())
 	idsAt := offsAt + 4*(n+1)
 	invAt := idsAt + idBytes
 	invAt += int64(pad8(int(invAt % 8)))

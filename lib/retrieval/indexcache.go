@@ -50,7 +50,9 @@ import (
 // representation or a tokenizer changes the texts or tokens of an index.
 const derivedFormat = 1
 
-var derivedMagic = [8]byte{'l', 'm', 'd', 'e', 'r', 'i', 'v', 'd'}
+// derivedLayout is the derived file's header: magic, format, the number of
+// keys.
+var derivedLayout = sealed.Layout{Name: "derived file", Magic: [8]byte{'l', 'm', 'd', 'e', 'r', 'i', 'v', 'd'}, Format: derivedFormat, Fields: 1}
 
 // Header key names.
 const (
@@ -133,17 +135,17 @@ func openDerived(path string) (d derived, ok bool) {
 	return derived{keys: keys, payload: data[at:], release: release}, true
 }
 
-// The header: a sealed.Header (magic "lmderivd", format, count), then count
+// The header: derivedLayout's (magic "lmderivd", format, count), then count
 // (name, value) pairs of length-prefixed strings (little-endian uint32
 // lengths), zero padding to a multiple of 8 bytes so that the payload is
 // aligned.
 func parseDerivedHeader(b []byte) (map[string]string, int, error) {
 	bad := errors.New("not a derived file of this format")
-	hdr, err := sealed.ReadHeader(b, derivedMagic, derivedFormat, 1)
+	fields, err := derivedLayout.ReadHeader(b)
 	if err != nil {
 		return nil, 0, bad
 	}
-	at := hdr.Size()
+	at := derivedLayout.Size()
 	str := func() (string, bool) {
 		if len(b)-at < 4 {
 			return "", false
@@ -157,7 +159,7 @@ func parseDerivedHeader(b []byte) (map[string]string, int, error) {
 		at += n
 		return s, true
 	}
-	count := int(hdr.Fields[0])
+	count := int(fields[0])
 	if count > 16 {
 		return nil, 0, bad
 	}
@@ -192,7 +194,7 @@ func writeDerived(path string, keys [][2]string, payload io.WriterTo) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	hdr := sealed.Header{Magic: derivedMagic, Format: derivedFormat, Fields: []uint32{uint32(len(keys))}}.Append(nil)
+	hdr := derivedLayout.AppendHeader(nil, uint32(len(keys)))
 	for _, kv := range keys {
 		for _, s := range kv {
 			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(s)))

@@ -6,79 +6,87 @@ import (
 	"fmt"
 )
 
-// Header is the fixed start of the module's binary files (the BM25 index,
-// the dense matrix, the derived-file envelope around them):
+// Layout is one kind of the module's binary files (the BM25 index, the
+// dense matrix, the derived-file envelope around them), which all start
+// with the same header:
 //
-//	8-byte magic, format, then len(Fields) counts or lengths
+//	8-byte magic, format, then Fields counts or lengths
 //
-// all little-endian uint32, Size() bytes in all. The magic says what the
-// file is, the format which layout of it; a reader accepts one format.
-type Header struct {
+// the numbers little-endian uint32, Size() bytes in all. The magic says what
+// the file is, the format which layout of it; a reader accepts one format.
+type Layout struct {
+	Name   string // what the file is, in errors: "bm25 index"
 	Magic  [8]byte
 	Format uint32
-	Fields []uint32
+	Fields int
 }
 
-// Size is the header's length in bytes: 12 + 4·len(Fields).
-func (h Header) Size() int { return 12 + 4*len(h.Fields) }
+// Size is the header's length in bytes: 12 + 4·Fields.
+func (l Layout) Size() int { return 12 + 4*l.Fields }
 
-// Append appends the header's bytes to b.
-func (h Header) Append(b []byte) []byte {
-	b = append(b, h.Magic[:]...)
-	b = binary.LittleEndian.AppendUint32(b, h.Format)
-	for _, f := range h.Fields {
+// AppendHeader appends the header with the given fields to b. A number of
+// fields other than l.Fields is a programmer's mistake and panics.
+func (l Layout) AppendHeader(b []byte, fields ...uint32) []byte {
+	if len(fields) != l.Fields {
+		panic(fmt.Sprintf("sealed: %s header with %d fields, want %d", l.Name, len(fields), l.Fields))
+	}
+	b = append(b, l.Magic[:]...)
+	b = binary.LittleEndian.AppendUint32(b, l.Format)
+	for _, f := range fields {
 		b = binary.LittleEndian.AppendUint32(b, f)
 	}
 	return b
 }
 
-// ErrForeign is ReadHeader's error for data that is shorter than the header
-// or does not start with the magic.
+// ErrForeign is the error, wrapped with the layout's name, for data shorter
+// than the header or not starting with the magic.
 var ErrForeign = errors.New("not a file of this kind")
 
-// FormatError is ReadHeader's error for a file of the right magic but
-// another format.
-type FormatError struct{ Got, Want uint32 }
+// ErrChecksum is OpenSealed's error, wrapped with the layout's name, for a
+// sealed file whose trailer is not the checksum of the bytes before it.
+var ErrChecksum = errors.New("damaged file (checksum)")
 
-func (e *FormatError) Error() string { return fmt.Sprintf("format %d, expected %d", e.Got, e.Want) }
-
-// ReadHeader reads the header at the start of data, expecting magic, format
-// and fields fields. It returns ErrForeign when data holds fewer than the
-// header's bytes or another magic, a *FormatError when the format differs
-// (the magic is checked first), and otherwise the header with its fields.
-func ReadHeader(data []byte, magic [8]byte, format uint32, fields int) (Header, error) {
-	h := Header{Magic: magic, Format: format, Fields: make([]uint32, fields)}
-	if len(data) < h.Size() || [8]byte(data[:8]) != magic {
-		return Header{}, ErrForeign
-	}
-	if got := binary.LittleEndian.Uint32(data[8:]); got != format {
-		return Header{}, &FormatError{Got: got, Want: format}
-	}
-	for i := range h.Fields {
-		h.Fields[i] = binary.LittleEndian.Uint32(data[12+4*i:])
-	}
-	return h, nil
+// FormatError is the error for a file of the right magic but another format.
+type FormatError struct {
+	Name      string
+	Got, Want uint32
 }
 
-// ErrChecksum is OpenSealed's error for a sealed file whose trailer is not
-// the checksum of the bytes before it.
-var ErrChecksum = errors.New("checksum mismatch")
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%s: format %d, expected %d", e.Name, e.Got, e.Want)
+}
+
+// ReadHeader returns the fields of the header at the start of data. The
+// magic is checked first (ErrForeign, also when data is shorter than the
+// header), then the format (*FormatError).
+func (l Layout) ReadHeader(data []byte) ([]uint32, error) {
+	if len(data) < l.Size() || [8]byte(data[:8]) != l.Magic {
+		return nil, fmt.Errorf("%s: %w", l.Name, ErrForeign)
+	}
+	if got := binary.LittleEndian.Uint32(data[8:]); got != l.Format {
+		return nil, &FormatError{Name: l.Name, Got: got, Want: l.Format}
+	}
+	fields := make([]uint32, l.Fields)
+	for i := range fields {
+		fields[i] = binary.LittleEndian.Uint32(data[12+4*i:])
+	}
+	return fields, nil
+}
 
 // OpenSealed reads the header of a sealed file (as ReadHeader, with data
 // required to hold the 4-byte trailer as well, else ErrForeign), then checks
-// the trailer (ErrChecksum). It returns the header and the body: data
+// the trailer (ErrChecksum). It returns the fields and the body: data
 // without the trailer, header included.
-func OpenSealed(data []byte, magic [8]byte, format uint32, fields int) (Header, []byte, error) {
-	if len(data) < 12+4*fields+4 {
-		return Header{}, nil, ErrForeign
+func (l Layout) OpenSealed(data []byte) (fields []uint32, body []byte, err error) {
+	if len(data) < l.Size()+4 {
+		return nil, nil, fmt.Errorf("%s: %w", l.Name, ErrForeign)
 	}
-	h, err := ReadHeader(data, magic, format, fields)
-	if err != nil {
-		return Header{}, nil, err
+	if fields, err = l.ReadHeader(data); err != nil {
+		return nil, nil, err
 	}
 	body, ok := Body(data)
 	if !ok {
-		return Header{}, nil, ErrChecksum
+		return nil, nil, fmt.Errorf("%s: %w", l.Name, ErrChecksum)
 	}
-	return h, body, nil
+	return fields, body, nil
 }

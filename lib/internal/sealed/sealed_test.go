@@ -53,49 +53,59 @@ func ExampleBody() {
 	// Output: 12 postings true
 }
 
+var testLayout = sealed.Layout{Name: "test file", Magic: [8]byte{'l', 'm', 't', 'e', 's', 't', 'h', 'd'}, Format: 3, Fields: 2}
+
 func TestHeader(t *testing.T) {
-	magic := [8]byte{'l', 'm', 't', 'e', 's', 't', 'h', 'd'}
-	h := sealed.Header{Magic: magic, Format: 3, Fields: []uint32{7, 1 << 20}}
-	b := h.Append([]byte{})
+	b := testLayout.AppendHeader([]byte{}, 7, 1<<20)
 	want := append(append([]byte("lmtesthd"), 3, 0, 0, 0, 7, 0, 0, 0), 0, 0, 0x10, 0)
-	if !bytes.Equal(b, want) || len(b) != h.Size() || h.Size() != 12+4*2 {
-		t.Fatalf("Append = % x (Size %d), want % x", b, h.Size(), want)
+	if !bytes.Equal(b, want) || len(b) != testLayout.Size() || testLayout.Size() != 12+4*2 {
+		t.Fatalf("AppendHeader = % x (Size %d), want % x", b, testLayout.Size(), want)
 	}
-	got, err := sealed.ReadHeader(append(b, 9), magic, 3, 2)
-	if err != nil || got.Fields[0] != 7 || got.Fields[1] != 1<<20 {
-		t.Errorf("ReadHeader = %+v, %v", got, err)
+	got, err := testLayout.ReadHeader(append(b, 9))
+	if err != nil || len(got) != 2 || got[0] != 7 || got[1] != 1<<20 {
+		t.Errorf("ReadHeader = %v, %v", got, err)
 	}
+	other := testLayout
+	other.Format = 4
 	var ferr *sealed.FormatError
-	if _, err := sealed.ReadHeader(b, magic, 4, 2); !errors.As(err, &ferr) || ferr.Got != 3 || ferr.Want != 4 {
+	if _, err := other.ReadHeader(b); !errors.As(err, &ferr) || ferr.Got != 3 || ferr.Want != 4 {
 		t.Errorf("another format: %v, want a FormatError 3 vs 4", err)
 	}
-	for name, data := range map[string][]byte{"short": b[:h.Size()-1], "other magic": append([]byte("lmother!"), b[8:]...)} {
-		if _, err := sealed.ReadHeader(data, magic, 3, 2); !errors.Is(err, sealed.ErrForeign) {
+	for name, data := range map[string][]byte{"short": b[:testLayout.Size()-1], "other magic": append([]byte("lmother!"), b[8:]...)} {
+		if _, err := testLayout.ReadHeader(data); !errors.Is(err, sealed.ErrForeign) {
 			t.Errorf("%s: %v, want ErrForeign", name, err)
 		}
 	}
 }
 
+func TestAppendHeaderWrongFieldCount(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("AppendHeader with one field of two did not panic")
+		}
+	}()
+	testLayout.AppendHeader(nil, 1)
+}
+
 func TestOpenSealed(t *testing.T) {
-	magic := [8]byte{'l', 'm', 't', 'e', 's', 't', 'h', 'd'}
 	var buf bytes.Buffer
 	w := sealed.NewWriter(&buf)
-	w.Write(sealed.Header{Magic: magic, Format: 1, Fields: []uint32{5}}.Append(nil))
-	w.WriteString("body")
+	w.Write(testLayout.AppendHeader(nil, 5, 6))
+	w.Uint32(0x01020304)
 	if _, err := w.Seal(); err != nil {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
-	h, body, err := sealed.OpenSealed(data, magic, 1, 1)
-	if err != nil || h.Fields[0] != 5 || string(body[h.Size():]) != "body" {
-		t.Errorf("OpenSealed = %+v, %q, %v", h, body, err)
+	f, body, err := testLayout.OpenSealed(data)
+	if err != nil || f[0] != 5 || f[1] != 6 || !bytes.Equal(body[testLayout.Size():], []byte{4, 3, 2, 1}) {
+		t.Errorf("OpenSealed = %v, % x, %v", f, body, err)
 	}
-	if _, _, err := sealed.OpenSealed(data[:16+3], magic, 1, 1); !errors.Is(err, sealed.ErrForeign) {
-		t.Errorf("header without a trailer: %v, want ErrForeign", err)
+	if _, _, err := testLayout.OpenSealed(data[:testLayout.Size()+3]); !errors.Is(err, sealed.ErrForeign) {
+		t.Errorf("header without a whole trailer: %v, want ErrForeign", err)
 	}
 	damaged := bytes.Clone(data)
 	damaged[len(damaged)-5] ^= 1
-	if _, _, err := sealed.OpenSealed(damaged, magic, 1, 1); !errors.Is(err, sealed.ErrChecksum) {
+	if _, _, err := testLayout.OpenSealed(damaged); !errors.Is(err, sealed.ErrChecksum) {
 		t.Errorf("damaged body: %v, want ErrChecksum", err)
 	}
 }
