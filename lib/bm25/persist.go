@@ -38,8 +38,6 @@ var layout = sealed.Layout{Name: "bm25 index", Magic: [8]byte{'l', 'm', 'b', 'm'
 // where each run of bytes is padded with zeros to a multiple of 4.
 func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	bw := sealed.NewWriter(w)
-	var buf [8]byte
-	u32 := func(v int) { bw.Uint32(uint32(v)) }
 	pad := func(n int) { bw.Write(make([]byte, padding(n))) }
 
 	terms := ix.sortedTerms()
@@ -52,29 +50,29 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	bw.WriteString(tok)
 	pad(len(tok))
 	for _, l := range ix.lengths {
-		u32(int(l))
+		bw.Uint32(uint32(l))
 	}
 	off := 0
-	u32(off)
+	bw.Uint32(uint32(off))
 	for _, d := range ix.docs {
 		off += len(d.ID)
-		u32(off)
+		bw.Uint32(uint32(off))
 		off += len(d.StartAt)
-		u32(off)
+		bw.Uint32(uint32(off))
 	}
 	docBytes := off
 	off = 0
-	u32(off)
+	bw.Uint32(uint32(off))
 	for _, t := range terms {
 		off += len(t)
-		u32(off)
+		bw.Uint32(uint32(off))
 	}
 	termBytes := off
 	off = 0
-	u32(off)
+	bw.Uint32(uint32(off))
 	for _, t := range terms {
 		off += len(ix.postingsOf(t))
-		u32(off)
+		bw.Uint32(uint32(off))
 	}
 	for _, d := range ix.docs {
 		bw.WriteString(d.ID)
@@ -87,9 +85,8 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	pad(termBytes)
 	for _, t := range terms {
 		for _, p := range ix.postingsOf(t) {
-			binary.LittleEndian.PutUint32(buf[:4], uint32(p.doc))
-			binary.LittleEndian.PutUint32(buf[4:], uint32(p.tf))
-			bw.Write(buf[:8])
+			bw.Uint32(uint32(p.doc))
+			bw.Uint32(uint32(p.tf))
 		}
 	}
 	return bw.Seal()

@@ -10,11 +10,6 @@ import (
 	"github.com/linemem/linemem/lib/internal/sealed"
 )
 
-// layout is the matrix file's header: magic, format, then n, dim and the ID
-// bytes' length. Its format versions the layout WriteTo writes; Open refuses
-// any other.
-var layout = sealed.Layout{Name: "dense matrix", Magic: [8]byte{'l', 'm', 'd', 'e', 'n', 's', 'e', 'm'}, Format: 1, Fields: 3}
-
 // WriteTo writes the matrix in a load-ready form that Open uses in place:
 // the rows as they are kept for search (as given or scaled by a power of
 // two, see the package doc's Range) and their inverse norms, so opening needs no pass over the
@@ -28,17 +23,16 @@ var layout = sealed.Layout{Name: "dense matrix", Magic: [8]byte{'l', 'm', 'd', '
 func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
 	bw := sealed.NewWriter(w)
 	var buf [8]byte
-	u32 := func(v int) { bw.Uint32(uint32(v)) }
 	idBytes := 0
 	for _, id := range m.ids {
 		idBytes += len(id)
 	}
 	bw.Write(layout.AppendHeader(nil, uint32(len(m.ids)), uint32(m.dim), uint32(idBytes)))
 	off := 0
-	u32(off)
+	bw.Uint32(uint32(off))
 	for _, id := range m.ids {
 		off += len(id)
-		u32(off)
+		bw.Uint32(uint32(off))
 	}
 	for _, id := range m.ids {
 		bw.WriteString(id)
@@ -59,6 +53,11 @@ func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
 	}
 	return bw.Seal()
 }
+
+// layout is the matrix file's header: magic, format, then n, dim and the ID
+// bytes' length. Its format versions the layout WriteTo writes; Open refuses
+// any other.
+var layout = sealed.Layout{Name: "dense matrix", Magic: [8]byte{'l', 'm', 'd', 'e', 'n', 's', 'e', 'm'}, Format: 1, Fields: 3}
 
 // pad8 is the number of zero bytes that bring n to a multiple of 8.
 func pad8(n int) int { return (8 - n%8) % 8 }
