@@ -45,7 +45,7 @@ var sameFloor = map[string][]string{
 	"lib/tokenize":        {"lib/tokenize/bigram", "lib/tokenize/everyday", "lib/tokenize/kagome", "lib/tokenize/paperregex"},
 	"lib/store":           {"lib/chunking"},
 	"lib/ingest":          {"lib/chunking", "lib/lineexport", "lib/store"},
-	"lib/synth":           {"lib/chunking", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
+	"lib/synth":           {"lib/chunking", "lib/datasets", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
 	"lib/datasets":        {"lib/chunking", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
 	"lib/hierarchy":       {"lib/bm25", "lib/fusion"},
 	"lib/diversify":       {"lib/fusion"},
