@@ -50,7 +50,7 @@ func (f ZScore) Explain(bm25, vec []ranking.Hit, chunkID string) (float64, Contr
 
 // explainLinear is Explain of LinearMinMax and ZScore.
 func explainLinear(f mixing, bm25, vec []ranking.Hit, chunkID string) (float64, Contribution, Contribution) {
-	l := f.mixer().(linear)
+	l := f.mixer()
 	part := func(hits []ranking.Hit, weight float64) Contribution {
 		hits = top(hits)
 		c := Contribution{Weight: weight, Method: l.norm.method(hits)}

@@ -60,7 +60,7 @@ func (f LinearMinMax) Name() string { return "hybrid@" + FormatBeta(f.Beta) }
 // Fuse implements Fuser; see the package doc.
 func (f LinearMinMax) Fuse(bm25, vec []ranking.Hit) []ranking.Hit { return fuseAll(f, bm25, vec) }
 
-func (f LinearMinMax) mixer() mixer { return linear{beta: f.Beta, norm: minMaxNorm} }
+func (f LinearMinMax) mixer() mixer { return mixer{norm: minMaxNorm, beta: f.Beta} }
 
 // RRF is reciprocal rank fusion with rank constant K (60 in the original
 // paper and here by convention; K = 0 is allowed).
@@ -77,17 +77,7 @@ func (f RRF) Name() string {
 // Fuse implements Fuser; see the package doc.
 func (f RRF) Fuse(bm25, vec []ranking.Hit) []ranking.Hit { return fuseAll(f, bm25, vec) }
 
-func (f RRF) mixer() mixer { return f }
-
-func (f RRF) normalise(hits []ranking.Hit) []float64 {
-	out := make([]float64, len(hits))
-	for i := range hits {
-		out[i] = 1 / (f.K + float64(i+1))
-	}
-	return out
-}
-func (f RRF) normaliser() any            { return f }
-func (f RRF) mix(sb, sv float64) float64 { return sb + sv }
+func (f RRF) mixer() mixer { return mixer{norm: reciprocalRank, k: f.K} }
 
 // ZScore is the linear hybrid of z-score normalised scores; Beta is the BM25
 // weight in [0, 1].
@@ -99,7 +89,7 @@ func (f ZScore) Name() string { return "zscore@" + FormatBeta(f.Beta) }
 // Fuse implements Fuser; see the package doc.
 func (f ZScore) Fuse(bm25, vec []ranking.Hit) []ranking.Hit { return fuseAll(f, bm25, vec) }
 
-func (f ZScore) mixer() mixer { return linear{beta: f.Beta, norm: zScoreNorm} }
+func (f ZScore) mixer() mixer { return mixer{norm: zScoreNorm, beta: f.Beta} }
 
 // mixing is a fuser of this package: its mixer says how it scores.
 type mixing interface {
@@ -107,26 +97,29 @@ type mixing interface {
 	mixer() mixer
 }
 
-// mixer normalises each component list's top Depth, then mixes a chunk's two
-// normalised parts (0 from a list that lacks it) into the fused score.
+// mixer is how a fuser of this package scores: it normalises each component
+// list's top Depth, then mixes a chunk's two normalised parts (0 from a list
+// that lacks it) into the fused score, sb + sv for RRF and
+// (1 − β)·sv + β·sb for LinearMinMax and ZScore, the one linear mix.
 // Mixers with equal normaliser() values normalise alike, so candidates
 // computed for one serve all of them.
-type mixer interface {
-	normalise(hits []ranking.Hit) []float64
-	normaliser() any
-	mix(sb, sv float64) float64
-}
-
-// linear is the one mixer of LinearMinMax and ZScore: the lists normalised
-// by norm, fused = (1 − β)·vec' + β·bm25'.
-type linear struct {
-	beta float64
+type mixer struct {
 	norm normalisation
+	k    float64 // RRF's rank constant
+	beta float64 // the BM25 weight of a linear mix
 }
 
-func (l linear) normalise(hits []ranking.Hit) []float64 { return l.norm.apply(hits) }
-func (l linear) normaliser() any                        { return l.norm }
-func (l linear) mix(sb, sv float64) float64             { return (1-l.beta)*sv + l.beta*sb }
+func (m mixer) normalise(hits []ranking.Hit) []float64 { return m.norm.apply(hits, m.k) }
+
+// normaliser identifies the normalisation with its parameter.
+func (m mixer) normaliser() mixer { return mixer{norm: m.norm, k: m.k} }
+
+func (m mixer) mix(sb, sv float64) float64 {
+	if m.norm == reciprocalRank {
+		return sb + sv
+	}
+	return (1-m.beta)*sv + m.beta*sb
+}
 
 // fuseAll is Fuse of a fuser of this package: every candidate, ordered.
 func fuseAll(f mixing, bm25, vec []ranking.Hit) []ranking.Hit {

@@ -67,17 +67,26 @@ func zScores(hits []ranking.Hit) []float64 {
 	return out
 }
 
-// normalisation names the per-list normalisation of a linear hybrid.
+// normalisation names the per-list normalisation of a fuser.
 type normalisation int
 
 const (
-	minMaxNorm normalisation = iota
-	zScoreNorm
+	minMaxNorm     normalisation = iota // MinMax
+	zScoreNorm                          // zScores
+	reciprocalRank                      // 1/(K + rank), rank from 1
 )
 
-func (n normalisation) apply(hits []ranking.Hit) []float64 {
-	if n == zScoreNorm {
+// apply normalises hits; k is the rank constant of reciprocalRank.
+func (n normalisation) apply(hits []ranking.Hit, k float64) []float64 {
+	switch n {
+	case zScoreNorm:
 		return zScores(hits)
+	case reciprocalRank:
+		out := make([]float64, len(hits))
+		for i := range hits {
+			out[i] = 1 / (k + float64(i+1))
+		}
+		return out
 	}
 	return MinMax(hits)
 }

@@ -28,17 +28,18 @@ func FuseTop(f Fuser, bm25, vec []ranking.Hit, k int) []ranking.Hit {
 func FuseTopEach(fs []Fuser, bm25, vec []ranking.Hit, k int) [][]ranking.Hit {
 	out := make([][]ranking.Hit, len(fs))
 	var c candidates
-	var norm any
+	var norm mixer
+	fresh := true
 	for i, f := range fs {
 		mf, ok := f.(mixing)
 		if !ok {
 			out[i] = FuseTop(f, bm25, vec, k)
-			norm = nil
+			fresh = true
 			continue
 		}
 		m := mf.mixer()
-		if norm == nil || m.normaliser() != norm {
-			c, norm = candidatesOf(m, bm25, vec), m.normaliser()
+		if fresh || m.normaliser() != norm {
+			c, norm, fresh = candidatesOf(m, bm25, vec), m.normaliser(), false
 		}
 		out[i] = fuseTop(m, c, k)
 	}
