@@ -91,8 +91,8 @@ func (n normalisation) apply(hits []ranking.Hit, k float64) []float64 {
 	return MinMax(hits)
 }
 
-// method describes the normalisation of hits (a list's top Depth) for an
-// explanation.
+// method describes a linear hybrid's normalisation (min–max or z-score)
+// of hits, a list's top Depth, for an explanation.
 func (n normalisation) method(hits []ranking.Hit) string {
 	if n == zScoreNorm {
 		return fmt.Sprintf("z-score over the top %d", len(hits))
