@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -386,7 +385,12 @@ func (b *Bench) Labels(annotator string) (map[string]map[string]int, error) {
 // WriteJudgments writes rows as judgments JSONL; rows without a label are
 // skipped (the format has no place for them).
 func WriteJudgments(w io.Writer, rows []Judgment) error {
-	labelled := slices.DeleteFunc(slices.Clone(rows), func(j Judgment) bool { return j.Rel == nil })
+	var labelled []Judgment
+	for _, j := range rows {
+		if j.Rel != nil {
+			labelled = append(labelled, j)
+		}
+	}
 	return jsonl.WriteAll(w, labelled)
 }
 
