@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
@@ -235,8 +235,5 @@ func levelLabel(level float64) string {
 }
 
 func writeJSON(env *environment, v any) error {
-	enc := json.NewEncoder(env.stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return jsonl.WriteIndented(env.stdout, v)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -15,6 +14,7 @@ import (
 	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/questions"
@@ -232,8 +232,7 @@ func writeAnswers(path string, items []answereval.Item) error {
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(f)
-	enc.SetEscapeHTML(false)
+	jw := jsonl.NewWriter(f)
 	for _, it := range items {
 		row := struct {
 			QID       string `json:"qid"`
@@ -241,10 +240,14 @@ func writeAnswers(path string, items []answereval.Item) error {
 			Reference string `json:"reference,omitempty"`
 			answer.Answer
 		}{it.QID, it.Type, it.Reference, it.Answer}
-		if err := enc.Encode(row); err != nil {
+		if err := jw.Write(row); err != nil {
 			f.Close()
 			return err
 		}
+	}
+	if err := jw.Flush(); err != nil {
+		f.Close()
+		return err
 	}
 	return f.Close()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/metrics"
 )
 
@@ -21,11 +22,11 @@ type metricObject[H, T any] struct {
 }
 
 func (o metricObject[H, T]) MarshalJSON() ([]byte, error) {
-	head, err := marshalNoEscape(o.Head)
+	head, err := jsonl.Marshal(o.Head)
 	if err != nil {
 		return nil, err
 	}
-	tail, err := marshalNoEscape(o.Tail)
+	tail, err := jsonl.Marshal(o.Tail)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +42,7 @@ func (o metricObject[H, T]) MarshalJSON() ([]byte, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("metric %s: mean %v is not a JSON number", m, v)
 		}
-		name, _ := marshalNoEscape(m)
+		name, _ := jsonl.Marshal(m)
 		value, _ := json.Marshal(v)
 		fields = append(fields, append(append(name, ':'), value...))
 	}
@@ -78,18 +79,6 @@ func (o *metricObject[H, T]) UnmarshalJSON(data []byte) error {
 
 // noFields is the empty head or tail of a metricObject.
 type noFields struct{}
-
-// marshalNoEscape is json.Marshal without HTML escaping, as writeJSON
-// writes the documents.
-func marshalNoEscape(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
-}
 
 // meansOf returns the means of names from means, for a metricObject.
 func meansOf(names []string, means map[string]float64) map[string]float64 {

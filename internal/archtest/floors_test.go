@@ -41,12 +41,14 @@ var floors = map[string]int{
 // sameFloor lists the imports allowed between packages of one floor.
 var sameFloor = map[string][]string{
 	"lib/jsonl":           {"lib/inputerr"},
+	"lib/report":          {"lib/jsonl"},
 	"lib/tokenize":        {"lib/tokenize/bigram", "lib/tokenize/everyday", "lib/tokenize/kagome", "lib/tokenize/paperregex"},
 	"lib/store":           {"lib/chunking"},
 	"lib/ingest":          {"lib/chunking", "lib/lineexport", "lib/store"},
-	"lib/synth":           {"lib/chunking", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
+	"lib/synth":           {"lib/chunking", "lib/datasets", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
 	"lib/datasets":        {"lib/chunking", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
-	"lib/hierarchy":       {"lib/bm25"},
+	"lib/hierarchy":       {"lib/bm25", "lib/fusion"},
+	"lib/diversify":       {"lib/fusion"},
 	"lib/provider/openai": {"lib/provider/ratelimit"},
 	"lib/provider/job":    {"lib/provider/cache"},
 	"lib/questions/draft": {"lib/provider/cache"},

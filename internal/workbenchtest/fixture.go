@@ -35,17 +35,8 @@ func Dir() string {
 // Ingested returns a fresh database at dir/wb.db holding the fixture's sources.
 func Ingested(t testing.TB, dir string) *store.Store {
 	t.Helper()
-	st, err := store.Open(filepath.Join(dir, "wb.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	for _, name := range []string{"chat_mika.json", "club.json"} {
-		if _, err := ingest.File(st, filepath.Join(Dir(), "sources", name), chunking.DefaultOptions()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return st
+	src := filepath.Join(Dir(), "sources")
+	return ingested(t, filepath.Join(dir, "wb.db"), filepath.Join(src, "chat_mika.json"), filepath.Join(src, "club.json"))
 }
 
 // Pooled returns Ingested with the fixture's questions pooled.
@@ -61,15 +52,38 @@ func Pooled(t testing.TB, dir string) (*store.Store, workbench.PoolReport) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st, pool(t, st, workbench.PoolOptions{Questions: qs, Evidence: ev, EvidenceFile: evPath, Depth: Depth})
+}
+
+// ingested opens a fresh database at dbPath, closed when the test ends, and
+// ingests the source files into it with the default chunking.
+func ingested(t testing.TB, dbPath string, sources ...string) *store.Store {
+	t.Helper()
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	for _, path := range sources {
+		if _, err := ingest.File(st, path, chunking.DefaultOptions()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st
+}
+
+// pool pools opt's questions in st with Retriever over Tokenizer.
+func pool(t testing.TB, st *store.Store, opt workbench.PoolOptions) workbench.PoolReport {
+	t.Helper()
 	chunks, err := st.Chunks()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks}, st, retrieval.Options{Tokenizer: Tokenizer})
-	rep, err := workbench.Open(st).Pool(workbench.PoolOptions{Questions: qs, Evidence: ev, EvidenceFile: evPath,
-		Depth: Depth, Retrievers: []string{Retriever}, Builder: b})
+	opt.Retrievers = []string{Retriever}
+	opt.Builder = retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks}, st, retrieval.Options{Tokenizer: Tokenizer})
+	rep, err := workbench.Open(st).Pool(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st, rep
+	return rep
 }

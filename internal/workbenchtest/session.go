@@ -7,10 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
-	"github.com/linemem/linemem/lib/ingest"
-	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/workbench"
 )
@@ -76,14 +73,7 @@ func Judging(t testing.TB, dir string) (*store.Store, Session) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(filepath.Join(dir, "session.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := ingest.File(st, path, chunking.DefaultOptions()); err != nil {
-		t.Fatal(err)
-	}
+	st := ingested(t, filepath.Join(dir, "session.db"), path)
 	var qs []workbench.Question
 	for q := 1; q <= SessionQuestions; q++ {
 		qs = append(qs, workbench.Question{QID: fmt.Sprintf("s%02d", q), Question: fmt.Sprintf("質問%dの予定は？", q), Type: "named_entity", Answer: fmt.Sprintf("答え%d", q)})
@@ -91,15 +81,7 @@ func Judging(t testing.TB, dir string) (*store.Store, Session) {
 	qs[0].Question, qs[0].Answer = "花火大会の予定はいつ？", "8月3日の19時から"
 	ev := []gold.Evidence{{QID: "s01", Question: qs[0].Question, Type: qs[0].Type, Items: []gold.Item{{Source: "session.json",
 		Date: fmt.Sprintf("2024-06-%02d", EvidenceDay), Time: fmt.Sprintf("10:%02d", EvidenceAt), Sender: "自分", TextPrefix: "花火大会は8月3日", Role: gold.RoleAnswer}}}}
-	chunks, err := st.Chunks()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks}, st, retrieval.Options{Tokenizer: Tokenizer})
-	if _, err := workbench.Open(st).Pool(workbench.PoolOptions{Questions: qs, Evidence: ev, EvidenceFile: "session evidence",
-		Depth: SessionDays, Retrievers: []string{Retriever}, Builder: b}); err != nil {
-		t.Fatal(err)
-	}
+	pool(t, st, workbench.PoolOptions{Questions: qs, Evidence: ev, EvidenceFile: "session evidence", Depth: SessionDays})
 	msgs, err := st.Messages("session.json")
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +92,10 @@ func Judging(t testing.TB, dir string) (*store.Store, Session) {
 		if m.Date == ev[0].Items[0].Date && m.Text == "花火大会は8月3日の19時から河川敷で" {
 			s.EvidenceMessage = m.ID
 		}
+	}
+	chunks, err := st.Chunks()
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range chunks {
 		for _, id := range c.MessageIDs {

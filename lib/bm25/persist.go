@@ -14,15 +14,10 @@ import (
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
-// formatVersion versions the layout WriteTo writes; Read and Open refuse any
-// other.
-const formatVersion = 2
-
-var magic = [8]byte{'l', 'm', 'b', 'm', '2', '5', 'i', 'x'}
-
-// headerSize is the fixed part of the header: magic, format, N, T, P and the
-// tokenizer name's length.
-const headerSize = 8 + 5*4
+// layout is the index file's header: magic, format, then N, T, P and the
+// tokenizer name's length. Its format versions the layout WriteTo writes;
+// Read and Open refuse any other.
+var layout = sealed.Layout{Name: "bm25 index", Magic: [8]byte{'l', 'm', 'b', 'm', '2', '5', 'i', 'x'}, Format: 2, Fields: 4}
 
 // WriteTo writes the index in a load-ready binary form that Open searches in
 // place, scoring and ordering exactly like this index: the tokenizer name,
@@ -43,11 +38,6 @@ const headerSize = 8 + 5*4
 // where each run of bytes is padded with zeros to a multiple of 4.
 func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	bw := sealed.NewWriter(w)
-	var buf [8]byte
-	u32 := func(v int) {
-		binary.LittleEndian.PutUint32(buf[:4], uint32(v))
-		bw.Write(buf[:4])
-	}
 	pad := func(n int) { bw.Write(make([]byte, padding(n))) }
 
 	terms := ix.sortedTerms()
@@ -56,36 +46,33 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		nPost += len(ix.postingsOf(t))
 	}
 	tok := ix.tok.Name()
-	bw.Write(magic[:])
-	for _, v := range []int{formatVersion, len(ix.docs), len(terms), nPost, len(tok)} {
-		u32(v)
-	}
+	bw.Write(layout.AppendHeader(nil, uint32(len(ix.docs)), uint32(len(terms)), uint32(nPost), uint32(len(tok))))
 	bw.WriteString(tok)
 	pad(len(tok))
 	for _, l := range ix.lengths {
-		u32(int(l))
+		bw.Uint32(uint32(l))
 	}
 	off := 0
-	u32(off)
+	bw.Uint32(uint32(off))
 	for _, d := range ix.docs {
 		off += len(d.ID)
-		u32(off)
+		bw.Uint32(uint32(off))
 		off += len(d.StartAt)
-		u32(off)
+		bw.Uint32(uint32(off))
 	}
 	docBytes := off
 	off = 0
-	u32(off)
+	bw.Uint32(uint32(off))
 	for _, t := range terms {
 		off += len(t)
-		u32(off)
+		bw.Uint32(uint32(off))
 	}
 	termBytes := off
 	off = 0
-	u32(off)
+	bw.Uint32(uint32(off))
 	for _, t := range terms {
 		off += len(ix.postingsOf(t))
-		u32(off)
+		bw.Uint32(uint32(off))
 	}
 	for _, d := range ix.docs {
 		bw.WriteString(d.ID)
@@ -98,9 +85,8 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	pad(termBytes)
 	for _, t := range terms {
 		for _, p := range ix.postingsOf(t) {
-			binary.LittleEndian.PutUint32(buf[:4], uint32(p.doc))
-			binary.LittleEndian.PutUint32(buf[4:], uint32(p.tf))
-			bw.Write(buf[:8])
+			bw.Uint32(uint32(p.doc))
+			bw.Uint32(uint32(p.tf))
 		}
 	}
 	return bw.Seal()
@@ -145,25 +131,18 @@ func Read(r io.Reader, tok tokenize.Tokenizer) (*Index, error) {
 // posting naming no document or with tf ≤ 0) or foreign is an error, so an
 // index that opens never panics or reads outside data.
 func Open(data []byte, tok tokenize.Tokenizer) (*Index, error) {
-	if len(data) < headerSize+4 || string(data[:len(magic)]) != string(magic[:]) {
-		return nil, errors.New("bm25: not an index file")
+	f, body, err := layout.OpenSealed(data)
+	if err != nil {
+		return nil, err
 	}
-	le := binary.LittleEndian
-	if v := le.Uint32(data[8:]); v != formatVersion {
-		return nil, fmt.Errorf("bm25: index format %d, expected %d", v, formatVersion)
-	}
-	body, ok := sealed.Body(data)
-	if !ok {
-		return nil, errors.New("bm25: damaged index file (checksum)")
-	}
-	n, t, p, tl := int(le.Uint32(data[12:])), int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
+	n, t, p, tl := int(f[0]), int(f[1]), int(f[2]), int(f[3])
 	// Each count is below 2³² and len(body) below 2⁶³, so these sums of a
 	// few products cannot overflow int64.
-	at := int64(headerSize) + int64(tl) + int64(padding(tl))
+	at := int64(layout.Size()) + int64(tl) + int64(padding(tl))
 	if at > int64(len(body)) {
 		return nil, errors.New("bm25: damaged index file")
 	}
-	if name := string(body[headerSize : headerSize+tl]); name != tok.Name() {
+	if name := string(body[layout.Size() : layout.Size()+tl]); name != tok.Name() {
 		return nil, fmt.Errorf("bm25: index built with tokenizer %q, expected %q", name, tok.Name())
 	}
 	sections := []int64{int64(n), 2*int64(n) + 1, int64(t) + 1, int64(t) + 1}

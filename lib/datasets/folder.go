@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -20,6 +19,7 @@ import (
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
@@ -30,8 +30,8 @@ import (
 // converter's output for the same input changes.
 const ConverterVersion = "1"
 
-// Files of a converted data folder, in the layout `linemem reproduce` reads,
-// plus the two this package adds.
+// Files of a data folder, in the layout `linemem reproduce` reads (lib/synth
+// writes the same), plus the two this package adds.
 const (
 	SourcesDir    = "sources"
 	QuestionsFile = "questions.jsonl"
@@ -323,25 +323,35 @@ func LeadSummary(msgs []chat.Message) string {
 	return prefixRunes(b.String(), LeadSummaryMaxRunes)
 }
 
-// WriteDir writes the built folder into dir: every file of Files, replacing
-// files of the same names. Nothing else in dir is touched.
-func (b *Built) WriteDir(dir string) error {
-	for _, name := range b.Names() {
+// WriteDir writes the built folder into dir (WriteFiles).
+func (b *Built) WriteDir(dir string) error { return WriteFiles(dir, b.Files) }
+
+// Names lists Files' paths in byte order.
+func (b *Built) Names() []string { return FileNames(b.Files) }
+
+// WriteFiles writes a data folder into dir: each file of files (path
+// relative to dir, with "/" separators → content) in byte order of the
+// paths, with its folders created (0755) as needed and the file written
+// 0644, replacing a file of the same name. Nothing else in dir is touched.
+// It is the one writer of the data folder layout, for converted and for
+// synthetic folders.
+func WriteFiles(dir string, files map[string][]byte) error {
+	for _, name := range FileNames(files) {
 		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(path, b.Files[name], 0o644); err != nil {
+		if err := os.WriteFile(path, files[name], 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Names lists Files' paths in byte order.
-func (b *Built) Names() []string {
-	names := make([]string, 0, len(b.Files))
-	for n := range b.Files {
+// FileNames lists the paths of files in byte order.
+func FileNames(files map[string][]byte) []string {
+	names := make([]string, 0, len(files))
+	for n := range files {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -372,7 +382,7 @@ func exportJSON(turns []Turn) ([]byte, error) {
 			}
 			day = append(day, exportMessage{turns[j].At.Format("15:04:05"), turns[j].Sender, chat.TextType, turns[j].Text})
 		}
-		line, err := marshalNoEscape(day)
+		line, err := jsonl.Marshal(day)
 		if err != nil {
 			return nil, err
 		}
@@ -386,27 +396,9 @@ func exportJSON(turns []Turn) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
 func encodeLines[T any](rows []T) ([]byte, error) {
 	var b bytes.Buffer
-	bw := bufio.NewWriter(&b)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, r := range rows {
-		if err := enc.Encode(r); err != nil {
-			return nil, err
-		}
-	}
-	if err := bw.Flush(); err != nil {
+	if err := jsonl.WriteAll(&b, rows); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -3,21 +3,12 @@ package dense
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"unsafe"
 
 	"github.com/linemem/linemem/lib/internal/sealed"
 )
-
-// formatVersion versions the layout WriteTo writes; Open refuses any other.
-const formatVersion = 1
-
-var magic = [8]byte{'l', 'm', 'd', 'e', 'n', 's', 'e', 'm'}
-
-// headerSize is magic, format, n, dim and the ID bytes' length.
-const headerSize = 8 + 4*4
 
 // WriteTo writes the matrix in a load-ready form that Open uses in place:
 // the rows as they are kept for search (as given or scaled by a power of
@@ -32,28 +23,21 @@ const headerSize = 8 + 4*4
 func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
 	bw := sealed.NewWriter(w)
 	var buf [8]byte
-	u32 := func(v int) {
-		binary.LittleEndian.PutUint32(buf[:4], uint32(v))
-		bw.Write(buf[:4])
-	}
 	idBytes := 0
 	for _, id := range m.ids {
 		idBytes += len(id)
 	}
-	bw.Write(magic[:])
-	for _, v := range []int{formatVersion, len(m.ids), m.dim, idBytes} {
-		u32(v)
-	}
+	bw.Write(layout.AppendHeader(nil, uint32(len(m.ids)), uint32(m.dim), uint32(idBytes)))
 	off := 0
-	u32(off)
+	bw.Uint32(uint32(off))
 	for _, id := range m.ids {
 		off += len(id)
-		u32(off)
+		bw.Uint32(uint32(off))
 	}
 	for _, id := range m.ids {
 		bw.WriteString(id)
 	}
-	bw.Write(make([]byte, pad8(headerSize+4*(len(m.ids)+1)+idBytes)))
+	bw.Write(make([]byte, pad8(layout.Size()+4*(len(m.ids)+1)+idBytes)))
 	if nativeLittleEndian && len(m.ids) > 0 {
 		bw.Write(unsafe.Slice((*byte)(unsafe.Pointer(&m.inv[0])), 8*len(m.inv)))
 		bw.Write(unsafe.Slice((*byte)(unsafe.Pointer(&m.rows[0])), 4*len(m.rows)))
@@ -70,6 +54,11 @@ func (m *Matrix) WriteTo(w io.Writer) (int64, error) {
 	return bw.Seal()
 }
 
+// layout is the matrix file's header: magic, format, then n, dim and the ID
+// bytes' length. Its format versions the layout WriteTo writes; Open refuses
+// any other.
+var layout = sealed.Layout{Name: "dense matrix", Magic: [8]byte{'l', 'm', 'd', 'e', 'n', 's', 'e', 'm'}, Format: 1, Fields: 3}
+
 // pad8 is the number of zero bytes that bring n to a multiple of 8.
 func pad8(n int) int { return (8 - n%8) % 8 }
 
@@ -81,19 +70,13 @@ func pad8(n int) int { return (8 - n%8) % 8 }
 // checksum mismatch, counts or offsets out of range, an inverse norm that is
 // negative or not finite) or foreign input is an error.
 func Open(data []byte) (*Matrix, error) {
-	if len(data) < headerSize+4 || string(data[:len(magic)]) != string(magic[:]) {
-		return nil, errors.New("dense: not a matrix file")
+	f, body, err := layout.OpenSealed(data)
+	if err != nil {
+		return nil, err
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(data[8:]); v != formatVersion {
-		return nil, fmt.Errorf("dense: matrix format %d, expected %d", v, formatVersion)
-	}
-	body, ok := sealed.Body(data)
-	if !ok {
-		return nil, errors.New("dense: damaged matrix file (checksum)")
-	}
-	n, dim, idBytes := int64(le.Uint32(data[12:])), int64(le.Uint32(data[16:])), int64(le.Uint32(data[20:]))
-	offsAt := int64(headerSize)
+	n, dim, idBytes := int64(f[0]), int64(f[1]), int64(f[2])
+	offsAt := int64(layout.Size())
 	idsAt := offsAt + 4*(n+1)
 	invAt := idsAt + idBytes
 	invAt += int64(pad8(int(invAt % 8)))

@@ -6,7 +6,8 @@
 // MMR is maximal marginal relevance (Carbonell and Goldstein, SIGIR 1998)
 // over a base ranking (best first). It keeps exactly the base's chunks and
 // changes only their order, so Recall@k for k ≥ len(hits) is unchanged.
-// Relevance is the base score min–max normalised over the list,
+// Relevance is the base score min–max normalised over the list (lib/fusion's
+// MinMax),
 //
 //	rel(d) = (s(d) − min)/(max − min), or 0 for every chunk when max = min,
 //
@@ -31,6 +32,7 @@ import (
 	"math"
 
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/ranking"
 )
 
@@ -63,7 +65,7 @@ func MMR(hits []ranking.Hit, lambda float64, g Group) ([]ranking.Hit, error) {
 		return nil, fmt.Errorf("diversify: MMR λ = %v, want a value in [0, 1]", lambda)
 	}
 	hits = dedupe(hits)
-	rel := normalise(hits)
+	rel := fusion.MinMax(hits)
 	keys := make([]string, len(hits))
 	for i, h := range hits {
 		keys[i] = g.key(h.ChunkID)
@@ -104,24 +106,6 @@ func dedupe(hits []ranking.Hit) []ranking.Hit {
 		if !seen[h.ChunkID] {
 			seen[h.ChunkID] = true
 			out = append(out, h)
-		}
-	}
-	return out
-}
-
-// normalise min–max normalises the scores of hits; all 0 when max = min.
-func normalise(hits []ranking.Hit) []float64 {
-	out := make([]float64, len(hits))
-	if len(hits) == 0 {
-		return out
-	}
-	lo, hi := hits[0].Score, hits[0].Score
-	for _, h := range hits {
-		lo, hi = min(lo, h.Score), max(hi, h.Score)
-	}
-	if hi > lo {
-		for i, h := range hits {
-			out[i] = (h.Score - lo) / (hi - lo)
 		}
 	}
 	return out

@@ -26,25 +26,7 @@ type Explainer interface {
 
 // Explain implements Explainer.
 func (f LinearMinMax) Explain(bm25, vec []ranking.Hit, chunkID string) (float64, Contribution, Contribution) {
-	part := func(hits []ranking.Hit, weight float64) Contribution {
-		hits = top(hits)
-		c := Contribution{Weight: weight, Method: "min–max over an empty list"}
-		if len(hits) == 0 {
-			return c
-		}
-		lo, hi := hits[0].Score, hits[0].Score
-		for _, h := range hits[1:] {
-			lo, hi = min(lo, h.Score), max(hi, h.Score)
-		}
-		c.Method = fmt.Sprintf("min–max: (s − %.6g)/(%.6g − %.6g) over the top %d", lo, hi, lo, len(hits))
-		c.Rank, c.Score = find(hits, chunkID)
-		if c.Rank > 0 {
-			c.Normalised = minMax(hits)[c.Rank-1]
-		}
-		return c
-	}
-	sparse, dense := part(bm25, f.Beta), part(vec, 1-f.Beta)
-	return fusedScore(f, bm25, vec, chunkID), sparse, dense
+	return explainLinear(f, bm25, vec, chunkID)
 }
 
 // Explain implements Explainer.
@@ -63,16 +45,22 @@ func (f RRF) Explain(bm25, vec []ranking.Hit, chunkID string) (float64, Contribu
 
 // Explain implements Explainer.
 func (f ZScore) Explain(bm25, vec []ranking.Hit, chunkID string) (float64, Contribution, Contribution) {
+	return explainLinear(f, bm25, vec, chunkID)
+}
+
+// explainLinear is Explain of LinearMinMax and ZScore.
+func explainLinear(f mixing, bm25, vec []ranking.Hit, chunkID string) (float64, Contribution, Contribution) {
+	l := f.mixer()
 	part := func(hits []ranking.Hit, weight float64) Contribution {
 		hits = top(hits)
-		c := Contribution{Weight: weight, Method: fmt.Sprintf("z-score over the top %d", len(hits))}
+		c := Contribution{Weight: weight, Method: l.norm.method(hits)}
 		c.Rank, c.Score = find(hits, chunkID)
 		if c.Rank > 0 {
-			c.Normalised = zScores(hits)[c.Rank-1]
+			c.Normalised = l.normalise(hits)[c.Rank-1]
 		}
 		return c
 	}
-	return fusedScore(f, bm25, vec, chunkID), part(bm25, f.Beta), part(vec, 1-f.Beta)
+	return fusedScore(f, bm25, vec, chunkID), part(bm25, l.beta), part(vec, 1-l.beta)
 }
 
 // find returns the 1-based rank and score of chunkID in hits, or 0, 0.

@@ -4,7 +4,7 @@
 // score desc, then chunk ID desc (byte order). If a chunk ID repeats inside
 // one list, its first (best) entry counts and later ones are ignored.
 //
-//   - LinearMinMax, the paper's hybrid (spec §9, exact): per list,
+//   - LinearMinMax, the paper's hybrid (spec §9, exact): per list (MinMax),
 //     s' = (s − min)/(max − min), or 0 for every member when max = min;
 //     a chunk absent from a list gets 0 from it;
 //     fused = (1 − β)·vec' + β·bm25'.
@@ -20,7 +20,6 @@ package fusion
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/linemem/linemem/lib/ranking"
@@ -59,13 +58,9 @@ type LinearMinMax struct{ Beta float64 }
 func (f LinearMinMax) Name() string { return "hybrid@" + FormatBeta(f.Beta) }
 
 // Fuse implements Fuser; see the package doc.
-func (f LinearMinMax) Fuse(bm25, vec []ranking.Hit) []ranking.Hit {
-	return fuseTop(f, candidatesOf(f, bm25, vec), 0)
-}
+func (f LinearMinMax) Fuse(bm25, vec []ranking.Hit) []ranking.Hit { return fuseAll(f, bm25, vec) }
 
-func (f LinearMinMax) normalise(hits []ranking.Hit) []float64 { return minMax(hits) }
-func (f LinearMinMax) normaliser() any                        { return "min–max" }
-func (f LinearMinMax) mix(sb, sv float64) float64             { return (1-f.Beta)*sv + f.Beta*sb }
+func (f LinearMinMax) mixer() mixer { return mixer{norm: minMaxNorm, beta: f.Beta} }
 
 // RRF is reciprocal rank fusion with rank constant K (60 in the original
 // paper and here by convention; K = 0 is allowed).
@@ -80,19 +75,9 @@ func (f RRF) Name() string {
 }
 
 // Fuse implements Fuser; see the package doc.
-func (f RRF) Fuse(bm25, vec []ranking.Hit) []ranking.Hit {
-	return fuseTop(f, candidatesOf(f, bm25, vec), 0)
-}
+func (f RRF) Fuse(bm25, vec []ranking.Hit) []ranking.Hit { return fuseAll(f, bm25, vec) }
 
-func (f RRF) normalise(hits []ranking.Hit) []float64 {
-	out := make([]float64, len(hits))
-	for i := range hits {
-		out[i] = 1 / (f.K + float64(i+1))
-	}
-	return out
-}
-func (f RRF) normaliser() any            { return f }
-func (f RRF) mix(sb, sv float64) float64 { return sb + sv }
+func (f RRF) mixer() mixer { return mixer{norm: reciprocalRank, k: f.K} }
 
 // ZScore is the linear hybrid of z-score normalised scores; Beta is the BM25
 // weight in [0, 1].
@@ -102,23 +87,44 @@ type ZScore struct{ Beta float64 }
 func (f ZScore) Name() string { return "zscore@" + FormatBeta(f.Beta) }
 
 // Fuse implements Fuser; see the package doc.
-func (f ZScore) Fuse(bm25, vec []ranking.Hit) []ranking.Hit {
-	return fuseTop(f, candidatesOf(f, bm25, vec), 0)
+func (f ZScore) Fuse(bm25, vec []ranking.Hit) []ranking.Hit { return fuseAll(f, bm25, vec) }
+
+func (f ZScore) mixer() mixer { return mixer{norm: zScoreNorm, beta: f.Beta} }
+
+// mixing is a fuser of this package: its mixer says how it scores.
+type mixing interface {
+	Fuser
+	mixer() mixer
 }
 
-func (f ZScore) normalise(hits []ranking.Hit) []float64 { return zScores(hits) }
-func (f ZScore) normaliser() any                        { return "z-score" }
-func (f ZScore) mix(sb, sv float64) float64             { return (1-f.Beta)*sv + f.Beta*sb }
+// mixer is how a fuser of this package scores: it normalises each component
+// list's top Depth, then mixes a chunk's two normalised parts (0 from a list
+// that lacks it) into the fused score, sb + sv for RRF and
+// (1 − β)·sv + β·sb for LinearMinMax and ZScore, the one linear mix.
+// Mixers with equal normaliser() values normalise alike, so candidates
+// computed for one serve all of them.
+type mixer struct {
+	norm normalisation
+	k    float64 // RRF's rank constant
+	beta float64 // the BM25 weight of a linear mix
+}
 
-// mixer is a fuser of this package: it normalises each component list's top
-// Depth, then mixes a chunk's two normalised parts (0 from a list that lacks
-// it) into the fused score. Fusers with equal normaliser() values normalise
-// alike, so candidates computed for one serve all of them.
-type mixer interface {
-	Fuser
-	normalise(hits []ranking.Hit) []float64
-	normaliser() any
-	mix(sb, sv float64) float64
+func (m mixer) normalise(hits []ranking.Hit) []float64 { return m.norm.apply(hits, m.k) }
+
+// normaliser identifies the normalisation with its parameter.
+func (m mixer) normaliser() mixer { return mixer{norm: m.norm, k: m.k} }
+
+func (m mixer) mix(sb, sv float64) float64 {
+	if m.norm == reciprocalRank {
+		return sb + sv
+	}
+	return (1-m.beta)*sv + m.beta*sb
+}
+
+// fuseAll is Fuse of a fuser of this package: every candidate, ordered.
+func fuseAll(f mixing, bm25, vec []ranking.Hit) []ranking.Hit {
+	m := f.mixer()
+	return fuseTop(m, candidatesOf(m, bm25, vec), 0)
 }
 
 // candidates is the union of two component lists' top Depth, in order of
@@ -221,48 +227,6 @@ func top(hits []ranking.Hit) []ranking.Hit {
 		}
 		seen[h.ChunkID] = true
 		out = append(out, h)
-	}
-	return out
-}
-
-// minMax returns (s − m)/(M − m) for each hit, or 0 when M = m.
-func minMax(hits []ranking.Hit) []float64 {
-	out := make([]float64, len(hits))
-	if len(hits) == 0 {
-		return out
-	}
-	lo, hi := hits[0].Score, hits[0].Score
-	for _, h := range hits[1:] {
-		lo, hi = math.Min(lo, h.Score), math.Max(hi, h.Score)
-	}
-	if hi > lo {
-		for i, h := range hits {
-			out[i] = (h.Score - lo) / (hi - lo)
-		}
-	}
-	return out
-}
-
-// zScores returns (s − μ)/σ for each hit, or 0 when σ = 0.
-func zScores(hits []ranking.Hit) []float64 {
-	out := make([]float64, len(hits))
-	if len(hits) == 0 {
-		return out
-	}
-	var sum float64
-	for _, h := range hits {
-		sum += h.Score
-	}
-	mean := sum / float64(len(hits))
-	var ss float64
-	for _, h := range hits {
-		ss += (h.Score - mean) * (h.Score - mean)
-	}
-	sd := math.Sqrt(ss / float64(len(hits)))
-	if sd > 0 {
-		for i, h := range hits {
-			out[i] = (h.Score - mean) / sd
-		}
 	}
 	return out
 }

@@ -9,7 +9,8 @@ import "github.com/linemem/linemem/lib/ranking"
 // For this package's fusers only the top k are ordered (a selection when k
 // is small); the list is the same as f.Fuse's cut to k.
 func FuseTop(f Fuser, bm25, vec []ranking.Hit, k int) []ranking.Hit {
-	if m, ok := f.(mixer); ok {
+	if f, ok := f.(mixing); ok {
+		m := f.mixer()
 		return fuseTop(m, candidatesOf(m, bm25, vec), k)
 	}
 	fused := f.Fuse(bm25, vec)
@@ -27,16 +28,18 @@ func FuseTop(f Fuser, bm25, vec []ranking.Hit, k int) []ranking.Hit {
 func FuseTopEach(fs []Fuser, bm25, vec []ranking.Hit, k int) [][]ranking.Hit {
 	out := make([][]ranking.Hit, len(fs))
 	var c candidates
-	var norm any
+	var norm mixer
+	fresh := true
 	for i, f := range fs {
-		m, ok := f.(mixer)
+		mf, ok := f.(mixing)
 		if !ok {
 			out[i] = FuseTop(f, bm25, vec, k)
-			norm = nil
+			fresh = true
 			continue
 		}
-		if norm == nil || m.normaliser() != norm {
-			c, norm = candidatesOf(m, bm25, vec), m.normaliser()
+		m := mf.mixer()
+		if fresh || m.normaliser() != norm {
+			c, norm, fresh = candidatesOf(m, bm25, vec), m.normaliser(), false
 		}
 		out[i] = fuseTop(m, c, k)
 	}

@@ -10,7 +10,6 @@
 package gold
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -107,16 +106,14 @@ func ReadEvidence(file string, r io.Reader) ([]Evidence, error) {
 // WriteEvidence writes one JSON line per question in the given order, with
 // non-ASCII text unescaped.
 func WriteEvidence(w io.Writer, evidence []Evidence) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
+	jw := jsonl.NewWriter(w)
 	for _, ev := range evidence {
 		if ev.Items == nil {
 			ev.Items = []Item{}
 		}
-		if err := enc.Encode(ev); err != nil {
+		if err := jw.Write(ev); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	return jw.Flush()
 }

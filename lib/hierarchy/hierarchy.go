@@ -40,6 +40,7 @@ import (
 
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/tokenize"
 )
@@ -144,8 +145,8 @@ func (ix *Index) Fuse(base, units []ranking.Hit, gamma float64) ([]ranking.Hit, 
 	return out, nil
 }
 
-// normalised min–max normalises the scores of hits by ID (the first entry of
-// a repeated ID counts); every value is 0 when max = min.
+// normalised is fusion.MinMax of hits by ID (the first entry of a repeated
+// ID counts); every value is 0 when max = min.
 func normalised(hits []ranking.Hit) map[string]float64 {
 	out := make(map[string]float64, len(hits))
 	var keep []ranking.Hit
@@ -155,17 +156,8 @@ func normalised(hits []ranking.Hit) map[string]float64 {
 			keep = append(keep, h)
 		}
 	}
-	if len(keep) == 0 {
-		return out
-	}
-	lo, hi := keep[0].Score, keep[0].Score
-	for _, h := range keep {
-		lo, hi = min(lo, h.Score), max(hi, h.Score)
-	}
-	if hi > lo {
-		for _, h := range keep {
-			out[h.ChunkID] = (h.Score - lo) / (hi - lo)
-		}
+	for i, v := range fusion.MinMax(keep) {
+		out[keep[i].ChunkID] = v
 	}
 	return out
 }

@@ -1,5 +1,8 @@
-// Package jsonl walks JSON-lines files (questions, evidence, summaries,
-// vectors): one value per line, blank lines skipped, lines of any length.
+// Package jsonl reads and writes JSON-lines files (questions, evidence,
+// summaries, vectors): one value per line. Lines walks a file (blank lines
+// skipped, lines of any length); Writer, WriteAll and Marshal write values
+// with one encoding, HTML characters unescaped; WriteIndented writes the
+// same encoding as an indented JSON document.
 package jsonl
 
 import (

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -82,4 +83,56 @@ func TestLinesReportsAReadErrorBeforeThePartialLine(t *testing.T) {
 	if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.HasPrefix(err.Error(), "f.jsonl.gz:2: ") || len(got) != 1 {
 		t.Errorf("err %v after lines %v, want f.jsonl.gz:2: unexpected EOF after line 1 only", err, got)
 	}
+}
+
+func TestWriter(t *testing.T) {
+	type row struct {
+		Z string         `json:"z"`
+		A map[string]int `json:"a,omitempty"`
+	}
+	var b strings.Builder
+	w := jsonl.NewWriter(&b)
+	for _, v := range []any{row{Z: "<a & b>"}, row{Z: "日本", A: map[string]int{"y": 2, "x": 1}}, 3} {
+		if err := w.Write(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b.Len() != 0 {
+		t.Errorf("wrote %q before Flush", b.String())
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"z":"<a & b>"}` + "\n" + `{"z":"日本","a":{"x":1,"y":2}}` + "\n" + "3\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	if err := jsonl.NewWriter(io.Discard).Write(func() {}); err == nil {
+		t.Error("a func encoded without an error")
+	}
+}
+
+func TestWriteAllAndMarshal(t *testing.T) {
+	var b strings.Builder
+	if err := jsonl.WriteAll(&b, []string{"a<b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\"a<b\"\n\"c\"\n"; b.String() != want {
+		t.Errorf("WriteAll: got %q, want %q", b.String(), want)
+	}
+	got, err := jsonl.Marshal(map[string]string{"k": "&"})
+	if err != nil || string(got) != `{"k":"&"}` {
+		t.Errorf("Marshal: got %q, %v", got, err)
+	}
+}
+
+func ExampleWriteIndented() {
+	_ = jsonl.WriteIndented(os.Stdout, map[string]any{"name": "a&b", "n": []int{1}})
+	// Output:
+	// {
+	//   "n": [
+	//     1
+	//   ],
+	//   "name": "a&b"
+	// }
 }

@@ -2,8 +2,9 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
+
+	"github.com/linemem/linemem/lib/jsonl"
 )
 
 // WriteJSON writes v to path as JSON indented by two spaces, with a trailing
@@ -12,10 +13,7 @@ import (
 // escaped, so "<", ">" and "&" stay readable.
 func WriteJSON(path string, v any) error {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := jsonl.WriteIndented(&b, v); err != nil {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)

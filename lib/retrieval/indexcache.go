@@ -2,7 +2,6 @@ package retrieval
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/dense"
+	"github.com/linemem/linemem/lib/internal/sealed"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
@@ -50,7 +50,9 @@ import (
 // representation or a tokenizer changes the texts or tokens of an index.
 const derivedFormat = 1
 
-var derivedMagic = [8]byte{'l', 'm', 'd', 'e', 'r', 'i', 'v', 'd'}
+// derivedLayout is the derived file's header: magic, format, the number of
+// keys.
+var derivedLayout = sealed.Layout{Name: "derived file", Magic: [8]byte{'l', 'm', 'd', 'e', 'r', 'i', 'v', 'd'}, Format: derivedFormat, Fields: 1}
 
 // Header key names.
 const (
@@ -133,15 +135,17 @@ func openDerived(path string) (d derived, ok bool) {
 	return derived{keys: keys, payload: data[at:], release: release}, true
 }
 
-// The header: magic "lmderivd", format, count, then count (name, value)
-// pairs of length-prefixed strings (little-endian uint32 lengths), zero
-// padding to a multiple of 8 bytes so that the payload is aligned.
+// The header: derivedLayout's (magic "lmderivd", format, count), then count
+// (name, value) pairs of length-prefixed strings (little-endian uint32
+// lengths), zero padding to a multiple of 8 bytes so that the payload is
+// aligned.
 func parseDerivedHeader(b []byte) (map[string]string, int, error) {
 	bad := errors.New("not a derived file of this format")
-	if len(b) < 16 || !bytes.Equal(b[:8], derivedMagic[:]) || binary.LittleEndian.Uint32(b[8:]) != derivedFormat {
+	fields, err := derivedLayout.ReadHeader(b)
+	if err != nil {
 		return nil, 0, bad
 	}
-	at := 16
+	at := derivedLayout.Size()
 	str := func() (string, bool) {
 		if len(b)-at < 4 {
 			return "", false
@@ -155,7 +159,7 @@ func parseDerivedHeader(b []byte) (map[string]string, int, error) {
 		at += n
 		return s, true
 	}
-	count := int(binary.LittleEndian.Uint32(b[12:]))
+	count := int(fields[0])
 	if count > 16 {
 		return nil, 0, bad
 	}
@@ -190,20 +194,16 @@ func writeDerived(path string, keys [][2]string, payload io.WriterTo) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	var hdr bytes.Buffer
-	u32 := func(v int) { binary.Write(&hdr, binary.LittleEndian, uint32(v)) }
-	hdr.Write(derivedMagic[:])
-	u32(derivedFormat)
-	u32(len(keys))
+	hdr := derivedLayout.AppendHeader(nil, uint32(len(keys)))
 	for _, kv := range keys {
 		for _, s := range kv {
-			u32(len(s))
-			hdr.WriteString(s)
+			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(s)))
+			hdr = append(hdr, s...)
 		}
 	}
-	hdr.Write(make([]byte, (8-hdr.Len()%8)%8))
+	hdr = append(hdr, make([]byte, (8-len(hdr)%8)%8)...)
 	w := bufio.NewWriterSize(tmp, 1<<20)
-	w.Write(hdr.Bytes())
+	w.Write(hdr)
 	if _, err := payload.WriteTo(w); err != nil {
 		tmp.Close()
 		return err

@@ -1,106 +1,75 @@
 package synth
 
 import (
-	"bufio"
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 
+	"github.com/linemem/linemem/lib/datasets"
 	"github.com/linemem/linemem/lib/gold"
-	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/trec"
 )
 
-// Files that WriteDir writes, in the layout `linemem reproduce` reads.
+// Files that WriteDir writes, in the data folder layout of lib/datasets,
+// which `linemem reproduce` reads.
 const (
-	SourcesDir    = "sources"
+	SourcesDir    = datasets.SourcesDir
 	TextDir       = "sources_txt" // .txt exports of the same conversations; not read by reproduce
-	QuestionsFile = "questions.jsonl"
-	EvidenceFile  = "evidence.jsonl"
-	QrelsFile     = "qrels.txt"
-	SummariesFile = "summaries.jsonl"
+	QuestionsFile = datasets.QuestionsFile
+	EvidenceFile  = datasets.EvidenceFile
+	QrelsFile     = datasets.QrelsFile
+	SummariesFile = datasets.SummariesFile
 )
 
-// WriteDir writes the dataset into dir (created if missing): sources/*.json,
-// sources_txt/*.txt, questions.jsonl, evidence.jsonl, qrels.txt and summaries.jsonl. Existing
-// files of the same names are replaced; other files are left alone.
+// WriteDir writes the dataset into dir (created if missing) with
+// datasets.WriteFiles: sources/*.json, sources_txt/*.txt, questions.jsonl,
+// evidence.jsonl, qrels.txt and summaries.jsonl. Existing files of the same
+// names are replaced; other files are left alone.
 func (ds *Dataset) WriteDir(dir string) error {
-	if err := os.MkdirAll(filepath.Join(dir, SourcesDir), 0o755); err != nil {
+	files, err := ds.Files()
+	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, TextDir), 0o755); err != nil {
-		return err
-	}
+	return datasets.WriteFiles(dir, files)
+}
+
+// Files renders the dataset's files: path relative to the folder ("/"
+// separators) → content.
+func (ds *Dataset) Files() (map[string][]byte, error) {
+	files := make(map[string][]byte, 2*len(ds.Sources)+4)
 	for _, s := range ds.Sources {
-		if err := os.WriteFile(filepath.Join(dir, SourcesDir, s.Name), s.JSON, 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, TextDir, s.TextName()), s.Text, 0o644); err != nil {
-			return err
-		}
+		files[path.Join(SourcesDir, s.Name)] = s.JSON
+		files[path.Join(TextDir, s.TextName())] = s.Text
 	}
 	writers := []struct {
 		name  string
 		write func(io.Writer) error
 	}{
-		{QuestionsFile, func(w io.Writer) error { return writeQuestions(w, ds.Questions) }},
+		{QuestionsFile, func(w io.Writer) error { return jsonl.WriteAll(w, ds.Questions) }},
 		{EvidenceFile, func(w io.Writer) error { return gold.WriteEvidence(w, ds.Evidence) }},
 		{QrelsFile, func(w io.Writer) error { return trec.WriteQrels(w, ds.Qrels) }},
-		{SummariesFile, func(w io.Writer) error { return writeSummaries(w, ds.Summaries) }},
+		{SummariesFile, func(w io.Writer) error { return jsonl.WriteAll(w, ds.Summaries) }},
 	}
 	for _, f := range writers {
-		if err := writeFile(filepath.Join(dir, f.name), f.write); err != nil {
-			return err
+		var b bytes.Buffer
+		if err := f.write(&b); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
+		files[f.name] = b.Bytes()
 	}
-	return nil
+	return files, nil
 }
 
-// FileNames lists the paths, relative to the folder, that WriteDir writes.
+// FileNames lists the paths, relative to the folder, that WriteDir writes,
+// in byte order.
 func (ds *Dataset) FileNames() []string {
 	names := []string{QuestionsFile, EvidenceFile, QrelsFile, SummariesFile}
 	for _, s := range ds.Sources {
-		names = append(names, filepath.Join(SourcesDir, s.Name), filepath.Join(TextDir, s.TextName()))
+		names = append(names, path.Join(SourcesDir, s.Name), path.Join(TextDir, s.TextName()))
 	}
 	slices.Sort(names)
 	return names
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
-}
-
-func writeQuestions(w io.Writer, qs []questions.Question) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, q := range qs {
-		if err := enc.Encode(q); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
-
-func writeSummaries(w io.Writer, ss []Summary) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, s := range ss {
-		if err := enc.Encode(s); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
 }

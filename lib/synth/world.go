@@ -2,7 +2,6 @@ package synth
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/chunking"
+	"github.com/linemem/linemem/lib/jsonl"
 )
 
 // Self is the exporting user's display name in every source.
@@ -333,11 +333,9 @@ func writeMessage(b *bytes.Buffer, m msg) {
 
 // jsonString encodes s as a JSON string without HTML escaping.
 func jsonString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
+	b, err := jsonl.Marshal(s)
+	if err != nil {
 		panic(err)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(b)
 }

@@ -1,14 +1,13 @@
 package workbench
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -170,15 +169,7 @@ func (ex Export) WriteReport(w io.Writer) error {
 // WriteQuestions writes the retained questions as questions JSONL (spec §11,
 // with "answer" where there is one).
 func (ex Export) WriteQuestions(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, q := range ex.Retained {
-		if err := enc.Encode(q); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
+	return jsonl.WriteAll(w, ex.Retained)
 }
 
 // Group is one evidence group: the relevance-2 chunks that hold the same
@@ -221,15 +212,7 @@ func (b *Bench) groups(labels map[string]map[string]int) (map[string][]Group, er
 
 // WriteGroups writes groups as JSON lines.
 func WriteGroups(w io.Writer, groups []Group) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for _, g := range groups {
-		if err := enc.Encode(g); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
+	return jsonl.WriteAll(w, groups)
 }
 
 // GroupRecall is, per question, gold.GroupRecall@k of run over its evidence

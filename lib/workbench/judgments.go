@@ -1,7 +1,6 @@
 package workbench
 
 import (
-	"bufio"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -141,26 +140,37 @@ type labelState struct {
 func sameRel(a, b *int) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
 
 func readLabel(tx *sql.Tx, annotator, qid, chunkID string) (labelState, error) {
-	var rel sql.NullInt64
-	var blind sql.NullBool
-	var secs sql.NullFloat64
+	var n labelColumns
 	err := tx.QueryRow(`SELECT rel, blind, seconds FROM gold_judgments WHERE annotator = ? AND qid = ? AND chunk_id = ?`,
-		annotator, qid, chunkID).Scan(&rel, &blind, &secs)
+		annotator, qid, chunkID).Scan(&n.rel, &n.blind, &n.secs)
 	if errors.Is(err, sql.ErrNoRows) {
 		return labelState{}, nil
 	}
+	return n.state(), err
+}
+
+// labelColumns are the nullable columns rel, blind and seconds of a
+// gold_judgments row as scanned.
+type labelColumns struct {
+	rel   sql.NullInt64
+	blind sql.NullBool
+	secs  sql.NullFloat64
+}
+
+// state is the columns with NULL as nil.
+func (n labelColumns) state() labelState {
 	var st labelState
-	if rel.Valid {
-		r := int(rel.Int64)
+	if n.rel.Valid {
+		r := int(n.rel.Int64)
 		st.Rel = &r
 	}
-	if blind.Valid {
-		st.Blind = &blind.Bool
+	if n.blind.Valid {
+		st.Blind = &n.blind.Bool
 	}
-	if secs.Valid {
-		st.Seconds = &secs.Float64
+	if n.secs.Valid {
+		st.Seconds = &n.secs.Float64
 	}
-	return st, err
+	return st
 }
 
 func (b *Bench) writeLabel(tx *sql.Tx, annotator, qid, chunkID string, st labelState) error {
@@ -342,22 +352,12 @@ func (b *Bench) Judgments(annotator string) ([]Judgment, error) {
 	var out []Judgment
 	for rows.Next() {
 		var j Judgment
-		var rel sql.NullInt64
-		var blind sql.NullBool
-		var secs sql.NullFloat64
-		if err := rows.Scan(&j.Annotator, &j.QID, &j.ChunkID, &rel, &j.Note, &j.At, &blind, &secs); err != nil {
+		var n labelColumns
+		if err := rows.Scan(&j.Annotator, &j.QID, &j.ChunkID, &n.rel, &j.Note, &j.At, &n.blind, &n.secs); err != nil {
 			return nil, err
 		}
-		if rel.Valid {
-			r := int(rel.Int64)
-			j.Rel = &r
-		}
-		if blind.Valid {
-			j.Blind = &blind.Bool
-		}
-		if secs.Valid {
-			j.Seconds = &secs.Float64
-		}
+		st := n.state()
+		j.Rel, j.Blind, j.Seconds = st.Rel, st.Blind, st.Seconds
 		out = append(out, j)
 	}
 	return out, rows.Err()
@@ -385,18 +385,13 @@ func (b *Bench) Labels(annotator string) (map[string]map[string]int, error) {
 // WriteJudgments writes rows as judgments JSONL; rows without a label are
 // skipped (the format has no place for them).
 func WriteJudgments(w io.Writer, rows []Judgment) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
+	var labelled []Judgment
 	for _, j := range rows {
-		if j.Rel == nil {
-			continue
-		}
-		if err := enc.Encode(j); err != nil {
-			return err
+		if j.Rel != nil {
+			labelled = append(labelled, j)
 		}
 	}
-	return bw.Flush()
+	return jsonl.WriteAll(w, labelled)
 }
 
 // ImportJudgmentsFile imports a judgments file; see ImportJudgments.

@@ -1,6 +1,8 @@
 // Package sealed writes and checks sealed files: any bytes followed by a
 // little-endian CRC-32 (IEEE) of every byte before it, the trailer of the
 // derived index files that lib/bm25 and lib/dense write and open in place.
+// Layout describes the one header (magic, format, counts) of those files and
+// of lib/retrieval's derived-file envelope around them.
 //
 // It imports only the standard library.
 package sealed
@@ -40,6 +42,13 @@ func (s *Writer) Seal() (int64, error) {
 	binary.LittleEndian.PutUint32(buf[:], s.crc.Sum32())
 	n, err := s.w.Write(buf[:])
 	return s.cw.n + int64(n), err
+}
+
+// Uint32 writes v as 4 little-endian bytes.
+func (s *Writer) Uint32(v uint32) {
+	var buf [4]byte
+	binary.LittleEndian.PutUint32(buf[:], v)
+	s.Write(buf[:])
 }
 
 type countWriter struct {

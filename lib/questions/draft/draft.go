@@ -36,6 +36,7 @@ import (
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/questions"
@@ -399,15 +400,14 @@ func FromEvidence(ev []gold.Evidence) []Candidate {
 
 // Write writes candidates as JSON lines, non-ASCII unescaped.
 func Write(w io.Writer, cands []Candidate) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	jw := jsonl.NewWriter(w)
 	for _, c := range cands {
 		if c.Evidence == nil {
 			c.Evidence = []Item{}
 		}
-		if err := enc.Encode(c); err != nil {
+		if err := jw.Write(c); err != nil {
 			return err
 		}
 	}
-	return nil
+	return jw.Flush()
 }
