@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/represent"
@@ -109,11 +110,13 @@ func TestPoolConcurrentFirstUse(t *testing.T) {
 	})
 	const callers = 16
 	got := make([]*memory.Memory, callers)
-	var wg sync.WaitGroup
+	var wg, started sync.WaitGroup
+	started.Add(callers)
 	for i := range callers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			started.Done()
 			m, err := p.Get("raw_text_bm25")
 			if err != nil {
 				t.Error(err)
@@ -121,6 +124,10 @@ func TestPoolConcurrentFirstUse(t *testing.T) {
 			got[i] = m
 		}()
 	}
+	// The first open is held until every caller has started and had time
+	// to reach Get, so the others find it under way.
+	started.Wait()
+	time.Sleep(20 * time.Millisecond)
 	close(release)
 	wg.Wait()
 	if n := opens.Load(); n != 1 {
