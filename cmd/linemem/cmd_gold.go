@@ -14,6 +14,7 @@ import (
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
 	"github.com/linemem/linemem/lib/workbench"
 )
@@ -131,7 +132,7 @@ func runGoldPool(env *environment, c *command, args []string) error {
 	depth := fs.Int("depth", workbench.DefaultDepth, "top `K` chunks of each retriever join the pool (0: evidence only)")
 	names := fs.String("retriever", "", "retriever `NAMES`, comma-separated (default: as `search`)")
 	fs.StringVar(&opts.embedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
-	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default: the everyday one, "+memory.DefaultTokenizer+"; paper-regex for the paper's)")
+	fs.StringVar(&opts.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default: the everyday one, "+memory.DefaultTokenizer+"; "+tokenize.Default+" for the paper's)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

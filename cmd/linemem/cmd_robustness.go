@@ -9,6 +9,7 @@ import (
 	"github.com/linemem/linemem/lib/reproduce"
 	"github.com/linemem/linemem/lib/robustness"
 	"github.com/linemem/linemem/lib/synth"
+	"github.com/linemem/linemem/lib/tokenize"
 )
 
 func init() {
@@ -38,7 +39,7 @@ func runRobustness(env *environment, c *command, args []string) error {
 	out := fs.String("out", "results", "output folder `DIR`")
 	workers := fs.Int("workers", 0, fmt.Sprintf("seeds run at once `N` (0: min(GOMAXPROCS, %d))", robustness.MaxDefaultWorkers))
 	work := fs.String("work", "", "keep each seed's data and database in `DIR`/seed-N and reuse them on reruns")
-	fs.StringVar(&base.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default paper-regex)")
+	fs.StringVar(&base.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default "+tokenize.Default+")")
 	fs.IntVar(&base.B, "bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`, over questions and over seeds")
 	fs.Uint64Var(&base.Seed, "seed", experiment.PaperProtocol().Seed, "bootstrap `SEED` (the synthetic seeds are --seeds)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")

@@ -214,7 +214,7 @@ func runSearch(env *environment, c *command, args []string) error {
 		r := resp.Results[i]
 		fmt.Fprintf(env.stdout, "\n#%d  %.4f  %s … %s  %s  (%s)\n", item.Rank, item.Score, item.StartAt, item.EndAt, mem.Label(item.Source), item.ChunkID)
 		if r.Why != "" {
-			fmt.Fprintf(env.stdout, "    (%s; its first messages:)\n", r.Why)
+			fmt.Fprintf(env.stdout, "    (%s)\n", r.Why)
 		}
 		prev := -1
 		for _, j := range r.Shown(contextLines) {

@@ -72,7 +72,7 @@ func QueryExpansion(setup *experiment.Setup, names []string, types []string) (*E
 			return nil, err
 		}
 		evs = append(evs, ev)
-		if m, ok := r.(*retrieval.MultiQuery); ok {
+		if m, ok := r.(retrieval.SubQuerier); ok {
 			subs, err := m.SubQueries(queries)
 			if err != nil {
 				return nil, err

@@ -116,15 +116,17 @@ func (s *Setup) RunSpec(spec retrieval.Spec, depth int) (ranking.Run, error) {
 		return nil, err
 	}
 	var lists [][]ranking.Hit
-	switch r := r.(type) {
-	case *retrieval.BM25, *retrieval.Vector:
+	fused, isFused := r.(retrieval.Fused)
+	switch {
+	case spec.Prefix() && spec.Fusion == "":
 		lists, err = s.singleLists(r, depth)
-	case *retrieval.Hybrid:
+	case isFused:
 		var sparse, vec [][]ranking.Hit
-		if sparse, vec, err = s.hybridComponents(r); err == nil {
+		if sparse, vec, err = s.hybridComponents(fused); err == nil {
+			_, _, fuser := fused.Components()
 			lists = make([][]ranking.Hit, len(sparse))
 			for i := range sparse {
-				lists[i] = fusion.FuseTop(r.Fuser, sparse[i], vec[i], depth)
+				lists[i] = fusion.FuseTop(fuser, sparse[i], vec[i], depth)
 			}
 		}
 	default:
@@ -164,11 +166,12 @@ func (s *Setup) singleLists(r retrieval.Retriever, depth int) ([][]ranking.Hit, 
 
 // hybridComponents returns a hybrid's component lists, each top
 // fusion.Depth as retrieval.Hybrid's ComponentRuns returns them.
-func (s *Setup) hybridComponents(h *retrieval.Hybrid) (sparse, vec [][]ranking.Hit, err error) {
-	if sparse, err = s.singleLists(h.Sparse, fusion.Depth); err != nil {
+func (s *Setup) hybridComponents(h retrieval.Fused) (sparse, vec [][]ranking.Hit, err error) {
+	sr, dr, _ := h.Components()
+	if sparse, err = s.singleLists(sr, fusion.Depth); err != nil {
 		return nil, nil, err
 	}
-	if vec, err = s.singleLists(h.Dense, fusion.Depth); err != nil {
+	if vec, err = s.singleLists(dr, fusion.Depth); err != nil {
 		return nil, nil, err
 	}
 	return sparse, vec, nil
@@ -475,7 +478,7 @@ func (s *Setup) componentRuns(p retrieval.Pairing) (sparse, vec ranking.Run, err
 	if err != nil {
 		return nil, nil, err
 	}
-	ls, lv, err := s.hybridComponents(r.(*retrieval.Hybrid))
+	ls, lv, err := s.hybridComponents(r.(retrieval.Fused))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", p.Label, err)
 	}

@@ -77,7 +77,8 @@ func TestArgumentsAsStrings(t *testing.T) {
 	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "ポスター", "k": 2.0, "since": nil}, &out); e != "" || len(out.Results) != 2 {
 		t.Fatalf(`k 2.0, since null: %d results, error %q`, len(out.Results), e)
 	}
-	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": 11}, &out); e != "" {
+	var numeric mcpserver.SearchOutput
+	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": 11}, &numeric); e != "" {
 		t.Fatalf(`question 11 (a number): error %q`, e)
 	}
 	var msgs mcpserver.MessagesOutput
@@ -184,5 +185,29 @@ func TestRFC3339Times(t *testing.T) {
 		if found != c.found {
 			t.Errorf("since %q until %q: the 20:01 window found %v, want %v", c.since, c.until, found, c.found)
 		}
+	}
+}
+
+// TestUnmarkedResultsSayWhy: a result in which no message matches carries
+// no message, only why it was ranked; a result with a match carries no why.
+func TestUnmarkedResultsSayWhy(t *testing.T) {
+	cs := connect(t, mcpserver.Config{Store: fixtureStore(t)})
+	unmarked := 0
+	for _, q := range []string{"11", "ポスター"} {
+		var out mcpserver.SearchOutput
+		if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": q, "k": 5}, &out); e != "" {
+			t.Fatalf("%s: %s", q, e)
+		}
+		for _, h := range out.Results {
+			if (len(h.Messages) == 0) != (h.Why != "") {
+				t.Errorf("%s #%d: %d messages, why %q; want messages or a reason, never both or neither", q, h.Rank, len(h.Messages), h.Why)
+			}
+			if len(h.Messages) == 0 {
+				unmarked++
+			}
+		}
+	}
+	if unmarked == 0 {
+		t.Error("no result without a match: the fixture no longer exercises the case")
 	}
 }

@@ -48,7 +48,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -99,9 +98,7 @@ type Server struct {
 	allowed map[string]bool // nil: every source
 	log     *callLog
 
-	mu       sync.Mutex
-	key      string                    // the store's content key when memories were opened
-	memories map[string]*memory.Memory // by requested retriever name; "" = the default
+	memories *memory.Pool // by requested retriever name; "" = the default
 }
 
 // New opens the memory of cfg.Store with its default retriever and returns
@@ -127,7 +124,12 @@ func newServer(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("mcpserver: no store")
 	}
-	s := &Server{cfg: cfg, memories: map[string]*memory.Memory{}, log: newCallLog(cfg.CallLog)}
+	s := &Server{cfg: cfg, log: newCallLog(cfg.CallLog)}
+	s.memories = memory.NewPool(cfg.Store, func(retriever string) (*memory.Memory, error) {
+		opts := cfg.Options
+		opts.Retriever = retriever
+		return memory.Open(cfg.Store, opts)
+	})
 	m, err := s.memory("")
 	if err != nil {
 		return nil, err
@@ -159,39 +161,11 @@ func newServer(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// contentKinds are the kinds of content a memory is built from; a write to
-// any of them (an ingest, summaries, vectors) changes the content key.
-var contentKinds = []string{store.ContentChunks, store.ContentSummaries, store.ContentVectors}
-
 // memory returns the memory searching with retriever as the database is
-// now. Every call reads the store's content key (four single-row reads);
-// when another process has written since the memories were opened, they are
-// all dropped and reopened on use, so every tool sees the chats as they are
-// (Memory keeps its source list, and its retriever's index, from when it
-// was opened).
-func (s *Server) memory(retriever string) (*memory.Memory, error) {
-	key, err := s.cfg.Store.ContentKey(contentKinds...)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if key != s.key {
-		clear(s.memories)
-		s.key = key
-	}
-	if m, ok := s.memories[retriever]; ok {
-		return m, nil
-	}
-	opts := s.cfg.Options
-	opts.Retriever = retriever
-	m, err := memory.Open(s.cfg.Store, opts)
-	if err != nil {
-		return nil, err
-	}
-	s.memories[retriever] = m
-	return m, nil
-}
+// now: memory.Pool reopens it when another process has written since (Memory
+// keeps its source list, and its retriever's index, from when it was
+// opened).
+func (s *Server) memory(retriever string) (*memory.Memory, error) { return s.memories.Get(retriever) }
 
 // allows reports whether source may be shown.
 func (s *Server) allows(source string) bool { return s.allowed == nil || s.allowed[source] }

@@ -76,7 +76,8 @@ type Hit struct {
 	Start    string    `json:"start" jsonschema:"time of the window's first message"`
 	End      string    `json:"end" jsonschema:"time of the window's last message"`
 	Total    int       `json:"message_count" jsonschema:"messages in the whole window"`
-	Messages []Message `json:"messages" jsonschema:"the matching messages with one message of context on each side, in order (at most 8); without matches, the window's first messages"`
+	Messages []Message `json:"messages" jsonschema:"the matching messages with one message of context on each side, in order (at most 8); none when no message matches (see why)"`
+	Why      string    `json:"why,omitempty" jsonschema:"when no message matches the question: why the window was ranked (its vector, a fused ranking, or terms outside the message texts)"`
 }
 
 // SearchOutput is search_memory's result.
@@ -274,8 +275,8 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 		out.Warnings = append(out.Warnings, s.red(w))
 	}
 	for _, r := range resp.Results {
-		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Chat: s.chat(m, r.Source), Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: len(r.Messages)}
-		for _, i := range excerpt(len(r.Messages), r.Matched) {
+		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Chat: s.chat(m, r.Source), Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: len(r.Messages), Why: r.Why, Messages: []Message{}}
+		for _, i := range excerpt(r) {
 			msg := s.message(r.Messages[i])
 			msg.Text = cut(msg.Text, MaxMessageRunes)
 			h.Messages = append(h.Messages, msg)
@@ -323,34 +324,12 @@ func (s *Server) chat(m *memory.Memory, source string) string {
 	return s.red(source)
 }
 
-// excerpt picks the message indices a result shows: each matched index with
-// one neighbour on each side, in order, at most MaxExcerpt; with no match,
-// the first min(n, 3) messages.
-func excerpt(n int, matched []int) []int {
-	if len(matched) == 0 {
-		out := make([]int, 0, 3)
-		for i := 0; i < min(n, 3); i++ {
-			out = append(out, i)
-		}
-		return out
-	}
-	keep := make([]bool, n)
-	count := 0
-	for _, m := range matched {
-		for i := max(m-1, 0); i <= min(m+1, n-1); i++ {
-			if !keep[i] && count < MaxExcerpt {
-				keep[i] = true
-				count++
-			}
-		}
-	}
-	var out []int
-	for i, k := range keep {
-		if k {
-			out = append(out, i)
-		}
-	}
-	return out
+// excerpt picks the message indices a result shows: memory.Result.Shown
+// with one neighbour on each side, the first MaxExcerpt of them; none when
+// no message matches.
+func excerpt(r memory.Result) []int {
+	shown := r.Shown(1)
+	return shown[:min(len(shown), MaxExcerpt)]
 }
 
 func (s *Server) messages(_ context.Context, in MessagesInput) (MessagesOutput, error) {

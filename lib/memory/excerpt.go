@@ -2,21 +2,14 @@ package memory
 
 import "strings"
 
-// PreviewMessages is how many messages Shown returns for a result in which
-// no message matches a query term (a hit found by its vector alone).
-const PreviewMessages = 3
-
 // Shown returns the indices into r.Messages to show for r, ascending: every
 // matched message with up to context messages before and after it (context
-// < 0 counts as 0), or, when none matched, the first PreviewMessages.
+// < 0 counts as 0). A result in which no message matches shows none: its Why
+// says why it was ranked, and no unmarked message stands in for an answer.
 func (r Result) Shown(context int) []int {
 	context = max(context, 0)
 	if len(r.Matched) == 0 {
-		out := make([]int, 0, PreviewMessages)
-		for i := range min(PreviewMessages, len(r.Messages)) {
-			out = append(out, i)
-		}
-		return out
+		return nil
 	}
 	keep := make([]bool, len(r.Messages))
 	for _, i := range r.Matched {

@@ -2,19 +2,18 @@ package memory
 
 import "github.com/linemem/linemem/lib/retrieval"
 
-// Explain breaks the score of chunkID for question into its parts: the BM25
-// terms, or a linear hybrid's weighted components; "" for a retriever whose
-// score is a plain cosine or a rank fusion.
+// Explain breaks the score of chunkID for question into its parts (the BM25
+// terms, or a linear hybrid's weighted components) when the retriever is a
+// retrieval.Explainer; "" for one whose score is a plain cosine or a rank
+// fusion.
 func (m *Memory) Explain(question, chunkID string) (string, error) {
-	switch v := m.retriever.(type) {
-	case *retrieval.BM25:
-		return v.Explain(question, chunkID).String(), nil
-	case *retrieval.Hybrid:
-		e, err := v.Explain(question, chunkID)
-		if err != nil {
-			return "", err
-		}
-		return e.String(), nil
+	ex, ok := m.retriever.(retrieval.Explainer)
+	if !ok {
+		return "", nil
 	}
-	return "", nil
+	e, err := ex.Explain(question, chunkID)
+	if err != nil {
+		return "", err
+	}
+	return e.String(), nil
 }

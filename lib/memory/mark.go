@@ -53,6 +53,10 @@ func NewMarker(tok tokenize.Tokenizer, question string) Marker {
 	return mk
 }
 
+// Marker returns the marker of question under the memory's tokenizer: the
+// one every front end marks a search's messages with.
+func (m *Memory) Marker(question string) Marker { return NewMarker(m.tokenizer, question) }
+
 // Terms are the question's distinct terms, longest first.
 func (mk Marker) Terms() []string { return mk.terms }
 

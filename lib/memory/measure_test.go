@@ -3,6 +3,7 @@ package memory_test
 import (
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -23,6 +24,9 @@ import (
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/tokenize/bigram"
+	"github.com/linemem/linemem/lib/tokenize/kagome"
+	"github.com/linemem/linemem/lib/tokenize/paperregex"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -134,6 +138,7 @@ func TestMeasureEverydayDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	firstUse := map[string]time.Duration{}
 	for _, tok := range tokenize.Names() {
 		start := time.Now()
 		tk, err := tokenize.New(tok)
@@ -141,12 +146,17 @@ func TestMeasureEverydayDefaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		tk.Tokens("飛行機の予約")
-		first := time.Since(start)
+		firstUse[tok] = time.Since(start)
 		start = time.Now()
 		for _, c := range chunks {
 			tk.Tokens(c.RawText)
 		}
-		fmt.Printf("tokenizer %-12s first use %8s, raw_text of %d chunks %8s\n", tok, first.Round(time.Millisecond), len(chunks), time.Since(start).Round(time.Millisecond))
+		fmt.Printf("tokenizer %-12s first use %10s, raw_text of %d chunks %8s\n", tok, firstUse[tok].Round(time.Microsecond), len(chunks), time.Since(start).Round(time.Millisecond))
+	}
+	for tok, d := range firstUse {
+		if tok != kagome.Name && firstUse[kagome.Name] < kagomeLoadFactor*d {
+			t.Errorf("kagome's first use %s is not %d× %s's %s, as defaults.go says", firstUse[kagome.Name], kagomeLoadFactor, tok, d)
+		}
 	}
 
 	candidates := func() []string {
@@ -239,7 +249,41 @@ func TestMeasureEverydayDefaults(t *testing.T) {
 		fmt.Printf("%-24s %9.3f %9.3f %9.3f   %9.3f %9.3f %9.3f\n", c, f[0], f[1], f[2], s[0], s[1], s[2])
 	}
 	fmt.Fprintln(os.Stdout)
+	for c, want := range quotedDefaults {
+		got := [4]float64{full[c][0], full[c][1], small[c][0], small[c][1]}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > quotedTolerance {
+				t.Errorf("%s: %s = %.4f, the README and defaults.go quote %.3f", c, quotedColumns[i], got[i], want[i])
+			}
+		}
+	}
 }
+
+// quotedDefaults are the figures the README's everyday-defaults table and
+// DefaultRetriever's doc quote, by candidate: synthetic Recall@5 and
+// Success@1, then the 16-chunk histories' Recall@5 and Success@1.
+var quotedDefaults = map[string][4]float64{
+	"bm25/" + paperregex.Name:   {0.476, 0.340, 0.795, 0.710},
+	"bm25/" + bigram.Name:       {0.552, 0.410, 0.940, 0.775},
+	"bm25/" + kagome.Name:       {0.628, 0.420, 0.970, 0.840},
+	"hybrid0.45/" + bigram.Name: {0.473, 0.270, 0.945, 0.770},
+	"rrf/" + bigram.Name:        {0.371, 0.210, 0.940, 0.775},
+	"rrf/" + kagome.Name:        {0.476, 0.270, 0.970, 0.860},
+	"vector/":                   {0.282, 0.120, 0.940, 0.750},
+}
+
+var quotedColumns = [4]string{"synthetic Recall@5", "synthetic Success@1", "16-chunk Recall@5", "16-chunk Success@1"}
+
+// quotedTolerance is half a unit of the third decimal: the figures are
+// quoted to three decimals and the measurement is deterministic (the
+// committed corpus, seeded draws, a local model fitted without randomness),
+// so a figure that moves by more than its rounding is a figure to requote.
+const quotedTolerance = 0.0005
+
+// kagomeLoadFactor is how many times another tokenizer's first use kagome's
+// first use (loading its dictionary) takes at least, as DefaultTokenizer's
+// doc says: a ratio, because the seconds depend on the machine.
+const kagomeLoadFactor = 100
 
 // paperDir is the folder `linemem synth --scale paper --out DIR` wrote, for
 // TestMeasureAppend:
@@ -293,4 +337,9 @@ func TestMeasureAppend(t *testing.T) {
 	fmt.Printf("%d sources, %d messages, %d appended (1%% of each source)\n", len(paths), messages, appended)
 	fmt.Printf("chunks before %d, after %d; kept %d, lost %d, to summarize and embed %d (%.2f%% of the new export)\n",
 		oldChunks, newChunks, kept, oldChunks-kept, newChunks-kept, 100*float64(newChunks-kept)/float64(newChunks))
+	// The README quotes these counts for `linemem synth --scale paper`
+	// (seed 1): chunking is deterministic, so they hold exactly.
+	if got, want := [3]int{kept, oldChunks, newChunks - kept}, [3]int{22088, 22098, 226}; got != want || newChunks != 22314 {
+		t.Errorf("kept %d of %d chunks, %d of %d new; the README quotes %d of %d kept, %d of 22,314 new", got[0], got[1], got[2], newChunks, want[0], want[1], want[2])
+	}
 }

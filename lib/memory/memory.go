@@ -68,12 +68,9 @@ type Memory struct {
 	st        *store.Store
 	qv        *queryVectors // nil when Options.QueryVectors replaces it
 	model     string        // embedding model of a dense retriever
-	dense     bool          // the retriever searches vectors
+	spec      retrieval.Spec
 	retriever retrieval.Retriever
 	tokenizer tokenize.Tokenizer
-	// prefix is true when the retriever's top k are the first k of its
-	// whole ranking, so an unfiltered search asks for K hits only.
-	prefix bool
 
 	sourcesOnce sync.Once
 	sources     []SourceInfo
@@ -105,9 +102,8 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Memory{st: st, tokenizer: tok, model: opts.EmbedModel}
-	m.dense = spec.Fusion != "" || spec.Single.Method == retrieval.MethodVector
-	if m.dense && m.model == "" {
+	m := &Memory{st: st, tokenizer: tok, model: opts.EmbedModel, spec: spec}
+	if spec.NeedsVectors() && m.model == "" {
 		if m.model, err = SoleEmbedModel(st); err != nil {
 			return nil, err
 		}
@@ -121,10 +117,6 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	if m.retriever, err = b.BuildSpec(spec); err != nil {
 		return nil, err
 	}
-	switch m.retriever.(type) {
-	case *retrieval.BM25, *retrieval.Vector, *retrieval.Hybrid:
-		m.prefix = true
-	}
 	return m, nil
 }
 
@@ -137,7 +129,7 @@ func (m *Memory) Tokenizer() string { return m.tokenizer.Name() }
 // EmbedModel is the model of the chunk vectors a dense or hybrid retriever
 // searches; "" for BM25.
 func (m *Memory) EmbedModel() string {
-	if !m.dense {
+	if !m.spec.NeedsVectors() {
 		return ""
 	}
 	return m.model
@@ -243,7 +235,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		return Response{}, err
 	}
 	resp := Response{Retriever: m.retriever.Name(), Tokenizer: m.tokenizer.Name(), EmbedModel: m.EmbedModel()}
-	if m.dense && m.qv != nil {
+	if m.spec.NeedsVectors() && m.qv != nil {
 		v, note, err := m.qv.resolve(ctx, m.model, q.Text)
 		if err != nil {
 			return resp, err
@@ -256,7 +248,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		}
 	}
 	depth := 0
-	if m.prefix && !q.filtered() {
+	if m.spec.Prefix() && !q.filtered() {
 		depth = q.K
 	}
 	hits, err := m.retriever.Search(q.Text, depth)
@@ -266,7 +258,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	mk := NewMarker(m.tokenizer, q.Text)
 	spans := mk.Spans
 	literal := false
-	if len(hits) == 0 && !m.dense {
+	if len(hits) == 0 && !m.spec.NeedsVectors() {
 		literal = true
 		terms := m.literalTerms(mk)
 		if hits, err = m.literal(terms); err != nil {
@@ -335,8 +327,8 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			}
 		}
 	}
-	if ix, ok := m.retriever.(*retrieval.BM25); ok && !literal && len(resp.Results) > 0 {
-		v := ConfidenceOf(ix.Index, m.tokenizer, q.Text, resp.Results[0].RawText)
+	if lx, ok := m.retriever.(retrieval.Lexical); ok && !literal && len(resp.Results) > 0 {
+		v := ConfidenceOf(lx.LexicalIndex(), m.tokenizer, q.Text, resp.Results[0].RawText)
 		resp.Confidence = &Confidence{Value: v, Threshold: DefaultMinConfidence, Low: v < DefaultMinConfidence}
 	}
 	return resp, nil
@@ -344,11 +336,10 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 
 // why says why a window in which no message is marked was ranked.
 func (m *Memory) why() string {
-	if _, ok := m.retriever.(*retrieval.Vector); ok {
-		return "no message shares a term with the question: ranked by the similarity of its vector (" + m.model + ")"
-	}
 	switch {
-	case m.dense:
+	case m.spec.PlainVector():
+		return "no message shares a term with the question: ranked by the similarity of its vector (" + m.model + ")"
+	case m.spec.NeedsVectors():
 		return "no message shares a term with the question: ranked by a fused ranking (" + m.retriever.Name() + ")"
 	}
 	return "no message text shares a marked term with the question: its " + m.tokenizer.Name() + " score comes from sender names or dates in its raw_text, or from kana pairs too common to mark"

@@ -37,7 +37,11 @@ func (h *Hybrid) Explain(query, chunkID string) (ranking.Explanation, error) {
 	}
 	sparsePart := part(h.Sparse.Name(), sp)
 	if sp.Rank > 0 {
-		sparsePart.Children = []ranking.Explanation{h.Sparse.Explain(query, chunkID)}
+		terms, err := h.Sparse.Explain(query, chunkID)
+		if err != nil {
+			return ranking.Explanation{}, err
+		}
+		sparsePart.Children = []ranking.Explanation{terms}
 	}
 	return ranking.Explanation{
 		Value:    fused,

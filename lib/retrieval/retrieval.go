@@ -79,7 +79,7 @@ type VectorSource interface {
 
 // Options chooses what the names leave open.
 type Options struct {
-	Tokenizer  string // BM25 tokenizer name; "" means tokenize.Default
+	Tokenizer  string // BM25 tokenizer name; "" means tokenize.Default (tokenize.Protocol)
 	EmbedModel string // model of chunk and query vectors; needed by vector retrievers
 	// IndexDir is a folder where BM25 indexes and vector matrices are kept
 	// between processes (see derivedFormat), each under keys of what it is
@@ -175,7 +175,7 @@ func NewStoreBuilder(st *store.Store, vs VectorSource, opts Options) *Builder {
 }
 
 func newBuilder(vs VectorSource, opts Options) *Builder {
-	opts.Tokenizer = tokenize.Or(opts.Tokenizer, tokenize.Default)
+	opts.Tokenizer = tokenize.Protocol(opts.Tokenizer)
 	if opts.IndexDir == "-" {
 		opts.IndexDir = ""
 	}
@@ -517,9 +517,10 @@ func (r *BM25) SearchBatch(queries []string, k int) ([][]ranking.Hit, error) {
 	return out, nil
 }
 
-// Explain breaks the score of chunkID for query into its terms.
-func (r *BM25) Explain(query, chunkID string) ranking.Explanation {
-	return r.Index.Explain(query, chunkID)
+// Explain breaks the score of chunkID for query into its terms; it never
+// fails.
+func (r *BM25) Explain(query, chunkID string) (ranking.Explanation, error) {
+	return r.Index.Explain(query, chunkID), nil
 }
 
 // Vector is a dense retriever over one representation's vectors; questions

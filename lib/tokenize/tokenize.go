@@ -70,8 +70,9 @@ func ReproduceNames() []string {
 
 // Or is the one rule for an empty tokenizer name: it returns name, or def
 // when name is "". Options that leave the tokenizer empty mean their
-// package's default: Default for BM25 (New, lib/retrieval), the local
-// embedder's own for lib/provider/lsa.
+// context's default: Protocol for the paper's protocol (New,
+// lib/retrieval, lib/experiment), memory.EverydayTokenizer for everyday
+// search, the local embedder's own for lib/provider/lsa.
 func Or(name, def string) string {
 	if name == "" {
 		return def
@@ -79,10 +80,15 @@ func Or(name, def string) string {
 	return name
 }
 
-// New returns the tokenizer called name; "" means Default. An unknown name is
-// an error that lists the known ones.
+// Protocol is the one rule for an empty tokenizer name in the paper's
+// protocol (eval, sweep, reproduce, lib/retrieval's Builder): name, or
+// Default when name is "".
+func Protocol(name string) string { return Or(name, Default) }
+
+// New returns the tokenizer called name; "" means Default (Protocol). An
+// unknown name is an error that lists the known ones.
 func New(name string) (Tokenizer, error) {
-	name = Or(name, Default)
+	name = Protocol(name)
 	for _, r := range registry {
 		if r.name == name {
 			return r.make()

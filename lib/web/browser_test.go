@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/linemem/linemem/internal/workbenchtest"
+	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/trec"
 	"github.com/linemem/linemem/lib/web"
 	"github.com/linemem/linemem/lib/workbench"
@@ -38,66 +39,113 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// TestBrowserJudgeSearchAgreement uses the app as a person would, in headless
-// Chromium: labels rows by keyboard, reloads, judges as a second annotator,
-// reads κ, exports, and searches.
-func TestBrowserJudgeSearchAgreement(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	exe := chromium(t)
-	st, _ := workbenchtest.Pooled(t, t.TempDir())
-	bench := workbench.Open(st)
+// browserSession is a headless Chromium for one test, with the actions the
+// browser tests drive it by; each fails the test naming what it was doing.
+type browserSession struct {
+	t       *testing.T
+	ctx     context.Context // the browser, under the test's timeout
+	dialogs *atomic.Int32   // JavaScript dialogs opened so far
+}
+
+// newApp is the web app over st.
+func newApp(t *testing.T, st *store.Store) *web.Server {
+	t.Helper()
 	srv, err := web.New(web.Options{Store: st})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	return srv
+}
 
+// openBrowser starts headless Chromium (skipping the test in -short mode or
+// without one); every action of the returned session runs within timeout of
+// the start.
+func openBrowser(t *testing.T, timeout time.Duration) *browserSession {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	exe := chromium(t)
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck, chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 900))
-	defer cancel()
+	t.Cleanup(cancel)
 	browser, cancel := chromedp.NewContext(alloc)
-	defer cancel()
+	t.Cleanup(cancel)
 	// The first action starts the browser; it must not run under a timeout.
 	if err := chromedp.Do(browser, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("start Chromium: %v", err)
 	}
-	var dialogs atomic.Int32
+	b := &browserSession{t: t, dialogs: new(atomic.Int32)}
 	if err := chromedp.Listen(browser, func(ev any) {
 		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
-			dialogs.Add(1)
+			b.dialogs.Add(1)
 		}
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(browser, 120*time.Second)
-	defer cancel()
+	ctx, cancel := context.WithTimeout(browser, timeout)
+	t.Cleanup(cancel)
+	b.ctx = ctx
+	return b
+}
 
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
+func (b *browserSession) do(what string, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, steps...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
 	}
-	eval := func(what, expr string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		return v
+}
+
+// str evaluates a JavaScript expression of type string.
+func (b *browserSession) str(what, expr string) string {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		b.t.Fatalf("%s: %v", what, err)
 	}
-	waitJS := func(what, expr string) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
-			t.Fatalf("%s: waiting for %s: %v", what, expr, err)
-		}
+	return v
+}
+
+// truth evaluates a JavaScript expression of type boolean.
+func (b *browserSession) truth(what, expr string) bool {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr))
+	if err != nil {
+		b.t.Fatalf("%s: %v", what, err)
 	}
+	return v
+}
+
+// waitJS waits up to 15 s for a JavaScript expression to be true.
+func (b *browserSession) waitJS(what, expr string) {
+	b.t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
+		b.t.Fatalf("%s: waiting for %s: %v", what, expr, err)
+	}
+}
+
+// loads runs an action that loads a page and waits for the load.
+func (b *browserSession) loads(what string, a chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.WaitEvent(page.LoadEventFired, nil, a)); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// TestBrowserJudgeSearchAgreement uses the app as a person would, in headless
+// Chromium: labels rows by keyboard, reloads, judges as a second annotator,
+// reads κ, exports, and searches.
+func TestBrowserJudgeSearchAgreement(t *testing.T) {
+	br := openBrowser(t, 120*time.Second)
+	st, _ := workbenchtest.Pooled(t, t.TempDir())
+	bench := workbench.Open(st)
+	ts := httptest.NewServer(newApp(t, st))
+	defer ts.Close()
+
+	ctx, dialogs := br.ctx, br.dialogs
+	do, eval, waitJS := br.do, br.str, br.waitJS
 	open := func(what, url, ready string) {
 		t.Helper()
 		do(what, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS(ready)))
@@ -111,13 +159,7 @@ func TestBrowserJudgeSearchAgreement(t *testing.T) {
 			}
 		}
 	}
-	// loads runs an action that loads a page and waits for the load.
-	loads := func(what string, a chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.WaitEvent(page.LoadEventFired, nil, a)); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	loads := br.loads
 	nextQuestion := func(what, qid string) {
 		t.Helper()
 		loads(what, chromedp.KeyEvent("n"))

@@ -271,7 +271,7 @@ func (s *Server) judge(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	marker := memory.NewMarker(s.tok, v.Question.Question)
+	marker := m.Marker(v.Question.Question)
 	for i, row := range v.Rows {
 		msgs, err := s.rowMessages(m, row.ChunkID, marker, row.Evidence)
 		if err != nil {
@@ -449,7 +449,7 @@ func (s *Server) adjudicate(w http.ResponseWriter, r *http.Request) {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return
 			}
-			msgs, err := s.rowMessages(m, row.ChunkID, memory.NewMarker(s.tok, text[row.QID]), nil)
+			msgs, err := s.rowMessages(m, row.ChunkID, m.Marker(text[row.QID]), nil)
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return

@@ -3,7 +3,6 @@ package web_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -13,13 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/linemem/linemem/internal/workbenchtest"
 	"github.com/linemem/linemem/lib/trec"
-	"github.com/linemem/linemem/lib/web"
 	"github.com/linemem/linemem/lib/workbench"
 )
 
@@ -50,76 +47,15 @@ func (f *flaky) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // lost server, and adjudicates against a second annotator, comparing the
 // consensus qrels line by line with what it decided.
 func TestBrowserJudgingSessionByKeyboard(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	exe := chromium(t)
+	br := openBrowser(t, 240*time.Second)
 	st, sess := workbenchtest.Judging(t, t.TempDir())
 	bench := workbench.Open(st)
-	srv, err := web.New(web.Options{Store: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl := &flaky{h: srv}
+	fl := &flaky{h: newApp(t, st)}
 	ts := httptest.NewServer(fl)
 	defer ts.Close()
 
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 900))
-	defer cancel()
-	browser, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	if err := chromedp.Do(browser, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	var dialogs atomic.Int32
-	if err := chromedp.Listen(browser, func(ev any) {
-		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
-			dialogs.Add(1)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(browser, 240*time.Second)
-	defer cancel()
-
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	str := func(what, expr string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		return v
-	}
-	truth := func(what, expr string) bool {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		return v
-	}
-	waitJS := func(what, expr string) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
-			t.Fatalf("%s: waiting for %s: %v", what, expr, err)
-		}
-	}
-	loads := func(what string, a chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.WaitEvent(page.LoadEventFired, nil, a)); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	ctx, dialogs := br.ctx, br.dialogs
+	do, str, truth, waitJS, loads := br.do, br.str, br.truth, br.waitJS, br.loads
 	key := func(what, k string) {
 		t.Helper()
 		do(what, chromedp.KeyEvent(k))

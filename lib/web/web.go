@@ -36,7 +36,7 @@
 // relevance other than 0, 1 or 2) stores nothing and is answered 404 or 400
 // with {"error": "…"}.
 //
-// Imports: lib/memory, lib/workbench, lib/store, lib/tokenize and the
+// Imports: lib/memory, lib/workbench, lib/store and the
 // standard library.
 package web
 
@@ -57,12 +57,10 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/store"
-	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/workbench"
 )
 
@@ -87,6 +85,8 @@ type Options struct {
 	Store *store.Store // required
 	// OpenMemory opens the everyday search with a retriever ("" = its
 	// default). nil means memory.Open(Store, memory.Options{Retriever: name}).
+	// The memories opened are kept in a memory.Pool: reopened when another
+	// process writes chunks, summaries or vectors.
 	OpenMemory func(retriever string) (*memory.Memory, error)
 	// Retrievers are offered on the Search page besides the default.
 	Retrievers []string
@@ -106,10 +106,8 @@ type Server struct {
 	bench *workbench.Bench
 	mux   *http.ServeMux
 	pages map[string]*template.Template
-	tok   tokenize.Tokenizer
 
-	mu       sync.Mutex
-	memories map[string]*memory.Memory
+	memories *memory.Pool
 }
 
 // New builds the server.
@@ -124,16 +122,7 @@ func New(opts Options) (*Server, error) {
 		}
 		opts.Token = hex.EncodeToString(b)
 	}
-	if opts.OpenMemory == nil {
-		opts.OpenMemory = func(name string) (*memory.Memory, error) {
-			return memory.Open(opts.Store, memory.Options{Retriever: name})
-		}
-	}
-	tok, err := tokenize.New(memory.EverydayTokenizer(""))
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{opts: opts, bench: workbench.Open(opts.Store), mux: http.NewServeMux(), tok: tok, memories: map[string]*memory.Memory{}}
+	s := &Server{opts: opts, bench: workbench.Open(opts.Store), mux: http.NewServeMux(), memories: memory.NewPool(opts.Store, opts.OpenMemory)}
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -325,20 +314,9 @@ func IsLoopback(addr string) (bool, error) {
 	return ip != nil && ip.IsLoopback(), nil
 }
 
-// memory returns the everyday search with retriever name, opened once.
-func (s *Server) memory(name string) (*memory.Memory, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if m, ok := s.memories[name]; ok {
-		return m, nil
-	}
-	m, err := s.opts.OpenMemory(name)
-	if err != nil {
-		return nil, err
-	}
-	s.memories[name] = m
-	return m, nil
-}
+// memory returns the everyday search with retriever name as the database
+// is now (memory.Pool).
+func (s *Server) memory(name string) (*memory.Memory, error) { return s.memories.Get(name) }
 
 func (s *Server) annotator(r *http.Request) string {
 	c, err := r.Cookie(annotatorKey)

@@ -1,0 +1,56 @@
+package memory_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/linemem/linemem/lib/memory"
+)
+
+func TestShown(t *testing.T) {
+	window := func(n int, matched ...int) memory.Result {
+		return memory.Result{Messages: make([]memory.Message, n), Matched: matched}
+	}
+	cases := []struct {
+		name    string
+		r       memory.Result
+		context int
+		want    []int
+	}{
+		// a window without a marked message shows none: its Why speaks for it
+		{"no match shows nothing", window(6), 2, nil},
+		{"no match, no context", window(6), 0, nil},
+		{"one match with context", window(6, 3), 1, []int{2, 3, 4}},
+		{"context cut at the window's ends", window(4, 0, 3), 2, []int{0, 1, 2, 3}},
+		{"negative context counts as 0", window(5, 2), -1, []int{2}},
+		{"gaps kept", window(9, 1, 7), 1, []int{0, 1, 2, 6, 7, 8}},
+	}
+	for _, c := range cases {
+		if got := c.r.Shown(c.context); !slices.Equal(got, c.want) {
+			t.Errorf("%s: Shown(%d) = %v, want %v", c.name, c.context, got, c.want)
+		}
+	}
+}
+
+// TestUnmarkedWindowsShowWhy: a vector search for words no message holds
+// ranks windows without a marked message; each says why it was ranked and
+// shows no message.
+func TestUnmarkedWindowsShowWhy(t *testing.T) {
+	m, err := memory.Open(historyStore(t), memory.Options{Retriever: "raw_text_vector"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := m.Search(context.Background(), memory.Query{Text: "zqzqzq", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) == 0 {
+		t.Fatal("no results")
+	}
+	for _, r := range resp.Results {
+		if len(r.Matched) != 0 || r.Why == "" || len(r.Shown(memory.DefaultContext)) != 0 {
+			t.Errorf("#%d: matched %v, why %q, shown %v; want no match, a reason and nothing shown", r.Rank, r.Matched, r.Why, r.Shown(memory.DefaultContext))
+		}
+	}
+}
