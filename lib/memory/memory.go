@@ -307,7 +307,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 				continue
 			}
 			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, RawText: c.RawText}
-			if res.Messages, err = m.messages(c.MessageIDs, spans); err != nil {
+			if res.Messages, err = m.messages(c.Source, c.MessageIDs, spans); err != nil {
 				return resp, err
 			}
 			if q.Sender != "" && !hasSender(res.Messages, q.Sender) {
@@ -406,7 +406,7 @@ func (m *Memory) Chunk(id string) (Result, error) {
 	}
 	start, _ := time.Parse(chat.TimestampLayout, c.StartAt)
 	end, _ := time.Parse(chat.TimestampLayout, c.EndAt)
-	msgs, err := m.messages(c.MessageIDs, func(string) []Span { return nil })
+	msgs, err := m.messages(c.Source, c.MessageIDs, func(string) []Span { return nil })
 	if err != nil {
 		return Result{}, err
 	}
@@ -514,9 +514,10 @@ func loadSources(st *store.Store) ([]SourceInfo, error) {
 	return out, nil
 }
 
-// messages reads the messages called ids, in order, each marked by spans.
-func (m *Memory) messages(ids []string, spans func(text string) []Span) ([]Message, error) {
-	found, err := m.st.MessagesByID(ids)
+// messages reads the messages called ids of source (a chunk's members are
+// all of its source), in order, each marked by spans.
+func (m *Memory) messages(source string, ids []string, spans func(text string) []Span) ([]Message, error) {
+	found, err := m.st.MessagesOfSourceByID(source, ids)
 	if err != nil {
 		return nil, err
 	}
