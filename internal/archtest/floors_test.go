@@ -46,7 +46,7 @@ var sameFloor = map[string][]string{
 	"lib/store":           {"lib/chunking"},
 	"lib/ingest":          {"lib/chunking", "lib/lineexport", "lib/store"},
 	"lib/synth":           {"lib/chunking", "lib/datasets", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
-	"lib/datasets":        {"lib/chunking", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
+	"lib/datasets":        {"lib/chunking", "lib/gold", "lib/lineexport", "lib/questions", "lib/represent", "lib/trec"},
 	"lib/hierarchy":       {"lib/bm25", "lib/fusion"},
 	"lib/diversify":       {"lib/fusion"},
 	"lib/provider/openai": {"lib/provider/ratelimit"},

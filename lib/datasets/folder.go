@@ -23,6 +23,7 @@ import (
 	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -213,7 +214,7 @@ func (f *Folder) Build() (*Built, error) {
 			}
 			t := f.Sources[si].Turns[ti]
 			ev.Items = append(ev.Items, gold.Item{Source: r.Source, Date: t.At.Format(chat.DateLayout), Time: t.At.Format("15:04:05"),
-				Sender: t.Sender, TextPrefix: prefixRunes(t.Text, TextPrefixRunes), Role: r.Role})
+				Sender: t.Sender, TextPrefix: represent.FirstRunes(t.Text, TextPrefixRunes), Role: r.Role})
 		}
 		evidence = append(evidence, ev)
 	}
@@ -320,7 +321,7 @@ func LeadSummary(msgs []chat.Message) string {
 			break
 		}
 	}
-	return prefixRunes(b.String(), LeadSummaryMaxRunes)
+	return represent.FirstRunes(b.String(), LeadSummaryMaxRunes)
 }
 
 // WriteDir writes the built folder into dir (WriteFiles).
@@ -402,18 +403,6 @@ func encodeLines[T any](rows []T) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// prefixRunes returns s cut to at most n runes.
-func prefixRunes(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }
 
 // hashOriginal reads a whole input file and records its sha256.

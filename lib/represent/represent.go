@@ -48,14 +48,14 @@ const DefaultEmbeddingCap = 2000
 // EmbeddingText returns prefix + "\n" + summary + "\n" + ExcerptLabel + "\n" +
 // the first ExcerptChars code points of rawText.
 func EmbeddingText(summary, rawText string) string {
-	return strings.Join([]string{EmbeddingTextPrefix, summary, ExcerptLabel, firstRunes(rawText, ExcerptChars)}, "\n")
+	return strings.Join([]string{EmbeddingTextPrefix, summary, ExcerptLabel, FirstRunes(rawText, ExcerptChars)}, "\n")
 }
 
 // SummaryInput returns the user message of a summary request:
 // SummaryUserTemplate, a blank line, then the first SummaryInputChars code
 // points of rawText.
 func SummaryInput(rawText string) string {
-	return SummaryUserTemplate + "\n\n" + firstRunes(rawText, SummaryInputChars)
+	return SummaryUserTemplate + "\n\n" + FirstRunes(rawText, SummaryInputChars)
 }
 
 // CapInput shortens text longer than cap code points to its first ⌊cap/2⌋
@@ -112,8 +112,9 @@ func Texts(rep string, chunks []chat.Chunk, summaries map[string]string) ([]stri
 	return out, nil
 }
 
-// firstRunes returns the first n code points of s (all of s if shorter).
-func firstRunes(s string, n int) string {
+// FirstRunes returns the first n code points of s: all of s when it is
+// shorter (or n is negative), "" for n = 0.
+func FirstRunes(s string, n int) string {
 	i := 0
 	for pos := range s {
 		if i == n {
