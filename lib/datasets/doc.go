@@ -8,8 +8,8 @@
 // converting twice gives the same bytes.
 //
 // Imports: floor 0 and, on floor 1, lib/chunking, lib/gold, lib/lineexport,
-// lib/questions, lib/represent (FirstRunes) and lib/trec. lib/synth imports this package for the data
-// folder layout and its one writer, WriteFiles.
+// lib/questions, lib/represent (FirstRunes) and lib/trec. lib/synth imports
+// this package for the data folder layout and its one writer, WriteFiles.
 //
 // # Common rules
 //
