@@ -243,3 +243,26 @@ func ExampleMinMax() {
 	fmt.Println(fusion.MinMax(hits))
 	// Output: [1 0.5 0]
 }
+
+// TestExplainMethod checks the normalisation each linear rule names in its
+// explanation: min–max with the list's range, z-score with the list's
+// length.
+func TestExplainMethod(t *testing.T) {
+	bm := hits("a", 9.0, "b", 5.0, "c", 1.0)
+	vec := hits("b", 0.8, "d", 0.6)
+	tests := []struct {
+		rule          fusion.Explainer
+		sparse, dense string
+	}{
+		{fusion.LinearMinMax{Beta: 0.3}, "min–max: (s − 1)/(9 − 1) over the top 3", "min–max: (s − 0.6)/(0.8 − 0.6) over the top 2"},
+		{fusion.ZScore{Beta: 0.3}, "z-score over the top 3", "z-score over the top 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule.Name(), func(t *testing.T) {
+			_, sparse, dense := tt.rule.Explain(bm, vec, "b")
+			if sparse.Method != tt.sparse || dense.Method != tt.dense {
+				t.Errorf("methods %q, %q; want %q, %q", sparse.Method, dense.Method, tt.sparse, tt.dense)
+			}
+		})
+	}
+}
