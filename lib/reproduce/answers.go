@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/plot"
-
 	"github.com/linemem/linemem/lib/answer"
 	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/bootstrap"
@@ -15,6 +13,7 @@ import (
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
+	"gonum.org/v1/plot"
 )
 
 // Slugs of the evidence-attributed answers (spec §13): the table, and the
@@ -22,6 +21,25 @@ import (
 const (
 	AnswersSlug       = "beyond_answers"
 	AnswersFigureSlug = "beyond_answers_citation_recall"
+)
+
+// The evidence-attributed answers: their table and figure.
+var (
+	answersTableArtefact = tableArtefact(AnswersSlug, NeedsSweep|NeedsAnswers, false, func(s *Study) (report.Table, error) {
+		runs, err := Answers(s)
+		if err != nil {
+			return report.Table{}, err
+		}
+		return AnswersTable(runs, s.Protocol.B, s.Protocol.Seed), nil
+	})
+	answersFigureArtefact = figureArtefact(AnswersFigureSlug, NeedsSweep|NeedsAnswers, false, func(s *Study) (Figure, error) {
+		runs, err := Answers(s)
+		if err != nil {
+			return Figure{}, err
+		}
+		p, err := AnswersFigure(runs)
+		return Figure{Slug: AnswersFigureSlug, Plot: p, Notes: []string{"Rows: question type · retriever · quantity; gold in top k bounds the citation recall an answerer can reach from the chunks supplied."}}, err
+	})
 )
 
 // AnswerRun is one answerer over one retriever's top k, scored.
@@ -58,7 +76,11 @@ func ScoreAnswers(label string, k int, items []answereval.Item, qrels map[string
 // lib/memory is the everyday search, not the protocol: its fallback for a
 // question whose BM25 terms match nothing can supply chunks the protocol's
 // run lacks.
-func (s *Study) Answers() ([]AnswerRun, error) {
+func Answers(s *Study) ([]AnswerRun, error) {
+	return cached(s, "answers", func() ([]AnswerRun, error) { return answers(s) })
+}
+
+func answers(s *Study) ([]AnswerRun, error) {
 	_, cfg, err := s.Selected()
 	if err != nil {
 		return nil, err
@@ -74,7 +96,7 @@ func (s *Study) Answers() ([]AnswerRun, error) {
 	ex := answer.NewExtractive(tok)
 	var runs []AnswerRun
 	for _, r := range []struct{ label, name string }{{"embedding_text_bm25", "embedding_text_bm25"}, {"selected hybrid", cfg.Name}} {
-		mem, err := memory.Open(s.Store, memory.Options{Retriever: r.name, Tokenizer: s.Opts.Tokenizer, EmbedModel: s.EmbedModel})
+		mem, err := memory.Open(s.Store, memory.Options{Retriever: r.name, Tokenizer: s.Protocol.Tokenizer, EmbedModel: s.EmbedModel})
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +104,7 @@ func (s *Study) Answers() ([]AnswerRun, error) {
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, ScoreAnswers(r.label, answer.DefaultK, items, s.Qrels, f1tok, s.Opts.B, s.Opts.Seed))
+		runs = append(runs, ScoreAnswers(r.label, answer.DefaultK, items, s.Qrels, f1tok, s.Protocol.B, s.Protocol.Seed))
 	}
 	return runs, nil
 }
@@ -235,31 +257,6 @@ func AnswersFigure(runs []AnswerRun) (*plot.Plot, error) {
 		}
 	}
 	return report.PointsWithCI("Extractive answers: primary gold supplied vs cited (95% CI)", "share of questions / citation recall", items)
-}
-
-// writeAnswers writes AnswersTable and AnswersFigure of Answers into outDir
-// after the paths already written.
-func (s *Study) writeAnswers(outDir string, written []string) ([]string, error) {
-	runs, err := s.Answers()
-	if err != nil {
-		return written, fmt.Errorf("%s: %w", AnswersSlug, err)
-	}
-	paths, err := AnswersTable(runs, s.Opts.B, s.Opts.Seed).WriteFiles(outDir)
-	written = append(written, paths...)
-	if err != nil {
-		return written, fmt.Errorf("%s: %w", AnswersSlug, err)
-	}
-	p, err := AnswersFigure(runs)
-	if err != nil {
-		return written, fmt.Errorf("%s: %w", AnswersFigureSlug, err)
-	}
-	w, h := s.Opts.FigureSize()
-	paths, err = report.SaveFigure(p, outDir, AnswersFigureSlug, w, h)
-	written = append(written, paths...)
-	if err != nil {
-		return written, fmt.Errorf("%s: %w", AnswersFigureSlug, err)
-	}
-	return written, nil
 }
 
 // answersParameters records the settings of Answers for the manifest.

@@ -152,7 +152,7 @@ func (c *Comparison) RecallTable() report.Table {
 		t.Columns = append(t.Columns, u.Dataset+" users")
 		t.Align = append(t.Align, report.AlignLeft)
 	}
-	for _, name := range append(append([]string(nil), experiment.PaperSingles...), robustness.SelectedHybrid, robustness.HybridGain) {
+	for _, name := range append(append([]string(nil), experiment.PaperProtocol().Singles...), robustness.SelectedHybrid, robustness.HybridGain) {
 		f := report.F3
 		if name == robustness.HybridGain {
 			f = report.Signed3
@@ -162,7 +162,7 @@ func (c *Comparison) RecallTable() report.Table {
 			row[1] = f(s.Mean) + " " + report.CI3(s.Lo, s.Hi)
 		}
 		for _, u := range c.Users {
-			r, ok := u.Row(name, experiment.SelectionMetric)
+			r, ok := u.Row(name, experiment.PaperProtocol().SelectionMetric)
 			cell := "–"
 			if ok {
 				cell = f(r.Mean) + " " + report.CI3(r.SeedCI.Lo, r.SeedCI.Hi)
@@ -171,7 +171,8 @@ func (c *Comparison) RecallTable() report.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = []string{"Mean over units (20 synthetic seeds; 10 LoCoMo conversations; 20 RealPersonaChat participants), percentile bootstrap over units (B = 5000, seed = 12345). Questions differ in kind between the columns: template questions (synthetic), human-checked QA (LoCoMo), simulated known-item queries (RealPersonaChat)."}
+	p := experiment.PaperProtocol()
+	t.Notes = []string{fmt.Sprintf("Mean over units (20 synthetic seeds; 10 LoCoMo conversations; 20 RealPersonaChat participants), percentile bootstrap over units (B = %d, seed = %d). Questions differ in kind between the columns: template questions (synthetic), human-checked QA (LoCoMo), simulated known-item queries (RealPersonaChat).", p.B, p.Seed)}
 	return t
 }
 
@@ -179,12 +180,12 @@ func (c *Comparison) RecallTable() report.Table {
 // population.
 func (c *Comparison) Figure() (*plot.Plot, error) {
 	var items []report.LabeledCI
-	for _, name := range append(append([]string(nil), experiment.PaperSingles...), robustness.SelectedHybrid) {
+	for _, name := range append(append([]string(nil), experiment.PaperProtocol().Singles...), robustness.SelectedHybrid) {
 		if s, ok := c.synthetic[name]; ok {
 			items = append(items, report.LabeledCI{Label: name + " · synthetic", Value: s.Mean, Lo: s.Lo, Hi: s.Hi})
 		}
 		for _, u := range c.Users {
-			if r, ok := u.Row(name, experiment.SelectionMetric); ok {
+			if r, ok := u.Row(name, experiment.PaperProtocol().SelectionMetric); ok {
 				items = append(items, report.LabeledCI{Label: name + " · " + u.Dataset, Value: r.Mean, Lo: r.SeedCI.Lo, Hi: r.SeedCI.Hi})
 			}
 		}
