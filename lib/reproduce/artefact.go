@@ -47,8 +47,12 @@ const (
 
 var needNames = []string{"singles", "sweep", "messages", "evidence", "answers"}
 
-// String lists the needs by name, comma-separated, in declaration order.
+// String lists the needs by name, comma-separated, in declaration order;
+// no need is "none".
 func (n Need) String() string {
+	if n == 0 {
+		return "none"
+	}
 	var names []string
 	for i, name := range needNames {
 		if n&(1<<i) != 0 {

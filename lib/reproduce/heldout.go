@@ -19,7 +19,8 @@ var heldOutArtefact = tableArtefact(HeldOutSlug, NeedsSingles|NeedsSweep, false,
 	return heldOutTable(h), nil
 })
 
-// HeldOutSplits is the number of random half splits HeldOutTable draws.
+// HeldOutSplits is the number of random half splits the HeldOutSlug table
+// draws (seeded by the protocol's bootstrap seed).
 const HeldOutSplits = 200
 
 // HeldOutSelection is beyond.HeldOutSelection of the Study's sweep and

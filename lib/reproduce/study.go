@@ -1,14 +1,17 @@
 // Package reproduce runs the paper's whole pipeline on a data folder laid out
 // like data/synthetic/ (sources/, questions.jsonl, qrels.txt or evidence.jsonl,
 // summaries.jsonl, optionally precomputed vectors) and writes every table and
-// figure of the paper, a per-question metrics CSV holding question IDs only,
-// and manifest.json.
+// figure of the paper and beyond it, a per-question metrics CSV holding
+// question IDs only, and manifest.json.
 //
-// The pipeline is split into steps that notebooks call one at a time:
 // Prepare (ingest, representations, vectors, questions and gold) returns a
-// Study; its methods evaluate the single retrievers (RQ1), sweep the hybrids
-// (RQ2), analyse failures (RQ3) and build each artefact as a report.Table or
-// a figure. Run does all of it and writes the files.
+// Study: the shared state, with the evaluations every artefact reuses
+// (single retrievers, the sweep, the selected hybrid) computed once on
+// demand. Each table, figure or file is an Artefact of the registry
+// Artefacts, declared in a file named for what it makes; Build builds one
+// by slug, Write writes one, and Study.WriteAll writes them all in registry
+// order followed by the manifest. `linemem reproduce` and the notebooks
+// call the same entries.
 package reproduce
 
 import (

@@ -62,5 +62,5 @@ func tokenizerFigure(s *Study) (Figure, error) {
 		items[i] = report.LabeledCI{Label: r.Retriever + " · " + r.Tokenizer, Value: iv.Mean, Lo: iv.Lo, Hi: iv.Hi}
 	}
 	p, err := report.PointsWithCI("BM25 Recall@5 by representation and tokenizer (95% CI)", "Recall@5", items)
-	return Figure{Slug: TokenizersFigureSlug, Plot: p, Notes: []string{"Rows: representation · tokenizer; " + tokenize.Default + " is the paper's tokenizer."}}, err
+	return Figure{Slug: TokenizersFigureSlug, Plot: p, Notes: []string{"Rows: retriever · tokenizer; " + tokenize.Default + " is the paper's tokenizer."}}, err
 }
