@@ -1,11 +1,13 @@
 package reproduce_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
+	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/reproduce"
 )
 
@@ -54,5 +56,22 @@ func TestWriteOneArtefactWritesItsFilesOnly(t *testing.T) {
 	}
 	if _, err := reproduce.Write(s, reproduce.LosslessSlug, t.TempDir()); err == nil || !strings.Contains(err.Error(), reproduce.EvidenceFile) {
 		t.Errorf("Write(%s) without evidence.jsonl = %v, want an error naming it", reproduce.LosslessSlug, err)
+	}
+}
+
+// TestWriteTableKeepsOneLegendEntryPerRetriever: a table that carries the
+// single retrievers' abbreviations itself (AnswersTable) gets no second copy
+// from WriteTable.
+func TestWriteTableKeepsOneLegendEntryPerRetriever(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := reproduce.WriteTable(reproduce.AnswersTable([]reproduce.AnswerRun{{Label: "embedding_text_bm25", Scores: &answereval.Scores{}}}, 10, 0), dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, reproduce.AnswersSlug+".tex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `E-BM25: embedding\_text\_bm25`); n != 1 {
+		t.Errorf("the legend names E-BM25 %d times, want once", n)
 	}
 }
