@@ -6,6 +6,7 @@ import (
 
 	"github.com/linemem/linemem/lib/analyzers"
 	"github.com/linemem/linemem/lib/bootstrap"
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/tokenize"
 )
@@ -66,7 +67,9 @@ func runAnalyzersCompare(env *environment, c *command, args []string) error {
 		}
 		loaded = append(loaded, corpus)
 	}
-	table, err := analyzers.Measure(loaded, names, *b, *seed)
+	proto := experiment.PaperProtocol()
+	proto.B, proto.Seed = *b, *seed
+	table, err := analyzers.Measure(loaded, names, proto)
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func runServe(env *environment, c *command, args []string) error {
 		Store:        st,
 		AllowedHosts: *allowed,
 		OpenMemory:   memoryOpener(st, *retriever, *embedModel),
-		Retrievers:   experiment.PaperSingles,
+		Retrievers:   experiment.PaperProtocol().Singles,
 	}
 	if !*quiet {
 		opts.Log = log.New(env.stderr, "serve ", log.LstdFlags)

@@ -15,7 +15,7 @@
 //
 // Imports: lib/chat, lib/chunking, lib/lineexport, lib/ingest, lib/gold,
 // lib/questions, lib/trec, lib/ranking, lib/retrieval, lib/experiment,
-// lib/metrics, lib/bootstrap and the standard library.
+// lib/metrics and the standard library.
 package analyzers
 
 import (
@@ -26,13 +26,13 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/ingest"
 	"github.com/linemem/linemem/lib/lineexport"
+	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/report"
@@ -41,7 +41,7 @@ import (
 )
 
 // Metrics are the two measures of the table, in column order.
-var Metrics = []string{"recall@5", "success@1"}
+var Metrics = []string{metrics.Recall5, metrics.Success1}
 
 // Retriever is the one retriever every tokenizer is measured with.
 const Retriever = "raw_text_bm25"
@@ -119,17 +119,18 @@ type Table struct {
 	Seed       uint64
 }
 
-// Measure scores Retriever under every tokenizer on every corpus, with b
-// resamples from seed.
-func Measure(corpora []*Corpus, tokenizers []string, b int, seed uint64) (*Table, error) {
-	t := &Table{Tokenizers: tokenizers, Cells: map[string]map[string]Cell{}, B: b, Seed: seed}
+// Measure scores Retriever under every tokenizer on every corpus, under p
+// with Metrics in place of its metrics: p.B resamples from p.Seed, p.Level
+// intervals.
+func Measure(corpora []*Corpus, tokenizers []string, p experiment.Protocol) (*Table, error) {
+	t := &Table{Tokenizers: tokenizers, Cells: map[string]map[string]Cell{}, B: p.B, Seed: p.Seed}
 	for _, tok := range tokenizers {
 		t.Cells[tok] = map[string]Cell{}
 	}
+	proto := p
+	proto.Metrics = Metrics
 	for _, c := range corpora {
 		t.Corpora = append(t.Corpora, c.Name)
-		proto := experiment.PaperProtocol()
-		proto.B, proto.Seed, proto.Level, proto.Metrics = b, seed, bootstrap.DefaultLevel, Metrics
 		for _, tok := range tokenizers {
 			builder := retrieval.NewBuilder(retrieval.Corpus{Chunks: c.Chunks}, nil, retrieval.Options{Tokenizer: tok, IndexDir: "-"})
 			setup := &experiment.Setup{Questions: c.Questions, Qrels: c.Qrels, Builder: builder, Protocol: proto}

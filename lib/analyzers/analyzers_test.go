@@ -103,7 +103,9 @@ func TestMixedHistoryFolder(t *testing.T) {
 			t.Errorf("%s: no gold chunk", q.QID)
 		}
 	}
-	tb, err := analyzers.Measure([]*analyzers.Corpus{c}, []string{"char-bigram", "everyday"}, 200, 1)
+	p := experiment.PaperProtocol()
+	p.B, p.Seed = 200, 1
+	tb, err := analyzers.Measure([]*analyzers.Corpus{c}, []string{"char-bigram", "everyday"}, p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package beyond
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -10,7 +11,6 @@ import (
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/retrieval"
-	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -46,10 +46,9 @@ func excerpt(raw string) string {
 // fitted on each variant's texts.
 const AblationVector = "vector (local LSA)"
 
-// AblationMethod names the ablation's BM25 method under a tokenizer ("" is
-// tokenize.Default).
+// AblationMethod names the ablation's BM25 method under a tokenizer.
 func AblationMethod(tokenizer string) string {
-	return "BM25 " + tokenize.Or(tokenizer, tokenize.Default)
+	return "BM25 " + tokenizer
 }
 
 // AblationRow is one variant under one method.
@@ -60,22 +59,33 @@ type AblationRow struct {
 	Diff            *Diff                  // vs the paper's variant under the same method; nil on that row
 }
 
+// AblationInput is what Ablation reads.
+type AblationInput struct {
+	Chunks     []chat.Chunk
+	Summaries  map[string]string // by chunk ID; every chunk needs one
+	Questions  []questions.Question
+	Qrels      trec.Qrels
+	Tokenizers []string // BM25 tokenizers, one method each; "" is Protocol.Tokenizer
+	Protocol   experiment.Protocol
+}
+
 // Ablation evaluates every variant of AblationVariants under BM25 with each
-// tokenizer of tokenizers ("" is tokenize.Default) and then under the local
-// LSA embedder (fitted on the variant's own texts, queries folded in), with
-// the paper's metrics on the same questions and qrels and B resamples from
-// seed; each row's Recall@5 is paired against the paper's variant under the
-// same method, and Holm's correction runs over all those differences. A
-// variant's text is indexed as if it were the summary representation
-// (retrieval's summary_bm25 and summary_vector over a corpus whose summaries
-// are the variant texts), so BM25 and the vector search are exactly the
-// paper's.
-func Ablation(chunks []chat.Chunk, summaries map[string]string, qs []questions.Question, qrels trec.Qrels, tokenizers []string, b int, seed uint64) ([]AblationRow, error) {
+// tokenizer of in.Tokenizers and then under the local LSA embedder (fitted
+// on the variant's own texts, queries folded in), under in.Protocol (its
+// metrics, B resamples from its seed) on the same questions and qrels; each
+// row's Protocol.SelectionMetric is paired against the paper's variant
+// under the same method at Protocol.Level, and Holm's correction runs over
+// all those differences. A variant's text is indexed as if it were the
+// summary representation (retrieval's summary_bm25 and summary_vector over
+// a corpus whose summaries are the variant texts), so BM25 and the vector
+// search are exactly the paper's.
+func Ablation(in AblationInput) ([]AblationRow, error) {
+	chunks, p := in.Chunks, in.Protocol
 	texts := make([]map[string]string, len(AblationVariants))
 	for v, av := range AblationVariants {
 		texts[v] = make(map[string]string, len(chunks))
 		for _, c := range chunks {
-			s, ok := summaries[c.ID]
+			s, ok := in.Summaries[c.ID]
 			if !ok {
 				return nil, fmt.Errorf("ablation: chunk %s has no summary", c.ID)
 			}
@@ -83,17 +93,17 @@ func Ablation(chunks []chat.Chunk, summaries map[string]string, qs []questions.Q
 		}
 	}
 	var rows []AblationRow
-	for m := range len(tokenizers) + 1 { // BM25 under each tokenizer, then the vectors
-		vector := m == len(tokenizers)
+	for m := range len(in.Tokenizers) + 1 { // BM25 under each tokenizer, then the vectors
+		vector := m == len(in.Tokenizers)
 		tok, method := "", AblationVector
 		if !vector {
-			tok = tokenize.Or(tokenizers[m], tokenize.Default)
+			tok = cmp.Or(in.Tokenizers[m], p.Tokenizer)
 			method = AblationMethod(tok)
 		}
 		start := len(rows)
 		for v, av := range AblationVariants {
 			row := AblationRow{Variant: av.Name, Method: method}
-			ev, skipped, err := ablationEval(chunks, texts[v], qs, qrels, tok, vector, b, seed)
+			ev, skipped, err := ablationEval(in, texts[v], tok, vector)
 			if err != nil {
 				return nil, fmt.Errorf("ablation %s, %s: %w", av.Name, row.Method, err)
 			}
@@ -104,12 +114,12 @@ func Ablation(chunks []chat.Chunk, summaries map[string]string, qs []questions.Q
 		if paper == nil {
 			continue
 		}
-		ix := newIndices(b, len(paper.Result.QIDs), seed)
+		ix := NewIndices(p, len(paper.Result.QIDs))
 		for i := start; i < len(rows); i++ {
 			if i == start+PaperVariant || rows[i].Eval == nil {
 				continue
 			}
-			d := PairedDiff(ix, rows[i].Eval.Result.Scores("recall@5"), paper.Result.Scores("recall@5"), levelOf())
+			d := PairedDiff(ix, rows[i].Eval.Result.Scores(p.SelectionMetric), paper.Result.Scores(p.SelectionMetric), p.Level)
 			rows[i].Diff = &d
 		}
 	}
@@ -124,8 +134,10 @@ func Ablation(chunks []chat.Chunk, summaries map[string]string, qs []questions.Q
 }
 
 // ablationEval evaluates summary_bm25 under tokenizer tok, or summary_vector
-// of an LSA model fitted on texts when vector is set.
-func ablationEval(chunks []chat.Chunk, texts map[string]string, qs []questions.Question, qrels trec.Qrels, tok string, vector bool, b int, seed uint64) (*experiment.Evaluation, string, error) {
+// of an LSA model fitted on texts when vector is set, over in's chunks,
+// questions and qrels under in.Protocol.
+func ablationEval(in AblationInput, texts map[string]string, tok string, vector bool) (*experiment.Evaluation, string, error) {
+	chunks := in.Chunks
 	corpus := retrieval.Corpus{Chunks: chunks, Summaries: texts}
 	name := retrieval.Single{Rep: represent.Summary, Method: retrieval.MethodBM25}.Name()
 	var vs retrieval.VectorSource
@@ -150,8 +162,7 @@ func ablationEval(chunks []chat.Chunk, texts map[string]string, qs []questions.Q
 		vs, opts = v, retrieval.Options{EmbedModel: v.Model}
 		name = retrieval.Single{Rep: represent.Summary, Method: retrieval.MethodVector}.Name()
 	}
-	setup := experiment.NewSetup(qs, qrels, retrieval.NewBuilder(corpus, vs, opts))
-	setup.Protocol.B, setup.Protocol.Seed = b, seed
+	setup := &experiment.Setup{Questions: in.Questions, Qrels: in.Qrels, Builder: retrieval.NewBuilder(corpus, vs, opts), Protocol: in.Protocol}
 	ev, err := setup.Evaluate(name)
 	return ev, "", err
 }

@@ -6,14 +6,15 @@ import (
 
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/trec"
 )
 
-// TestAblationMethods: an empty tokenizer name is tokenize.Default, as
-// everywhere else; the vector method is its own row block after the BM25
-// ones, whatever the tokenizers.
+// TestAblationMethods: an empty tokenizer name is the protocol's tokenizer;
+// the vector method is its own row block after the BM25 ones, whatever the
+// tokenizers.
 func TestAblationMethods(t *testing.T) {
 	topics := []string{"花見の場所取り", "文化祭のポスター", "鍋の買い出し", "旅行のしおり", "保険証の場所", "誕生日の予約"}
 	var chunks []chat.Chunk
@@ -30,15 +31,19 @@ func TestAblationMethods(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name       string
+		protocol   string // Protocol.Tokenizer
 		tokenizers []string
 		want       []string // methods, one block of rows each
 	}{
-		{"empty name", []string{""}, []string{"BM25 " + tokenize.Default, beyond.AblationVector}},
-		{"named", []string{tokenize.Default, "char-bigram"}, []string{"BM25 " + tokenize.Default, "BM25 char-bigram", beyond.AblationVector}},
-		{"none", nil, []string{beyond.AblationVector}},
+		{"empty name", tokenize.Default, []string{""}, []string{"BM25 " + tokenize.Default, beyond.AblationVector}},
+		{"empty name, other protocol", "char-bigram", []string{""}, []string{"BM25 char-bigram", beyond.AblationVector}},
+		{"named", tokenize.Default, []string{tokenize.Default, "char-bigram"}, []string{"BM25 " + tokenize.Default, "BM25 char-bigram", beyond.AblationVector}},
+		{"none", tokenize.Default, nil, []string{beyond.AblationVector}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rows, err := beyond.Ablation(chunks, summaries, qs, qrels, c.tokenizers, 20, 1)
+			p := experiment.PaperProtocol()
+			p.B, p.Seed, p.Tokenizer = 20, 1, c.protocol
+			rows, err := beyond.Ablation(beyond.AblationInput{Chunks: chunks, Summaries: summaries, Questions: qs, Qrels: qrels, Tokenizers: c.tokenizers, Protocol: p})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,8 +57,5 @@ func TestAblationMethods(t *testing.T) {
 				}
 			}
 		})
-	}
-	if got, want := beyond.AblationMethod(""), beyond.AblationMethod(tokenize.Default); got != want {
-		t.Errorf("AblationMethod(\"\") = %q, want %q", got, want)
 	}
 }

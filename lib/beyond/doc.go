@@ -16,7 +16,24 @@
 //     random half splits and scored on the other half.
 //   - CompareRemedies (remedies.go): remedies for aggregate questions, by
 //     question type.
+//   - QueryExpansion (expansion.go): multi-query retrieval that changes the
+//     candidates.
+//   - Ablation (ablation.go): the components of embedding_text, each alone
+//     and composed.
+//   - RunProtocol (lossless.go): the whole protocol on another chunking
+//     (lossless windows).
+//   - NestedCV and SelectionAware (selection.go): an honest estimate of the
+//     selected hybrid's gain.
+//   - GroupScores (groups.go): evidence-group recall.
+//
+// Every analysis reads the bootstrap, the metrics and the selection metric
+// from one experiment.Protocol (a Setup's, or one passed in); nothing here
+// falls back to the paper's values. Families of paired comparisons
+// (CompareOn, compare.go) carry two-sided bootstrap p-values
+// (bootstrap.PairedP) with Holm's correction (bootstrap.Holm) across the
+// family.
 //
 // It imports the evaluation floors (experiment, retrieval, fusion, analysis,
-// metrics, bootstrap, represent, tokenize), never lib/reproduce or lib/report.
+// metrics, bootstrap, represent, tokenize, gold, chunking, provider/lsa)
+// and the data types of chat, questions and trec, never lib/reproduce or lib/report.
 package beyond

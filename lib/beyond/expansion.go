@@ -10,9 +10,10 @@ import (
 )
 
 // ExpansionMetrics are the metrics of the query-expansion comparison:
-// Recall@5, and Recall@20 and Recall@200, the candidate ceilings that show
-// whether the candidates changed.
-var ExpansionMetrics = []string{"recall@5", "recall@20", "recall@200"}
+// Recall@5, whose paired differences the families report, and Recall@20 and
+// Recall@200, the candidate ceilings that show whether the candidates
+// changed.
+var ExpansionMetrics = []string{metrics.Recall5, metrics.Recall20, metrics.Recall200}
 
 // ExpansionNames returns the retrievers compared: the reference (the
 // selected hybrid) first, then the other plain bases, then each expander
@@ -43,12 +44,14 @@ type Expansion struct {
 // QueryExpansion evaluates names (ExpansionNames) with setup, whose Builder
 // must answer query vectors for sub-queries (retrieval.FoldIn) when a base
 // has a vector component, and compares each with names[0] on all questions
-// and on each of types: ExpansionMetrics with intervals, paired Recall@5
-// differences, Holm within each family.
+// and on each of types under setup's protocol with ExpansionMetrics in
+// place of its metrics: ExpansionMetrics with intervals, paired differences
+// of the first of them, Holm within each family. Runs are the top
+// Protocol.RunDepth.
 func QueryExpansion(setup *experiment.Setup, names []string, types []string) (*Expansion, error) {
 	s := experiment.NewSetup(setup.Questions, setup.Qrels, setup.Builder)
 	s.Protocol = setup.Protocol
-	s.Protocol.Metrics = ExpansionMetrics
+	s.Protocol.Metrics, s.Protocol.SelectionMetric = ExpansionMetrics, ExpansionMetrics[0]
 	var evs []*experiment.Evaluation
 	out := &Expansion{SubQueries: map[string]float64{}}
 	queries := setup.QueryTexts()
@@ -57,7 +60,7 @@ func QueryExpansion(setup *experiment.Setup, names []string, types []string) (*E
 		if err != nil {
 			return nil, err
 		}
-		lists, err := retrieval.SearchAll(r, queries, experiment.RunDepth)
+		lists, err := retrieval.SearchAll(r, queries, s.Protocol.RunDepth)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
 		}
@@ -83,7 +86,7 @@ func QueryExpansion(setup *experiment.Setup, names []string, types []string) (*E
 		}
 	}
 	for _, typ := range append([]string{Overall}, types...) {
-		f, err := CompareOn(evs, 0, typ, ExpansionMetrics, "recall@5", s.Protocol.B, s.Protocol.Seed, s.Protocol.Level)
+		f, err := CompareOn(evs, 0, typ, s.Protocol)
 		if err != nil {
 			return nil, err
 		}

@@ -76,26 +76,43 @@ func BorrowSummaries(chunks, from []chat.Chunk, summaries map[string]string) (ou
 	return out, borrowed
 }
 
-// Protocol is the paper's protocol run on one chunking.
+// Protocol is a protocol run on one chunking.
 type Protocol struct {
 	Label    string
 	Chunks   []chat.Chunk
 	Gold     gold.Report
 	Qrels    trec.Qrels
-	Singles  []*experiment.Evaluation // experiment.PaperSingles order
+	Singles  []*experiment.Evaluation // the protocol's Singles order
 	Selected *experiment.Evaluation   // the sweep's selected configuration
 	Setup    *experiment.Setup
 }
 
-// RunProtocol resolves gold from evidence over chunks (gold.Resolve), fits
-// the local LSA embedder on the chunks' capped embedding_text (as the
-// study's local embedder does) and embeds summary and embedding_text,
-// evaluates the five single retrievers and the 126-configuration sweep with
-// tokenizer tok, B resamples and seed, and scores the selected
-// configuration. With vs not nil, its vectors under model are used instead of
-// a fresh fit (the study's own vectors for its own chunks).
-func RunProtocol(label string, chunks []chat.Chunk, summaries map[string]string, msgs []chat.Message, evidence []gold.Evidence, qs []questions.Question, tok string, b int, seed uint64, vs retrieval.VectorSource, model string) (*Protocol, error) {
-	qrels, rep := gold.Resolve(evidence, msgs, chunks)
+// ProtocolInput is what RunProtocol reads: one chunking of the messages,
+// with the chunks' summaries, the evidence to resolve gold from and the
+// questions, the protocol to run and, optionally, vectors to reuse.
+type ProtocolInput struct {
+	Label     string
+	Chunks    []chat.Chunk
+	Summaries map[string]string // by chunk ID
+	Messages  []chat.Message
+	Evidence  []gold.Evidence
+	Questions []questions.Question
+	Protocol  experiment.Protocol
+	// Vectors, when not nil, are used under Model instead of a fresh fit
+	// (the study's own vectors for its own chunks).
+	Vectors retrieval.VectorSource
+	Model   string
+}
+
+// RunProtocol resolves gold from in.Evidence over in.Chunks (gold.Resolve),
+// fits the local LSA embedder on the chunks' capped embedding_text (as the
+// study's local embedder does) and embeds summary and embedding_text unless
+// in.Vectors is set, evaluates in.Protocol's single retrievers and its
+// sweep over its pairings and weights with its tokenizer and bootstrap, and
+// scores the selected configuration.
+func RunProtocol(in ProtocolInput) (*Protocol, error) {
+	label, chunks, summaries, vs, model := in.Label, in.Chunks, in.Summaries, in.Vectors, in.Model
+	qrels, rep := gold.Resolve(in.Evidence, in.Messages, chunks)
 	p := &Protocol{Label: label, Chunks: chunks, Gold: rep, Qrels: qrels}
 	if vs == nil {
 		reps := map[string][]string{}
@@ -113,13 +130,12 @@ func RunProtocol(label string, chunks []chat.Chunk, summaries map[string]string,
 		vs, model = fitted, fitted.Model
 	}
 	var err error
-	builder := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: summaries}, vs, retrieval.Options{Tokenizer: tok, EmbedModel: model})
-	p.Setup = experiment.NewSetup(qs, qrels, builder)
-	p.Setup.Protocol.B, p.Setup.Protocol.Seed = b, seed
-	if p.Singles, err = p.Setup.EvaluateAll(experiment.PaperSingles); err != nil {
+	builder := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: summaries}, vs, retrieval.Options{Tokenizer: in.Protocol.Tokenizer, EmbedModel: model})
+	p.Setup = &experiment.Setup{Questions: in.Questions, Qrels: qrels, Builder: builder, Protocol: in.Protocol}
+	if p.Singles, err = p.Setup.EvaluateAll(in.Protocol.Singles); err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
-	sw, err := p.Setup.Sweep(experiment.PaperPairings(), nil)
+	sw, err := p.Setup.Sweep(in.Protocol.Pairings, in.Protocol.Betas)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}

@@ -1,5 +1,5 @@
 // Package experiment runs the evaluation protocol over one corpus: every
-// retriever's top-RunDepth run for every question, metrics per question and
+// retriever's top-Protocol.RunDepth run for every question, metrics per question and
 // macro, percentile-bootstrap intervals from one shared index matrix, and the
 // weight sweep of a fusion rule over pairings with the spec §10 selection
 // rule. Protocol holds every choice that decides a number; PaperProtocol is
@@ -26,31 +26,6 @@ import (
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
 )
-
-// RunDepth is the paper's run depth.
-//
-// Deprecated: use Protocol.RunDepth (PaperProtocol().RunDepth).
-const RunDepth = fusion.Depth
-
-// SelectionMetric is the paper's selection metric.
-//
-// Deprecated: use Protocol.SelectionMetric.
-const SelectionMetric = metrics.Recall5
-
-// PaperMetrics are the paper's metrics.
-//
-// Deprecated: use Protocol.Metrics.
-var PaperMetrics = PaperProtocol().Metrics
-
-// PaperSingles are the single retrievers of the paper's Table 3.
-//
-// Deprecated: use Protocol.Singles.
-var PaperSingles = PaperProtocol().Singles
-
-// PaperPairings returns the paper's six pairings.
-//
-// Deprecated: use Protocol.Pairings.
-func PaperPairings() []retrieval.Pairing { return PaperProtocol().Pairings }
 
 // Setup is one evaluation: a question set with its qrels over a corpus whose
 // retrievers Builder makes, under Protocol. Bootstrap intervals use one
@@ -326,11 +301,6 @@ type Config struct {
 	Spec    retrieval.Spec // the fused retriever
 	Result  *metrics.Result
 }
-
-// SweepConfig is Config.
-//
-// Deprecated: use Config.
-type SweepConfig = Config
 
 // Sweep holds every configuration in pairing order then β ascending, and the
 // index of the one selected by the first maximum of the protocol's

@@ -103,7 +103,7 @@ func TestPairedDifferenceOfAMethodWithItselfIsZero(t *testing.T) {
 
 func TestSweepCoversEveryConfigurationAndSelectsTheFirstMaximum(t *testing.T) {
 	s := fixture()
-	w, err := s.Sweep(experiment.PaperPairings(), nil)
+	w, err := s.Sweep(experiment.PaperProtocol().Pairings, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

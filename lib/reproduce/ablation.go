@@ -36,7 +36,7 @@ var AblationTokenizers = []string{tokenize.Default, kagome.Name}
 // the Study, once.
 func Ablation(s *Study) ([]beyond.AblationRow, error) {
 	return cached(s, "ablation", func() ([]beyond.AblationRow, error) {
-		return beyond.Ablation(s.Chunks, s.Summaries, s.Questions, s.Qrels, AblationTokenizers, s.Protocol.B, s.Protocol.Seed)
+		return beyond.Ablation(beyond.AblationInput{Chunks: s.Chunks, Summaries: s.Summaries, Questions: s.Questions, Qrels: s.Qrels, Tokenizers: AblationTokenizers, Protocol: s.Protocol})
 	})
 }
 

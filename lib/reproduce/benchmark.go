@@ -87,7 +87,7 @@ func RunUsers(dataset string, dirs []string, workDir string, base Options) (*Use
 		results = append(results, r)
 		fmt.Fprintf(base.Log, "  user %d/%d: %d chunks, %d questions\n", i+1, len(dirs), r.Chunks, r.Questions)
 	}
-	sum, err := robustness.Aggregate(results, base.Protocol.B, base.Protocol.Seed)
+	sum, err := robustness.Aggregate(results, base.Protocol)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func LoadUsers(path string) (*Users, error) {
 	if err := json.Unmarshal(b, &saved); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	sum, err := robustness.Aggregate(saved.Results, saved.UserB, saved.UserSeed)
+	sum, err := robustness.Aggregate(saved.Results, savedOptions(saved.Tokenizer, saved.UserB, saved.UserSeed).Protocol)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/reproduce"
 	"github.com/linemem/linemem/lib/robustness"
 )
@@ -15,7 +16,7 @@ func fakeUsers(t *testing.T) *reproduce.Users {
 	sum, err := robustness.Aggregate([]robustness.SeedResult{
 		seedResult(1, 0.40, 0.05, 0.70, "E-BM25+E-Vec", 0.45),  // singles rise in Table 3's order
 		seedResult(2, 0.60, -0.05, 0.62, "E-BM25+S-Vec", 0.50), // singles fall: raw_text_bm25 best
-	}, 500, 12345)
+	}, func() experiment.Protocol { p := experiment.PaperProtocol(); p.B = 500; return p }())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,12 +41,12 @@ func losslessTable(s *Study) (report.Table, error) {
 		sums   map[string]string
 		vs     retrieval.VectorSource
 	}{{"paper (trimming)", s.Chunks, s.Summaries, s.Store}, {"lossless", lossless, sums, nil}} {
-		if runs[i], err = beyond.RunProtocol(c.label, c.chunks, c.sums, msgs, ev, s.Questions, s.Protocol.Tokenizer, s.Protocol.B, s.Protocol.Seed, c.vs, s.EmbedModel); err != nil {
+		if runs[i], err = beyond.RunProtocol(beyond.ProtocolInput{Label: c.label, Chunks: c.chunks, Summaries: c.sums, Messages: msgs, Evidence: ev, Questions: s.Questions, Protocol: s.Protocol, Vectors: c.vs, Model: s.EmbedModel}); err != nil {
 			return report.Table{}, err
 		}
 	}
 	paper, loss := runs[0], runs[1]
-	ix := beyond.NewIndices(s.Protocol.B, len(s.Questions), s.Protocol.Seed)
+	ix := beyond.NewIndices(s.Protocol, len(s.Questions))
 	t := report.Table{Slug: LosslessSlug, Caption: "The paper's protocol on trimmed and on lossless chunks",
 		Columns: []string{"Retriever", "Recall@5 paper (95% CI)", "Recall@5 lossless (95% CI)", "Δ lossless − paper (95% CI)", "p", "Holm p"},
 		// Many interval columns fit a one-column page only with the metric name short.

@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/robustness"
 	"github.com/linemem/linemem/lib/synth"
@@ -71,7 +72,7 @@ func RunRobustness(ro robustness.Options, base Options) (*Robustness, error) {
 	if len(models) != 1 {
 		return nil, fmt.Errorf("robustness: seeds used different embedding models %v", slices.Sorted(maps.Keys(models)))
 	}
-	sum, err := robustness.Aggregate(results, base.Protocol.B, base.Protocol.Seed)
+	sum, err := robustness.Aggregate(results, base.Protocol)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +112,7 @@ var robustnessAbbreviations = []report.Abbreviation{
 }
 
 func metricName(m string) string {
-	if m == "success@5" {
+	if m == metrics.Success5 {
 		return "Success@5"
 	}
 	return metricLabel(m)
@@ -320,8 +321,8 @@ func (r *Robustness) OrderTable() report.Table {
 // selected hybrid, with the mean and the 10th–90th percentile over seeds and
 // the paper's value.
 func (r *Robustness) Figure() (*plot.Plot, error) {
-	const metric = "recall@5"
-	names := append(slices.Clone(experiment.PaperSingles), robustness.SelectedHybrid)
+	const metric = metrics.Recall5
+	names := append(experiment.PaperProtocol().Singles, robustness.SelectedHybrid)
 	items := make([]report.LabeledCI, len(names))
 	for i, name := range names {
 		row, ok := r.Row(name, metric)
@@ -467,7 +468,7 @@ func LoadRobustness(path string) (*Robustness, error) {
 	if err := json.Unmarshal(b, &saved); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	sum, err := robustness.Aggregate(saved.Results, saved.SeedB, saved.SeedSeed)
+	sum, err := robustness.Aggregate(saved.Results, savedOptions(saved.Tokenizer, saved.SeedB, saved.SeedSeed).Protocol)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func seedResult(seed uint64, base, step, hybrid float64, pairing string, beta float64) robustness.SeedResult {
 	iv := func(v float64) map[string]experiment.Interval {
 		m := map[string]experiment.Interval{}
-		for _, metric := range experiment.PaperMetrics {
+		for _, metric := range experiment.PaperProtocol().Metrics {
 			m[metric] = experiment.Interval{Mean: v, Lo: v - 0.1, Hi: v + 0.1}
 		}
 		return m
@@ -31,7 +31,7 @@ func seedResult(seed uint64, base, step, hybrid float64, pairing string, beta fl
 	r := robustness.SeedResult{Seed: seed, Chunks: 1000 + int(seed), Questions: 100, Gain: map[string]experiment.Interval{},
 		SelectedByType: map[string]float64{"named_entity": 0.8, "contextual": 0.7, "aggregate": 0.3}}
 	bestV := -1.0
-	for i, name := range experiment.PaperSingles {
+	for i, name := range experiment.PaperProtocol().Singles {
 		v := base + float64(i)*step
 		r.Singles = append(r.Singles, robustness.Estimate{Name: name, Metrics: iv(v)})
 		if v > bestV {
@@ -39,7 +39,7 @@ func seedResult(seed uint64, base, step, hybrid float64, pairing string, beta fl
 		}
 	}
 	r.Selected = robustness.Hybrid{Estimate: robustness.Estimate{Name: "hybrid:" + pairing, Metrics: iv(hybrid)}, Pairing: pairing, Beta: beta}
-	for _, metric := range experiment.PaperMetrics {
+	for _, metric := range experiment.PaperProtocol().Metrics {
 		d := hybrid - bestV
 		r.Gain[metric] = experiment.Interval{Mean: d, Lo: d - 0.05, Hi: d + 0.05}
 	}
@@ -52,7 +52,7 @@ func fakeRobustness(t *testing.T) *reproduce.Robustness {
 		seedResult(3, 0.50, 0.02, 0.55, "E-BM25+E-Vec", 0.45),
 		seedResult(1, 0.40, 0.05, 0.70, "E-BM25+E-Vec", 0.45),
 		seedResult(2, 0.60, -0.05, 0.62, "E-BM25+S-Vec", 0.50),
-	}, 500, 12345)
+	}, func() experiment.Protocol { p := experiment.PaperProtocol(); p.B = 500; return p }())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestRobustnessFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, label := range append(slices.Clone(experiment.PaperSingles), robustness.SelectedHybrid, "one seed", "paper") {
+	for _, label := range append(experiment.PaperProtocol().Singles, robustness.SelectedHybrid, "one seed", "paper") {
 		if !bytes.Contains(svg, []byte(label)) {
 			t.Errorf("figure has no label %q", label)
 		}

@@ -74,7 +74,7 @@ type Summary struct {
 	B             int
 	BootstrapSeed uint64
 	Level         float64
-	Metrics       []string     // experiment.PaperMetrics that every seed evaluated
+	Metrics       []string     // the protocol's metrics that every seed evaluated, in its order
 	Results       []SeedResult // ascending by seed
 	// Rows: each single retriever (Table 3 order), then SelectedHybrid, then
 	// HybridGain; metrics in Metrics order within each.
@@ -87,10 +87,13 @@ type Summary struct {
 	// interval lies above 0.
 	HybridWins, HybridWinsCI map[string]int
 	Orders                   []PairOrder
-	// FullOrder counts, by metric, the seeds on which all five single
-	// retrievers follow Table 3's order strictly.
+	// FullOrder counts, by metric, the seeds on which the metric rises
+	// strictly over the protocol's single retrievers in their order (Table
+	// 3's under the paper's protocol).
 	FullOrder map[string]int
 	Claims    []ClaimResult
+
+	protocol experiment.Protocol // what Aggregate ran under
 }
 
 // Row returns the row of retriever and metric.
@@ -103,36 +106,38 @@ func (s *Summary) Row(retriever, metric string) (Row, bool) {
 	return Row{}, false
 }
 
-// Aggregate summarises results (in any order) with a seed-level bootstrap of
-// b resamples (bootstrap.DefaultB when ≤ 0) drawn from seed, at
-// bootstrap.DefaultLevel.
-func Aggregate(results []SeedResult, b int, seed uint64) (*Summary, error) {
+// Aggregate summarises results (in any order) under p: a seed-level
+// bootstrap of p.B resamples drawn from p.Seed with p.Level intervals, of
+// p.Metrics (those every seed evaluated) for p.Singles (in order, which
+// every result must hold), the selected hybrid and the gain; selections are
+// counted over p.Pairings, pairwise orders over p.Singles.
+func Aggregate(results []SeedResult, p experiment.Protocol) (*Summary, error) {
 	if len(results) == 0 {
 		return nil, errors.New("robustness: no seed results to aggregate")
 	}
+	if err := experiment.CheckBootstrap(p.B); err != nil {
+		return nil, fmt.Errorf("robustness: %w", err)
+	}
 	results = slices.Clone(results)
 	slices.SortFunc(results, func(x, y SeedResult) int { return cmp.Compare(x.Seed, y.Seed) })
-	if b <= 0 {
-		b = bootstrap.DefaultB
-	}
-	s := &Summary{B: b, BootstrapSeed: seed, Level: bootstrap.DefaultLevel, Results: results,
+	s := &Summary{B: p.B, BootstrapSeed: p.Seed, Level: p.Level, Results: results, protocol: p,
 		HybridWins: map[string]int{}, HybridWinsCI: map[string]int{}, FullOrder: map[string]int{}}
 	for i, r := range results {
 		if i > 0 && r.Seed == results[i-1].Seed {
 			return nil, fmt.Errorf("robustness: seed %d has two results", r.Seed)
 		}
-		if err := checkResult(r); err != nil {
+		if err := checkResult(r, p.Singles); err != nil {
 			return nil, err
 		}
 		s.Seeds = append(s.Seeds, r.Seed)
 	}
-	for _, m := range experiment.PaperMetrics {
+	for _, m := range p.Metrics {
 		if everySeedHas(results, m) {
 			s.Metrics = append(s.Metrics, m)
 		}
 	}
-	ix := bootstrap.NewIndices(b, len(results), seed)
-	for _, name := range experiment.PaperSingles {
+	ix := bootstrap.NewIndices(p.B, len(results), p.Seed)
+	for _, name := range p.Singles {
 		s.addRows(ix, name, func(r SeedResult) map[string]experiment.Interval { e, _ := r.Single(name); return e.Metrics })
 	}
 	s.addRows(ix, SelectedHybrid, func(r SeedResult) map[string]experiment.Interval { return r.Selected.Metrics })
@@ -161,9 +166,10 @@ func Aggregate(results []SeedResult, b int, seed uint64) (*Summary, error) {
 	return s, nil
 }
 
-// checkResult reports a result that lacks a single retriever of Table 3.
-func checkResult(r SeedResult) error {
-	for _, name := range experiment.PaperSingles {
+// checkResult reports a result that lacks one of the single retrievers
+// singles.
+func checkResult(r SeedResult, singles []string) error {
+	for _, name := range singles {
 		if _, ok := r.Single(name); !ok {
 			return fmt.Errorf("robustness: seed %d has no result for %s", r.Seed, name)
 		}
@@ -219,7 +225,7 @@ func (s *Summary) countSelections() {
 		}
 	}
 	order := map[string]int{}
-	for i, p := range experiment.PaperPairings() {
+	for i, p := range s.protocol.Pairings {
 		order[p.Label] = i
 		s.Pairings = append(s.Pairings, Count{Label: p.Label, Pairing: p.Label, Seeds: pairings[p.Label]})
 	}
@@ -229,13 +235,13 @@ func (s *Summary) countSelections() {
 	slices.SortFunc(s.Configs, func(a, b Count) int {
 		return cmp.Or(cmp.Compare(b.Seeds, a.Seeds), cmp.Compare(order[a.Pairing], order[b.Pairing]), cmp.Compare(a.Beta, b.Beta))
 	})
-	for _, name := range experiment.PaperSingles {
+	for _, name := range s.protocol.Singles {
 		s.BestSingles = append(s.BestSingles, Count{Label: name, Seeds: best[name]})
 	}
 }
 
 func (s *Summary) countOrders() {
-	names := experiment.PaperSingles
+	names := s.protocol.Singles
 	for i := range names {
 		for j := i + 1; j < len(names); j++ {
 			po := PairOrder{Lower: names[i], Upper: names[j], Above: map[string]int{}, Ties: map[string]int{}}
@@ -256,18 +262,18 @@ func (s *Summary) countOrders() {
 	}
 	for _, r := range s.Results {
 		for _, m := range s.Metrics {
-			if followsTable3(r, m) {
+			if rises(r, names, m) {
 				s.FullOrder[m]++
 			}
 		}
 	}
 }
 
-// followsTable3 reports whether the single retrievers' metric rises strictly
-// in Table 3's row order on r.
-func followsTable3(r SeedResult, metric string) bool {
+// rises reports whether metric rises strictly over the single retrievers
+// names, in that order, on r.
+func rises(r SeedResult, names []string, metric string) bool {
 	prev := -1.0
-	for _, name := range experiment.PaperSingles {
+	for _, name := range names {
 		e, _ := r.Single(name)
 		v := e.Metrics[metric].Mean
 		if v <= prev {
@@ -277,6 +283,10 @@ func followsTable3(r SeedResult, metric string) bool {
 	}
 	return true
 }
+
+// paper is the protocol the paper's claims speak of: its Table 3 order and
+// its selection metric, Recall@5.
+var paper = experiment.PaperProtocol()
 
 // Claims are the paper's statements about its results that are checked on
 // every seed, in the order of its §6–§7.
@@ -294,7 +304,7 @@ var Claims = []Claim{
 	{
 		Statement: "the five single retrievers' Recall@5 rises in Table 3's order (raw_text_bm25 < summary_bm25 < summary_vector < embedding_text_vector < embedding_text_bm25)",
 		Paper:     "yes",
-		Holds:     func(r SeedResult) bool { return followsTable3(r, experiment.SelectionMetric) },
+		Holds:     func(r SeedResult) bool { return rises(r, paper.Singles, paper.SelectionMetric) },
 	},
 	{
 		Statement: "the sweep selects E-BM25+E-Vec",
@@ -304,12 +314,12 @@ var Claims = []Claim{
 	{
 		Statement: "the selected hybrid's Recall@5 is above the best single retriever's",
 		Paper:     "yes (+0.113)",
-		Holds:     func(r SeedResult) bool { return r.Gain[experiment.SelectionMetric].Mean > 0 },
+		Holds:     func(r SeedResult) bool { return r.Gain[paper.SelectionMetric].Mean > 0 },
 	},
 	{
 		Statement: "… and the paired 95% CI of that difference lies above 0",
 		Paper:     "yes ([0.048, 0.184])",
-		Holds:     func(r SeedResult) bool { return r.Gain[experiment.SelectionMetric].Lo > 0 },
+		Holds:     func(r SeedResult) bool { return r.Gain[paper.SelectionMetric].Lo > 0 },
 	},
 	{
 		Statement: "aggregate questions have the selected hybrid's lowest Recall@5 of the three question types",
@@ -318,12 +328,12 @@ var Claims = []Claim{
 	},
 }
 
-// lowestSingle returns the single retriever with the lowest SelectionMetric,
-// the first in Table 3 order on ties.
+// lowestSingle returns the single retriever with the lowest Recall@5 (the
+// paper's selection metric), the first in r.Singles order on ties.
 func lowestSingle(r SeedResult) string {
 	name, low := "", 0.0
 	for _, e := range r.Singles {
-		if v := e.Metrics[experiment.SelectionMetric].Mean; name == "" || v < low {
+		if v := e.Metrics[paper.SelectionMetric].Mean; name == "" || v < low {
 			name, low = e.Name, v
 		}
 	}

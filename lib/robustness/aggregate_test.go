@@ -19,13 +19,13 @@ func fakeResult(seed uint64, base, step, hybrid float64, pairing string, beta fl
 	r := robustness.SeedResult{Seed: seed, Chunks: 10, Questions: 100, Gain: map[string]experiment.Interval{}, SelectedByType: byType}
 	iv := func(v float64) map[string]experiment.Interval {
 		m := map[string]experiment.Interval{}
-		for _, metric := range experiment.PaperMetrics {
+		for _, metric := range paper.Metrics {
 			m[metric] = experiment.Interval{Mean: v, Lo: v - 0.1, Hi: v + 0.1}
 		}
 		return m
 	}
 	best, bestV := "", math.Inf(-1)
-	for i, name := range experiment.PaperSingles {
+	for i, name := range paper.Singles {
 		v := base + float64(i)*step
 		r.Singles = append(r.Singles, robustness.Estimate{Name: name, Metrics: iv(v)})
 		if v > bestV {
@@ -34,11 +34,22 @@ func fakeResult(seed uint64, base, step, hybrid float64, pairing string, beta fl
 	}
 	r.BestSingle = best
 	r.Selected = robustness.Hybrid{Estimate: robustness.Estimate{Name: "hybrid:" + pairing, Metrics: iv(hybrid)}, Pairing: pairing, Beta: beta}
-	for _, metric := range experiment.PaperMetrics {
+	for _, metric := range paper.Metrics {
 		d := hybrid - bestV
 		r.Gain[metric] = experiment.Interval{Mean: d, Lo: d - 0.05, Hi: d + 0.05}
 	}
 	return r
+}
+
+// paper is the protocol the fake results were evaluated under.
+var paper = experiment.PaperProtocol()
+
+// protocol is the paper's protocol with a seed-level bootstrap of b
+// resamples from seed.
+func protocol(b int, seed uint64) experiment.Protocol {
+	p := experiment.PaperProtocol()
+	p.B, p.Seed = b, seed
+	return p
 }
 
 var typesAggregateLowest = map[string]float64{"named_entity": 0.8, "contextual": 0.7, "aggregate": 0.3}
@@ -53,11 +64,11 @@ func fakeResults() []robustness.SeedResult {
 
 func TestAggregate(t *testing.T) {
 	const b, seed = 2000, 7
-	s, err := robustness.Aggregate(fakeResults(), b, seed)
+	s, err := robustness.Aggregate(fakeResults(), protocol(b, seed))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(s.Seeds, []uint64{1, 2, 3}) || !slices.Equal(s.Metrics, experiment.PaperMetrics) {
+	if !slices.Equal(s.Seeds, []uint64{1, 2, 3}) || !slices.Equal(s.Metrics, paper.Metrics) {
 		t.Fatalf("seeds %v metrics %v", s.Seeds, s.Metrics)
 	}
 	const tol = 1e-12 // sums of three values, reassociated
@@ -147,14 +158,14 @@ func TestAggregate(t *testing.T) {
 // TestAggregateIgnoresOrder: results in any order give the same summary.
 func TestAggregateIgnoresOrder(t *testing.T) {
 	rs := fakeResults()
-	first, err := robustness.Aggregate(rs, 500, 1)
+	first, err := robustness.Aggregate(rs, protocol(500, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(3, 3))
 	for range 5 {
 		rng.Shuffle(len(rs), func(i, j int) { rs[i], rs[j] = rs[j], rs[i] })
-		again, err := robustness.Aggregate(rs, 500, 1)
+		again, err := robustness.Aggregate(rs, protocol(500, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,19 +195,22 @@ func summaryJSON(t *testing.T, s *robustness.Summary) string {
 }
 
 func TestAggregateEdgeCases(t *testing.T) {
-	if _, err := robustness.Aggregate(nil, 100, 1); err == nil {
+	if _, err := robustness.Aggregate(nil, protocol(100, 1)); err == nil {
 		t.Error("no results: want an error")
 	}
 	rs := fakeResults()
-	if _, err := robustness.Aggregate(append(rs, rs[0]), 100, 1); err == nil {
+	if _, err := robustness.Aggregate(append(rs, rs[0]), protocol(100, 1)); err == nil {
 		t.Error("a seed twice: want an error")
+	}
+	if _, err := robustness.Aggregate(rs, protocol(0, 1)); err == nil {
+		t.Error("B = 0: want an error (a zero is not the paper's B)")
 	}
 	broken := fakeResults()[:1]
 	broken[0].Singles = broken[0].Singles[1:]
-	if _, err := robustness.Aggregate(broken, 100, 1); err == nil {
+	if _, err := robustness.Aggregate(broken, protocol(100, 1)); err == nil {
 		t.Error("a missing single retriever: want an error")
 	}
-	one, err := robustness.Aggregate(fakeResults()[:1], 100, 1)
+	one, err := robustness.Aggregate(fakeResults()[:1], protocol(100, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,7 @@
 package robustness
 
+import "github.com/linemem/linemem/lib/metrics"
+
 // PaperValue is one figure the paper reports: a macro metric of a retriever
 // on its 100 questions.
 type PaperValue struct {
@@ -13,13 +15,13 @@ type PaperValue struct {
 // can be placed within the spread over seeds. The paper reports no
 // success@5.
 var Paper = []PaperValue{
-	{"raw_text_bm25", "recall@5", 0.427}, {"raw_text_bm25", "mrr@5", 0.354}, {"raw_text_bm25", "ndcg@5", 0.348},
-	{"summary_bm25", "recall@5", 0.463}, {"summary_bm25", "mrr@5", 0.419}, {"summary_bm25", "ndcg@5", 0.395},
-	{"summary_vector", "recall@5", 0.541}, {"summary_vector", "mrr@5", 0.445}, {"summary_vector", "ndcg@5", 0.436},
-	{"embedding_text_vector", "recall@5", 0.549}, {"embedding_text_vector", "mrr@5", 0.459}, {"embedding_text_vector", "ndcg@5", 0.455},
-	{"embedding_text_bm25", "recall@5", 0.584}, {"embedding_text_bm25", "mrr@5", 0.491}, {"embedding_text_bm25", "ndcg@5", 0.478},
-	{SelectedHybrid, "recall@5", 0.697}, {SelectedHybrid, "mrr@5", 0.595}, {SelectedHybrid, "ndcg@5", 0.575},
-	{HybridGain, "recall@5", 0.113},
+	{"raw_text_bm25", metrics.Recall5, 0.427}, {"raw_text_bm25", metrics.MRR5, 0.354}, {"raw_text_bm25", metrics.NDCG5, 0.348},
+	{"summary_bm25", metrics.Recall5, 0.463}, {"summary_bm25", metrics.MRR5, 0.419}, {"summary_bm25", metrics.NDCG5, 0.395},
+	{"summary_vector", metrics.Recall5, 0.541}, {"summary_vector", metrics.MRR5, 0.445}, {"summary_vector", metrics.NDCG5, 0.436},
+	{"embedding_text_vector", metrics.Recall5, 0.549}, {"embedding_text_vector", metrics.MRR5, 0.459}, {"embedding_text_vector", metrics.NDCG5, 0.455},
+	{"embedding_text_bm25", metrics.Recall5, 0.584}, {"embedding_text_bm25", metrics.MRR5, 0.491}, {"embedding_text_bm25", metrics.NDCG5, 0.478},
+	{SelectedHybrid, metrics.Recall5, 0.697}, {SelectedHybrid, metrics.MRR5, 0.595}, {SelectedHybrid, metrics.NDCG5, 0.575},
+	{HybridGain, metrics.Recall5, 0.113},
 }
 
 // PaperSelection is the configuration the paper's sweep selected (Table 4).

@@ -125,15 +125,15 @@ func Run(o Options) ([]SeedResult, error) {
 	for i, seed := range seeds {
 		g.Go(func() error {
 			start := time.Now()
-			r, err := RunSeed(seed, o)
+			r, metric, err := runSeed(seed, o)
 			if err != nil {
 				return fmt.Errorf("seed %d: %w", seed, err)
 			}
 			results[i] = r
 			mu.Lock()
 			done++
-			fmt.Fprintf(log, "robustness: [%d/%d] seed %d: selected %s, Recall@5 %.3f (%s)\n",
-				done, len(seeds), seed, r.Selected.Name, r.Selected.Metrics[experiment.PaperProtocol().SelectionMetric].Mean, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(log, "robustness: [%d/%d] seed %d: selected %s, %s %.3f (%s)\n",
+				done, len(seeds), seed, r.Selected.Name, metric, r.Selected.Metrics[metric].Mean, time.Since(start).Round(time.Millisecond))
 			mu.Unlock()
 			return nil
 		})
@@ -156,42 +156,49 @@ func firstDuplicate(sorted []uint64) int {
 // RunSeed generates the synthetic corpus of seed at o's scale, prepares it
 // with o.Prepare and runs the paper protocol on it (see the package doc).
 func RunSeed(seed uint64, o Options) (SeedResult, error) {
+	r, _, err := runSeed(seed, o)
+	return r, err
+}
+
+// runSeed is RunSeed that also returns the selection metric of the
+// prepared Setup's protocol.
+func runSeed(seed uint64, o Options) (SeedResult, string, error) {
 	if o.Prepare == nil {
-		return SeedResult{}, errors.New("robustness: no Preparer")
+		return SeedResult{}, "", errors.New("robustness: no Preparer")
 	}
 	dir := ""
 	if o.WorkDir != "" {
 		dir = filepath.Join(o.WorkDir, fmt.Sprintf("seed-%d", seed))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return SeedResult{}, err
+			return SeedResult{}, "", err
 		}
 	} else {
 		tmp, err := os.MkdirTemp("", fmt.Sprintf("linemem-seed-%d-", seed))
 		if err != nil {
-			return SeedResult{}, err
+			return SeedResult{}, "", err
 		}
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
 	ds, err := synth.Generate(synth.Config{Seed: seed, Scale: o.scale()})
 	if err != nil {
-		return SeedResult{}, err
+		return SeedResult{}, "", err
 	}
 	dataDir := filepath.Join(dir, "data")
 	if err := ds.WriteDir(dataDir); err != nil {
-		return SeedResult{}, err
+		return SeedResult{}, "", err
 	}
 	setup, closer, err := o.Prepare(dataDir, filepath.Join(dir, "linemem.db"))
 	if err != nil {
-		return SeedResult{}, err
+		return SeedResult{}, "", err
 	}
 	defer closer.Close()
 	r, err := Protocol(setup)
 	if err != nil {
-		return SeedResult{}, err
+		return SeedResult{}, "", err
 	}
 	r.Seed, r.Chunks = seed, ds.Stats.Chunks
-	return r, nil
+	return r, setup.Protocol.SelectionMetric, nil
 }
 
 // Protocol runs the paper protocol on one prepared corpus: the single

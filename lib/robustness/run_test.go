@@ -154,16 +154,16 @@ func TestRunIndependentOfOrderAndWorkers(t *testing.T) {
 		t.Fatalf("results not ascending by seed: %+v", rs)
 	}
 	for _, r := range rs {
-		if len(r.Singles) != len(experiment.PaperSingles) || r.Questions != 20 || r.Chunks == 0 {
+		if len(r.Singles) != len(experiment.PaperProtocol().Singles) || r.Questions != 20 || r.Chunks == 0 {
 			t.Errorf("seed %d: %d singles, %d questions, %d chunks", r.Seed, len(r.Singles), r.Questions, r.Chunks)
 		}
 		best, _ := r.Single(r.BestSingle)
-		g := r.Gain[experiment.SelectionMetric].Mean
-		if want := r.Selected.Metrics[experiment.SelectionMetric].Mean - best.Metrics[experiment.SelectionMetric].Mean; math.Abs(g-want) > 1e-9 {
+		g := r.Gain[experiment.PaperProtocol().SelectionMetric].Mean
+		if want := r.Selected.Metrics[experiment.PaperProtocol().SelectionMetric].Mean - best.Metrics[experiment.PaperProtocol().SelectionMetric].Mean; math.Abs(g-want) > 1e-9 {
 			t.Errorf("seed %d: gain %v, want selected − best = %v", r.Seed, g, want)
 		}
 		for _, e := range r.Singles {
-			if e.Metrics[experiment.SelectionMetric].Mean > best.Metrics[experiment.SelectionMetric].Mean {
+			if e.Metrics[experiment.PaperProtocol().SelectionMetric].Mean > best.Metrics[experiment.PaperProtocol().SelectionMetric].Mean {
 				t.Errorf("seed %d: %s beats the best single %s", r.Seed, e.Name, r.BestSingle)
 			}
 		}

@@ -1,20 +1,3 @@
-// Package beyond holds the analyses beyond the paper: limits the paper names
-// in §7–§9 and leaves unmeasured, measured with its protocol (top-200 runs,
-// per-question metrics, percentile-bootstrap intervals from one seeded
-// B × n matrix, paired differences). Layout as tables and figures stays in
-// lib/reproduce.
-//
-// Round two (this file and expansion.go, groups.go, selection.go,
-// ablation.go, lossless.go): multi-query retrieval that changes the
-// candidates, the embedding_text component ablation, lossless chunking, an
-// honest estimate of the selected hybrid's gain, and evidence-group recall.
-// Families of paired comparisons carry two-sided bootstrap p-values
-// (bootstrap.PairedP) with Holm's correction (bootstrap.Holm) across the
-// family.
-//
-// It imports the evaluation layers (experiment, metrics, bootstrap,
-// retrieval, analysis, gold, chunking, represent, provider/lsa), never
-// lib/reproduce.
 package beyond
 
 import (
@@ -51,12 +34,15 @@ type Family struct {
 	Diffs     []*Diff                          // by method; nil for the reference
 }
 
-// CompareOn builds a Family over the evaluations' common questions, or over
-// the questions of type typ (Overall: all). Resamples: a fresh B × n matrix
-// of the subset's size from seed (lib/bootstrap's rule for subsets), shared
-// by every method. Every evaluation must hold the same QIDs in the same
-// order and every metric of mets.
-func CompareOn(evs []*experiment.Evaluation, ref int, typ string, mets []string, diffMetric string, b int, seed uint64, level float64) (*Family, error) {
+// CompareOn builds a Family under p over the evaluations' common questions,
+// or over the questions of type typ (Overall: all): every metric of
+// p.Metrics with its p.Level interval, and the paired difference of
+// p.SelectionMetric from evs[ref]. Resamples: a fresh p.B × n matrix of the
+// subset's size from p.Seed (lib/bootstrap's rule for subsets), shared by
+// every method. Every evaluation must hold the same QIDs in the same order
+// and every metric of p.Metrics.
+func CompareOn(evs []*experiment.Evaluation, ref int, typ string, p experiment.Protocol) (*Family, error) {
+	mets, diffMetric, level := p.Metrics, p.SelectionMetric, p.Level
 	if len(evs) == 0 || ref < 0 || ref >= len(evs) {
 		return nil, fmt.Errorf("compare: reference %d of %d evaluations", ref, len(evs))
 	}
@@ -71,7 +57,7 @@ func CompareOn(evs []*experiment.Evaluation, ref int, typ string, mets []string,
 		idx = base.TypeIndices(typ)
 	}
 	f := &Family{Type: typ, Questions: len(idx), Ref: ref}
-	ix := bootstrap.NewIndices(b, len(idx), seed)
+	ix := bootstrap.NewIndices(p.B, len(idx), p.Seed)
 	var ps []float64
 	var at []int
 	for i, ev := range evs {
@@ -148,11 +134,8 @@ func allIndices(n int) []int {
 // mean is metrics.Mean, named here for the selection code.
 func mean(x []float64) float64 { return metrics.Mean(x) }
 
-func newIndices(b, n int, seed uint64) *bootstrap.Indices {
-	return bootstrap.NewIndices(b, max(n, 1), seed)
+// NewIndices is the p.B × n resample matrix drawn from p.Seed
+// (bootstrap.NewIndices), with n raised to at least 1.
+func NewIndices(p experiment.Protocol, n int) *bootstrap.Indices {
+	return bootstrap.NewIndices(p.B, max(n, 1), p.Seed)
 }
-
-func levelOf() float64 { return bootstrap.DefaultLevel }
-
-// NewIndices is bootstrap.NewIndices with n raised to at least 1.
-func NewIndices(b, n int, seed uint64) *bootstrap.Indices { return newIndices(b, n, seed) }

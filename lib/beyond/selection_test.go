@@ -2,15 +2,11 @@ package beyond_test
 
 import (
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/chat"
-	"github.com/linemem/linemem/lib/gold"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 func TestFoldAssignment(t *testing.T) {
@@ -95,32 +91,5 @@ func TestSelectionAware(t *testing.T) {
 		if g < 0 || g > 1 {
 			t.Errorf("out-of-bag gain %v outside [0, 1]", g)
 		}
-	}
-}
-
-func TestGroupScores(t *testing.T) {
-	groups := map[string][]gold.Group{
-		"q1": {{QID: "q1", ChunkIDs: []string{"c1", "c2"}}, {QID: "q1", ChunkIDs: []string{"c5"}}},
-		"q2": {{QID: "q2", ChunkIDs: []string{"c9"}}},
-	}
-	run := trec.Run{"q1": {{ChunkID: "c5"}}, "q2": {{ChunkID: "x"}, {ChunkID: "c9"}}}
-	// q1: 1 of 2 groups in the top 5; q2: 1 of 1; q3: no groups, 0.
-	want := []float64{1.0 / 2, 1.0 / 1, 0}
-	if got := beyond.GroupScores(groups, run, []string{"q1", "q2", "q3"}, 5); !slices.Equal(got, want) {
-		t.Errorf("GroupScores = %v, want %v", got, want)
-	}
-}
-
-func TestBorrowSummaries(t *testing.T) {
-	paper := []chat.Chunk{{ID: "p1", MessageIDs: []string{"m1", "m2"}}, {ID: "p2", MessageIDs: []string{"m3", "m4", "m5"}}}
-	lossless := []chat.Chunk{
-		{ID: "p1", MessageIDs: []string{"m1", "m2"}},
-		{ID: "l2", MessageIDs: []string{"m2", "m3", "m4"}}, // shares 1 with p1, 2 with p2
-		{ID: "l3", MessageIDs: []string{"m9"}, RawText: "raw"},
-	}
-	got, borrowed := beyond.BorrowSummaries(lossless, paper, map[string]string{"p1": "S1", "p2": "S2"})
-	want := map[string]string{"p1": "S1", "l2": "S2", "l3": "raw"}
-	if !reflect.DeepEqual(got, want) || borrowed != 2 {
-		t.Errorf("BorrowSummaries = %v, %d borrowed; want %v, 2", got, borrowed, want)
 	}
 }
