@@ -1,12 +1,13 @@
 package reproduce
 
 import (
+	"gonum.org/v1/plot"
+
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/tokenize/kagome"
-	"gonum.org/v1/plot"
 )
 
 // The embedding_text component ablation: its table and figure.

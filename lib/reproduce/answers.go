@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/plot"
+
 	"github.com/linemem/linemem/lib/answer"
 	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/bootstrap"
@@ -13,7 +15,6 @@ import (
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
-	"gonum.org/v1/plot"
 )
 
 // Slugs of the evidence-attributed answers (spec §13): the table, and the
