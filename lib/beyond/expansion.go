@@ -49,8 +49,7 @@ type Expansion struct {
 // of the first of them, Holm within each family. Runs are the top
 // Protocol.RunDepth.
 func QueryExpansion(setup *experiment.Setup, names []string, types []string) (*Expansion, error) {
-	s := experiment.NewSetup(setup.Questions, setup.Qrels, setup.Builder)
-	s.Protocol = setup.Protocol
+	s := &experiment.Setup{Questions: setup.Questions, Qrels: setup.Qrels, Builder: setup.Builder, Protocol: setup.Protocol}
 	s.Protocol.Metrics, s.Protocol.SelectionMetric = ExpansionMetrics, ExpansionMetrics[0]
 	var evs []*experiment.Evaluation
 	out := &Expansion{SubQueries: map[string]float64{}}
