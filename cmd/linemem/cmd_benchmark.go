@@ -34,7 +34,7 @@ users_vs_seeds_recall and the users_vs_seeds_recall5 figure into --out.
 
 func runBenchmark(env *environment, c *command, args []string) error {
 	var dbPath string
-	var opts reproduce.Options
+	opts := reproduce.PaperOptions("", "")
 	fs := newFlagSet(env, c, &dbPath)
 	fs.StringVar(&opts.DataDir, "data", "", "converted data folder `DIR`")
 	out := fs.String("out", "", "output folder `DIR`")
@@ -79,14 +79,14 @@ func runBenchmark(env *environment, c *command, args []string) error {
 		s.Close()
 		return err
 	}
-	written, err := s.WritePaper(*out)
+	written, err := reproduce.WritePaper(s, *out)
 	if err == nil {
-		err = s.ShipVectors(dirs)
+		err = reproduce.ShipVectors(s, dirs)
 	}
 	pooledModel := s.EmbedModel
 	if err == nil {
 		var native []string
-		native, err = s.WriteNative(*out)
+		native, err = reproduce.WriteNative(s, *out)
 		written = append(written, native...)
 	}
 	if cerr := s.Close(); err == nil {

@@ -5,11 +5,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/reproduce"
 	"github.com/linemem/linemem/lib/robustness"
 	"github.com/linemem/linemem/lib/synth"
-	"github.com/linemem/linemem/lib/tokenize"
 )
 
 func init() {
@@ -32,16 +30,16 @@ a rerun; without it they live in temporary folders. --db is not used.`,
 
 func runRobustness(env *environment, c *command, args []string) error {
 	var dbPath string
-	var base reproduce.Options
+	base := reproduce.PaperOptions("", "")
 	fs := newFlagSet(env, c, &dbPath)
 	seeds := fs.String("seeds", robustness.DefaultSeeds, "seed `LIST`: N, A-B, or a comma-separated list of them")
 	scale := fs.String("scale", synth.ScaleSmall, "dataset `SIZE` of every seed: small or paper")
 	out := fs.String("out", "results", "output folder `DIR`")
 	workers := fs.Int("workers", 0, fmt.Sprintf("seeds run at once `N` (0: min(GOMAXPROCS, %d))", robustness.MaxDefaultWorkers))
 	work := fs.String("work", "", "keep each seed's data and database in `DIR`/seed-N and reuse them on reruns")
-	fs.StringVar(&base.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default "+tokenize.Default+")")
-	fs.IntVar(&base.B, "bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`, over questions and over seeds")
-	fs.Uint64Var(&base.Seed, "seed", experiment.PaperProtocol().Seed, "bootstrap `SEED` (the synthetic seeds are --seeds)")
+	fs.StringVar(&base.Protocol.Tokenizer, "tokenizer", base.Protocol.Tokenizer, "BM25 `TOKENIZER`")
+	fs.IntVar(&base.Protocol.B, "bootstrap", base.Protocol.B, "bootstrap resamples `B`, over questions and over seeds")
+	fs.Uint64Var(&base.Protocol.Seed, "seed", base.Protocol.Seed, "bootstrap `SEED` (the synthetic seeds are --seeds)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {

@@ -14,7 +14,9 @@ import (
 // vector with a dense and a hybrid retriever.
 func TestSearchEmbedsAFreeQuestionWithTheStoredLocalModel(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "syn.db")
-	s, err := reproduce.Prepare(reproduce.Options{DataDir: filepath.Join("..", "..", "data", "synthetic"), DBPath: db, B: 10})
+	opts := reproduce.PaperOptions(filepath.Join("..", "..", "data", "synthetic"), db)
+	opts.Protocol.B = 10
+	s, err := reproduce.Prepare(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

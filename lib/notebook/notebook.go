@@ -45,12 +45,12 @@ func Defaults() Params {
 	}
 }
 
-// Options returns the reproduce options of p. The protocol's tokenizer, B
-// and seed are passed on; reproduce.Options holds no other protocol field,
-// so the rest must be the paper's.
+// Options returns the reproduce options of p: its paths, embedding model
+// and protocol, as given, with chunking.DefaultOptions().
 func (p Params) Options() reproduce.Options {
-	return reproduce.Options{DataDir: p.DataDir, DBPath: p.DBPath, EmbedModel: p.EmbedModel,
-		Tokenizer: p.Protocol.Tokenizer, B: p.Protocol.B, Seed: p.Protocol.Seed}
+	o := reproduce.PaperOptions(p.DataDir, p.DBPath)
+	o.EmbedModel, o.Protocol = p.EmbedModel, p.Protocol
+	return o
 }
 
 // RepoRoot returns the top folder of the git repository holding dir.

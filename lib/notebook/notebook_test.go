@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/notebook"
 	"github.com/linemem/linemem/lib/report"
@@ -19,8 +20,8 @@ func TestDefaultsAreThePaperProtocol(t *testing.T) {
 	}
 	o := p.Options()
 	want := experiment.PaperProtocol()
-	if o.B != want.B || o.Seed != want.Seed || o.Tokenizer != want.Tokenizer || o.DataDir != p.DataDir || o.DBPath != p.DBPath {
-		t.Errorf("Options() = %+v, want the protocol's B, seed and tokenizer and the paths", o)
+	if !reflect.DeepEqual(o.Protocol, want) || o.DataDir != p.DataDir || o.DBPath != p.DBPath || o.Chunking != chunking.DefaultOptions() {
+		t.Errorf("Options() = %+v, want the protocol, the paths and the default chunking", o)
 	}
 }
 

@@ -11,22 +11,25 @@ import (
 	"github.com/linemem/linemem/lib/report"
 )
 
+// aggregateArtefact compares remedies for aggregate questions.
+var aggregateArtefact = tableArtefact(AggregateSlug, NeedsSweep, false, aggregateTable)
+
 // CompareRemedies is beyond.CompareRemedies over the Study's setup.
-func (s *Study) CompareRemedies(names []string) ([]beyond.RemedyRow, error) {
+func CompareRemedies(s *Study, names []string) ([]beyond.RemedyRow, error) {
 	return beyond.CompareRemedies(s.Setup, names)
 }
 
-// AggregateRemedies compares the selected hybrid with each remedy applied to
+// aggregateTable compares the selected hybrid with each remedy applied to
 // it (beyond.RemedyNames), by question type: Recall@5 with its interval, Recall@10,
 // Recall@20, Success@5 and the paired differences in Recall@5 and Success@5
 // against the hybrid. The paper has no such table (Number 0, AggregateSlug).
-func (s *Study) AggregateRemedies() (report.Table, error) {
+func aggregateTable(s *Study) (report.Table, error) {
 	_, cfg, err := s.Selected()
 	if err != nil {
 		return report.Table{}, err
 	}
 	names := beyond.RemedyNames(cfg.Name)
-	rows, err := s.CompareRemedies(names)
+	rows, err := CompareRemedies(s, names)
 	if err != nil {
 		return report.Table{}, err
 	}

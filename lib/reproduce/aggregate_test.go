@@ -12,7 +12,7 @@ import (
 
 func conformanceStudy(t *testing.T) *reproduce.Study {
 	t.Helper()
-	s, err := reproduce.Prepare(reproduce.Options{DataDir: conformance.Dir(), DBPath: filepath.Join(t.TempDir(), "conf.db"), B: 200})
+	s, err := reproduce.Prepare(paperOptions(conformance.Dir(), filepath.Join(t.TempDir(), "conf.db"), 200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func conformanceStudy(t *testing.T) *reproduce.Study {
 
 func TestAggregateRemedies(t *testing.T) {
 	s := conformanceStudy(t)
-	tab, err := s.AggregateRemedies()
+	tab, err := table(s, reproduce.AggregateSlug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestCompareRemedies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.CompareRemedies([]string{cfg.Name, cfg.Name, "mmr:" + cfg.Name + "@0.50"})
+	rows, err := reproduce.CompareRemedies(s, []string{cfg.Name, cfg.Name, "mmr:" + cfg.Name + "@0.50"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestCompareRemediesErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := s.CompareRemedies(c.names)
+			_, err := reproduce.CompareRemedies(s, c.names)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err = %v, want one containing %q", err, c.want)
 			}

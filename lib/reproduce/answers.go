@@ -24,6 +24,25 @@ const (
 	AnswersFigureSlug = "beyond_answers_citation_recall"
 )
 
+// The evidence-attributed answers: their table and figure.
+var (
+	answersTableArtefact = tableArtefact(AnswersSlug, NeedsSweep|NeedsAnswers, false, func(s *Study) (report.Table, error) {
+		runs, err := Answers(s)
+		if err != nil {
+			return report.Table{}, err
+		}
+		return AnswersTable(runs, s.Protocol.B, s.Protocol.Seed), nil
+	})
+	answersFigureArtefact = figureArtefact(AnswersFigureSlug, NeedsSweep|NeedsAnswers, false, func(s *Study) (Figure, error) {
+		runs, err := Answers(s)
+		if err != nil {
+			return Figure{}, err
+		}
+		p, err := AnswersFigure(runs)
+		return Figure{Slug: AnswersFigureSlug, Plot: p, Notes: []string{"Rows: question type · retriever · quantity; gold in top k bounds the citation recall an answerer can reach from the chunks supplied."}}, err
+	})
+)
+
 // AnswerRun is one answerer over one retriever's top k, scored.
 type AnswerRun struct {
 	Label         string // how the table names the retriever ("embedding_text_bm25", "selected hybrid")
@@ -58,7 +77,11 @@ func ScoreAnswers(label string, k int, items []answereval.Item, qrels map[string
 // lib/memory is the everyday search, not the protocol: its fallback for a
 // question whose BM25 terms match nothing can supply chunks the protocol's
 // run lacks.
-func (s *Study) Answers() ([]AnswerRun, error) {
+func Answers(s *Study) ([]AnswerRun, error) {
+	return cached(s, "answers", func() ([]AnswerRun, error) { return answers(s) })
+}
+
+func answers(s *Study) ([]AnswerRun, error) {
 	_, cfg, err := s.Selected()
 	if err != nil {
 		return nil, err
@@ -74,7 +97,7 @@ func (s *Study) Answers() ([]AnswerRun, error) {
 	ex := answer.NewExtractive(tok)
 	var runs []AnswerRun
 	for _, r := range []struct{ label, name string }{{"embedding_text_bm25", "embedding_text_bm25"}, {"selected hybrid", cfg.Name}} {
-		mem, err := memory.Open(s.Store, memory.Options{Retriever: r.name, Tokenizer: s.Opts.Tokenizer, EmbedModel: s.EmbedModel})
+		mem, err := memory.Open(s.Store, memory.Options{Retriever: r.name, Tokenizer: s.Protocol.Tokenizer, EmbedModel: s.EmbedModel})
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +105,7 @@ func (s *Study) Answers() ([]AnswerRun, error) {
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, ScoreAnswers(r.label, answer.DefaultK, items, s.Qrels, f1tok, s.Opts.B, s.Opts.Seed))
+		runs = append(runs, ScoreAnswers(r.label, answer.DefaultK, items, s.Qrels, f1tok, s.Protocol.B, s.Protocol.Seed))
 	}
 	return runs, nil
 }
@@ -235,31 +258,6 @@ func AnswersFigure(runs []AnswerRun) (*plot.Plot, error) {
 		}
 	}
 	return report.PointsWithCI("Extractive answers: primary gold supplied vs cited (95% CI)", "share of questions / citation recall", items)
-}
-
-// writeAnswers writes AnswersTable and AnswersFigure of Answers into outDir
-// after the paths already written.
-func (s *Study) writeAnswers(outDir string, written []string) ([]string, error) {
-	runs, err := s.Answers()
-	if err != nil {
-		return written, fmt.Errorf("%s: %w", AnswersSlug, err)
-	}
-	paths, err := AnswersTable(runs, s.Opts.B, s.Opts.Seed).WriteFiles(outDir)
-	written = append(written, paths...)
-	if err != nil {
-		return written, fmt.Errorf("%s: %w", AnswersSlug, err)
-	}
-	p, err := AnswersFigure(runs)
-	if err != nil {
-		return written, fmt.Errorf("%s: %w", AnswersFigureSlug, err)
-	}
-	w, h := s.Opts.FigureSize()
-	paths, err = report.SaveFigure(p, outDir, AnswersFigureSlug, w, h)
-	written = append(written, paths...)
-	if err != nil {
-		return written, fmt.Errorf("%s: %w", AnswersFigureSlug, err)
-	}
-	return written, nil
 }
 
 // answersParameters records the settings of Answers for the manifest.

@@ -12,12 +12,12 @@ import (
 
 func TestAnswersTableHoldsNoQuestionOrAnswerText(t *testing.T) {
 	tmp := t.TempDir()
-	s, err := reproduce.Prepare(reproduce.Options{DataDir: conformance.Dir(), DBPath: filepath.Join(tmp, "conf.db"), B: 100})
+	s, err := reproduce.Prepare(paperOptions(conformance.Dir(), filepath.Join(tmp, "conf.db"), 100))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	runs, err := s.Answers()
+	runs, err := reproduce.Answers(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,9 @@ func BenchmarkReproducePaperScale(b *testing.B) {
 		st.Close()
 		b.StartTimer()
 		start = time.Now()
-		s, err := reproduce.Prepare(reproduce.Options{DataDir: data, DBPath: db, EmbedModel: "random-1536"})
+		opts := reproduce.PaperOptions(data, db)
+		opts.EmbedModel = "random-1536"
+		s, err := reproduce.Prepare(opts)
 		if err != nil {
 			b.Fatal(err)
 		}

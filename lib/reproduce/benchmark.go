@@ -29,44 +29,6 @@ const (
 	benchmarkUserLabelPattern = "user %02d"
 )
 
-// WritePaper writes the paper's artefacts only (Tables 1 and 3–9, the
-// candidate ceiling and Figures 1–6) into outDir: what a benchmark folder
-// holds, without the analyses beyond the paper, the per-question CSV or the
-// manifest.
-func (s *Study) WritePaper(outDir string) ([]string, error) {
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, err
-	}
-	var written []string
-	tables, err := s.Tables()
-	if err != nil {
-		return nil, err
-	}
-	ceiling, err := s.CeilingTable()
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range append(tables, ceiling) {
-		paths, err := WriteTable(t, outDir)
-		written = append(written, paths...)
-		if err != nil {
-			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
-		}
-	}
-	figs, err := s.Figures()
-	if err != nil {
-		return written, err
-	}
-	for _, f := range figs {
-		paths, err := report.SaveFigure(f.Plot, outDir, f.BaseName(), report.DefaultWidth, report.DefaultHeight)
-		written = append(written, paths...)
-		if err != nil {
-			return written, fmt.Errorf("%s: %w", f.BaseName(), err)
-		}
-	}
-	return written, nil
-}
-
 // Users is the paper protocol run on each user's folder of one data set,
 // aggregated over users as lib/robustness aggregates over seeds: user k is
 // "seed" k, so SeedCI is the bootstrap interval that resamples users and
@@ -102,7 +64,6 @@ func UserDirs(dataDir string) ([]string, error) {
 // base's options and runs robustness.Protocol on it; user k (from 1, in dirs
 // order) is recorded as seed k. The aggregate uses base's B and seed.
 func RunUsers(dataset string, dirs []string, workDir string, base Options) (*Users, error) {
-	base.defaults()
 	var results []robustness.SeedResult
 	var models []string // the local embedder's dimension follows the corpus size
 	for i, dir := range dirs {
@@ -126,7 +87,7 @@ func RunUsers(dataset string, dirs []string, workDir string, base Options) (*Use
 		results = append(results, r)
 		fmt.Fprintf(base.Log, "  user %d/%d: %d chunks, %d questions\n", i+1, len(dirs), r.Chunks, r.Questions)
 	}
-	sum, err := robustness.Aggregate(results, base.Protocol())
+	sum, err := robustness.Aggregate(results, base.Protocol)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +101,7 @@ func (u *Users) ofUsers(k int) string { return fmt.Sprintf("%d of %d", k, u.n())
 
 func (u *Users) note() string {
 	return fmt.Sprintf("%d users of %s, each searched over their own history only; per user the paper protocol only (BM25 with the %s tokenizer, vectors %s, the five single retrievers, the 6 pairings × 21 β sweep and its selection rule). Question-level intervals: percentile bootstrap over that user's questions (B = %d, seed = %d); user-level intervals: the same bootstrap over users (B = %d, seed = %d), type-7 percentiles.",
-		u.n(), u.Dataset, u.Opts.Tokenizer, u.EmbedModel, u.Opts.B, u.Opts.Seed, u.B, u.BootstrapSeed)
+		u.n(), u.Dataset, u.Opts.Protocol.Tokenizer, u.EmbedModel, u.Opts.Protocol.B, u.Opts.Protocol.Seed, u.B, u.BootstrapSeed)
 }
 
 // shortNames maps single retriever names to their short labels (R-BM25, …).
@@ -271,7 +232,7 @@ func (u *Users) WriteAll(outDir string) ([]string, error) {
 		}
 	}
 	path := filepath.Join(outDir, BenchmarkUsersFile)
-	err := report.WriteJSON(path, savedUsers{u.Dataset, u.EmbedModel, u.Opts.Tokenizer, u.Opts.B, u.Opts.Seed, u.B, u.BootstrapSeed, u.Results})
+	err := report.WriteJSON(path, savedUsers{u.Dataset, u.EmbedModel, u.Opts.Protocol.Tokenizer, u.Opts.Protocol.B, u.Opts.Protocol.Seed, u.B, u.BootstrapSeed, u.Results})
 	return append(written, path), err
 }
 
@@ -285,13 +246,11 @@ func LoadUsers(path string) (*Users, error) {
 	if err := json.Unmarshal(b, &saved); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	sum, err := robustness.Aggregate(saved.Results, Options{B: saved.UserB, Seed: saved.UserSeed}.Protocol())
+	sum, err := robustness.Aggregate(saved.Results, savedOptions(saved.Tokenizer, saved.UserB, saved.UserSeed).Protocol)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	opts := Options{Tokenizer: saved.Tokenizer, B: saved.B, Seed: saved.Seed}
-	opts.defaults()
-	return &Users{Dataset: saved.Dataset, Summary: sum, Opts: opts, EmbedModel: saved.EmbedModel}, nil
+	return &Users{Dataset: saved.Dataset, Summary: sum, Opts: savedOptions(saved.Tokenizer, saved.B, saved.Seed), EmbedModel: saved.EmbedModel}, nil
 }
 
 // WriteDatasetInfo copies a converted folder's dataset.json into outDir
@@ -320,7 +279,7 @@ func WriteDatasetInfo(dataDir, outDir string) (string, error) {
 // user is then searched with one embedder fitted once on the pooled corpus,
 // as the paper uses one embedding model, instead of a local one refitted on
 // each small history.
-func (s *Study) ShipVectors(dirs []string) error {
+func ShipVectors(s *Study, dirs []string) error {
 	type set struct {
 		ids  []string
 		dim  int

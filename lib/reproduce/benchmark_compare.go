@@ -171,7 +171,8 @@ func (c *Comparison) RecallTable() report.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = []string{"Mean over units (20 synthetic seeds; 10 LoCoMo conversations; 20 RealPersonaChat participants), percentile bootstrap over units (B = 5000, seed = 12345). Questions differ in kind between the columns: template questions (synthetic), human-checked QA (LoCoMo), simulated known-item queries (RealPersonaChat)."}
+	p := experiment.PaperProtocol()
+	t.Notes = []string{fmt.Sprintf("Mean over units (20 synthetic seeds; 10 LoCoMo conversations; 20 RealPersonaChat participants), percentile bootstrap over units (B = %d, seed = %d). Questions differ in kind between the columns: template questions (synthetic), human-checked QA (LoCoMo), simulated known-item queries (RealPersonaChat).", p.B, p.Seed)}
 	return t
 }
 

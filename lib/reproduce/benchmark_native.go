@@ -31,8 +31,8 @@ const sessionGap = 180 * 60
 // Evidence turns are the messages evidence.jsonl resolves to (gold.Resolve);
 // a question counts when it has primary gold in the protocol's evaluation.
 // Values are macro means over those questions.
-func (s *Study) NativeTable() (report.Table, error) {
-	turnsOf, sessionOf, evidence, err := s.nativeUnits()
+func NativeTable(s *Study) (report.Table, error) {
+	turnsOf, sessionOf, evidence, err := nativeUnits(s)
 	if err != nil {
 		return report.Table{}, err
 	}
@@ -114,7 +114,7 @@ func (s *Study) NativeTable() (report.Table, error) {
 // chunk's turns (message IDs), each message's session ("source#N", N the
 // 180-minute session index within the source) and each question's evidence
 // turns.
-func (s *Study) nativeUnits() (map[string][]string, map[string]string, map[string][]string, error) {
+func nativeUnits(s *Study) (map[string][]string, map[string]string, map[string][]string, error) {
 	turnsOf := make(map[string][]string, len(s.Chunks))
 	for _, c := range s.Chunks {
 		turnsOf[c.ID] = c.MessageIDs
@@ -141,7 +141,7 @@ func (s *Study) nativeUnits() (map[string][]string, map[string]string, map[strin
 		}
 		msgs = append(msgs, ms...)
 	}
-	path := s.dataPath(EvidenceFile)
+	path := s.data.path(EvidenceFile)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%w (the native metrics need the evidence turns)", err)
@@ -162,8 +162,8 @@ func (s *Study) nativeUnits() (map[string][]string, map[string]string, map[strin
 }
 
 // WriteNative writes NativeTable into outDir.
-func (s *Study) WriteNative(outDir string) ([]string, error) {
-	t, err := s.NativeTable()
+func WriteNative(s *Study, outDir string) ([]string, error) {
+	t, err := NativeTable(s)
 	if err != nil {
 		return nil, err
 	}

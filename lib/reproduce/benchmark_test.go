@@ -21,7 +21,7 @@ func fakeUsers(t *testing.T) *reproduce.Users {
 		t.Fatal(err)
 	}
 	return &reproduce.Users{Dataset: "Test", Summary: sum, EmbedModel: "lsa-test",
-		Opts: reproduce.Options{Tokenizer: "paper-regex", B: 5000, Seed: 12345}}
+		Opts: reproduce.PaperOptions("", "")}
 }
 
 func TestSingleOrder(t *testing.T) {

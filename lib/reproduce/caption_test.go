@@ -1,6 +1,7 @@
 package reproduce_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/linemem/linemem/lib/report"
@@ -19,5 +20,22 @@ func TestCaptionStatesTitleAxisRangesAndNotes(t *testing.T) {
 	want := "Figure 2. Recall@5 vs β. Horizontal axis: " + report.BetaXLabel + " from 0 to 1. Vertical axis: Recall@5 from 0.3 to 0.7. " + reproduce.PairingAbbreviations
 	if got := f.Caption(); got != want {
 		t.Fatalf("Caption() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestCaptionOfAFigureBeyondThePaperHasNoNumber: a figure with Number 0 is
+// named by its slug and captioned by its title, axes and notes alone.
+func TestCaptionOfAFigureBeyondThePaperHasNoNumber(t *testing.T) {
+	p, err := report.PointsWithCI("Recall@5 by tokenizer (95% CI)", "Recall@5", []report.LabeledCI{{Label: "a", Value: 0.5, Lo: 0.4, Hi: 0.6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := reproduce.Figure{Slug: "beyond_x", Plot: p, Notes: []string{"Rows: a."}}
+	if f.BaseName() != "beyond_x" {
+		t.Errorf("BaseName() = %q, want the slug", f.BaseName())
+	}
+	got := f.Caption()
+	if !strings.HasPrefix(got, "Recall@5 by tokenizer (95% CI). ") || !strings.HasSuffix(got, " Rows: a.") || strings.Contains(got, "Figure") {
+		t.Errorf("Caption() = %q, want the title, axes and notes with no figure number", got)
 	}
 }

@@ -10,8 +10,8 @@ func SourceLabel(i int) string { return fmt.Sprintf("%s/#%03d", SourcesDir, i+1)
 
 // recordSource hashes the i-th source for the manifest under SourceLabel(i),
 // or under its path in the data folder with Options.SourceNames.
-func (s *Study) recordSource(i int, path string) error {
-	if err := s.record(path); err != nil {
+func recordSource(s *Study, i int, path string) error {
+	if err := record(s, path); err != nil {
 		return err
 	}
 	if !s.Opts.SourceNames {

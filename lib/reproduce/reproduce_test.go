@@ -2,6 +2,7 @@ package reproduce_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
+	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/reproduce"
 )
 
@@ -31,14 +33,28 @@ func wantFiles() []string {
 	for _, f := range []string{"figure1_single_retrievers", "figure2_hybrid_recall5_vs_beta", "figure3_hybrid_ndcg5_vs_beta",
 		"figure4_paired_differences", "figure5_by_question_type", "figure6_topk_sensitivity",
 		"beyond_tokenizers_recall5", "beyond_fusion_recall5_vs_beta", reproduce.AblationFigureSlug, reproduce.AnswersFigureSlug} {
-		out = append(out, f+".png", f+".svg", f+".pdf")
-		if strings.HasPrefix(f, "figure") {
-			out = append(out, f+reproduce.CaptionExt)
-		}
+		out = append(out, f+".png", f+".svg", f+".pdf", f+reproduce.CaptionExt)
 	}
 	out = append(out, reproduce.PerQuestionFile, reproduce.ManifestFile)
 	sort.Strings(out)
 	return out
+}
+
+// paperOptions are the paper's options over data and db with b bootstrap
+// resamples (fewer than the paper's, to keep tests fast).
+func paperOptions(data, db string, b int) reproduce.Options {
+	o := reproduce.PaperOptions(data, db)
+	o.Protocol.B = b
+	return o
+}
+
+// table builds the table artefact of slug.
+func table(s *reproduce.Study, slug string) (report.Table, error) {
+	out, err := reproduce.Build(s, slug)
+	if err != nil || out.Table == nil {
+		return report.Table{}, fmt.Errorf("%s: no table (%v)", slug, err)
+	}
+	return *out.Table, nil
 }
 
 func listDir(t *testing.T, dir string) []string {
@@ -57,7 +73,7 @@ func listDir(t *testing.T, dir string) []string {
 
 func TestRunWritesEveryArtefactAndRerunsIdentically(t *testing.T) {
 	tmp := t.TempDir()
-	opts := reproduce.Options{DataDir: conformance.Dir(), DBPath: filepath.Join(tmp, "conf.db"), B: 200}
+	opts := paperOptions(conformance.Dir(), filepath.Join(tmp, "conf.db"), 200)
 	first, second := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
 	if _, err := reproduce.Run(opts, first); err != nil {
 		t.Fatal(err)
@@ -79,7 +95,7 @@ func TestRunWritesEveryArtefactAndRerunsIdentically(t *testing.T) {
 
 func TestPerQuestionMetricsHoldNoQuestionText(t *testing.T) {
 	tmp := t.TempDir()
-	s, err := reproduce.Prepare(reproduce.Options{DataDir: conformance.Dir(), DBPath: filepath.Join(tmp, "conf.db"), B: 100})
+	s, err := reproduce.Prepare(paperOptions(conformance.Dir(), filepath.Join(tmp, "conf.db"), 100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,12 +124,12 @@ func TestPerQuestionMetricsHoldNoQuestionText(t *testing.T) {
 }
 
 func TestTable3RowsFollowPaperOrder(t *testing.T) {
-	s, err := reproduce.Prepare(reproduce.Options{DataDir: conformance.Dir(), DBPath: filepath.Join(t.TempDir(), "conf.db"), B: 100})
+	s, err := reproduce.Prepare(paperOptions(conformance.Dir(), filepath.Join(t.TempDir(), "conf.db"), 100))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	tab, err := s.Table3()
+	tab, err := table(s, "table3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +150,7 @@ func TestTable3RowsFollowPaperOrder(t *testing.T) {
 // prepareConformance prepares the conformance pack with a small B.
 func prepareConformance(t *testing.T) *reproduce.Study {
 	t.Helper()
-	s, err := reproduce.Prepare(reproduce.Options{DataDir: conformance.Dir(), DBPath: filepath.Join(t.TempDir(), "conf.db"), B: 100})
+	s, err := reproduce.Prepare(paperOptions(conformance.Dir(), filepath.Join(t.TempDir(), "conf.db"), 100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +160,7 @@ func prepareConformance(t *testing.T) *reproduce.Study {
 
 func TestTokenizerTableHasEveryRepresentationAndTokenizerInOrder(t *testing.T) {
 	s := prepareConformance(t)
-	tab, err := s.TokenizerTable()
+	tab, err := table(s, reproduce.TokenizersSlug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +172,7 @@ func TestTokenizerTableHasEveryRepresentationAndTokenizerInOrder(t *testing.T) {
 	if len(tab.Rows) != len(want) {
 		t.Fatalf("%d rows, want %d", len(tab.Rows), len(want))
 	}
-	t3, err := s.Table3()
+	t3, err := table(s, "table3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +200,7 @@ func TestTokenizerTableHasEveryRepresentationAndTokenizerInOrder(t *testing.T) {
 
 func TestFusionTableLinearRowIsTheSelectedConfiguration(t *testing.T) {
 	s := prepareConformance(t)
-	c, err := s.CompareFusion()
+	c, err := reproduce.CompareFusion(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,14 +208,14 @@ func TestFusionTableLinearRowIsTheSelectedConfiguration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := s.FusionTable()
+	tab, err := table(s, reproduce.FusionSlug)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tab.Rows) != 4 || len(c.Rows) != 4 {
 		t.Fatalf("%d rows, want 4", len(tab.Rows))
 	}
-	t4, err := s.Table4()
+	t4, err := table(s, "table4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,25 +251,25 @@ func TestFusionTableLinearRowIsTheSelectedConfiguration(t *testing.T) {
 
 func TestHeldOutSelectionIsDeterministicForASeed(t *testing.T) {
 	s := prepareConformance(t)
-	first, err := s.HeldOutSelection(20, 7)
+	first, err := reproduce.HeldOutSelection(s, 20, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := s.HeldOutSelection(20, 7)
+	again, err := reproduce.HeldOutSelection(s, 20, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(first, again) {
 		t.Error("the same seed gave different splits")
 	}
-	prefix, err := s.HeldOutSelection(5, 7)
+	prefix, err := reproduce.HeldOutSelection(s, 5, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(prefix.Splits, first.Splits[:5]) {
 		t.Error("the first 5 of 20 splits differ from 5 splits")
 	}
-	other, err := s.HeldOutSelection(20, 8)
+	other, err := reproduce.HeldOutSelection(s, 20, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +292,7 @@ func TestHeldOutSelectionIsDeterministicForASeed(t *testing.T) {
 			t.Errorf("split %d: optimism %v, want %v", i, sp.Optimism(), got)
 		}
 	}
-	tab, err := s.HeldOutTable()
+	tab, err := table(s, reproduce.HeldOutSlug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +308,7 @@ func TestHeldOutSelectionRejectsBadInput(t *testing.T) {
 		splits int
 	}{{"no splits", 0}, {"negative splits", -1}} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := s.HeldOutSelection(tc.splits, 1); err == nil {
+			if _, err := reproduce.HeldOutSelection(s, tc.splits, 1); err == nil {
 				t.Errorf("%d splits: no error", tc.splits)
 			}
 		})
@@ -313,13 +329,13 @@ func TestPrepareRefusesADatabaseWithSourcesTheFolderNoLongerHas(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(t.TempDir(), "reused.db")
-	s, err := reproduce.Prepare(reproduce.Options{DataDir: data, DBPath: db, B: 100})
+	s, err := reproduce.Prepare(paperOptions(data, db, 100))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
 	os.Remove(extra)
-	s, err = reproduce.Prepare(reproduce.Options{DataDir: data, DBPath: db, B: 100})
+	s, err = reproduce.Prepare(paperOptions(data, db, 100))
 	if err == nil {
 		s.Close()
 	}

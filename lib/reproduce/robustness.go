@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/robustness"
 	"github.com/linemem/linemem/lib/synth"
@@ -50,7 +51,6 @@ type Robustness struct {
 // DBPath and Log are set per seed) and aggregates the results with a
 // seed-level bootstrap of base's B resamples from base's seed.
 func RunRobustness(ro robustness.Options, base Options) (*Robustness, error) {
-	base.defaults()
 	var mu sync.Mutex
 	models := map[string]bool{}
 	ro.Prepare = func(dataDir, dbPath string) (*experiment.Setup, io.Closer, error) {
@@ -72,7 +72,7 @@ func RunRobustness(ro robustness.Options, base Options) (*Robustness, error) {
 	if len(models) != 1 {
 		return nil, fmt.Errorf("robustness: seeds used different embedding models %v", slices.Sorted(maps.Keys(models)))
 	}
-	sum, err := robustness.Aggregate(results, base.Protocol())
+	sum, err := robustness.Aggregate(results, base.Protocol)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (r *Robustness) ofSeeds(k int) string { return fmt.Sprintf("%d of %d", k, r
 // setupNote states what every seed ran.
 func (r *Robustness) setupNote() string {
 	return fmt.Sprintf("Seeds %s of lib/synth at scale %s (%d corpora, each with its own %d questions); per seed the paper protocol only: BM25 with the %s tokenizer, vectors %s, the five single retrievers, the 6 pairings × 21 β sweep and its selection rule. Question-level intervals: percentile bootstrap over each seed's questions (B = %d, seed = %d); seed-level intervals: the same bootstrap over seeds (B = %d, seed = %d), type-7 percentiles.",
-		robustness.FormatSeeds(r.Seeds), r.Scale, r.n(), r.Results[0].Questions, r.Opts.Tokenizer, r.EmbedModel, r.Opts.B, r.Opts.Seed, r.B, r.BootstrapSeed)
+		robustness.FormatSeeds(r.Seeds), r.Scale, r.n(), r.Results[0].Questions, r.Opts.Protocol.Tokenizer, r.EmbedModel, r.Opts.Protocol.B, r.Opts.Protocol.Seed, r.B, r.BootstrapSeed)
 }
 
 // robustnessAbbreviations shorten the LaTeX versions of the robustness
@@ -112,7 +112,7 @@ var robustnessAbbreviations = []report.Abbreviation{
 }
 
 func metricName(m string) string {
-	if m == "success@5" {
+	if m == metrics.Success5 {
 		return "Success@5"
 	}
 	return metricLabel(m)
@@ -321,7 +321,7 @@ func (r *Robustness) OrderTable() report.Table {
 // selected hybrid, with the mean and the 10th–90th percentile over seeds and
 // the paper's value.
 func (r *Robustness) Figure() (*plot.Plot, error) {
-	const metric = "recall@5"
+	const metric = metrics.Recall5
 	names := append(experiment.PaperProtocol().Singles, robustness.SelectedHybrid)
 	items := make([]report.LabeledCI, len(names))
 	for i, name := range names {
@@ -455,7 +455,7 @@ type savedRobustness struct {
 // LoadRobustness can rebuild r without running the seeds again (a notebook
 // runs them in one cell and shows them in the next).
 func (r *Robustness) Save(path string) error {
-	return report.WriteJSON(path, savedRobustness{r.Scale, r.EmbedModel, r.Opts.Tokenizer, r.Opts.B, r.Opts.Seed, r.B, r.BootstrapSeed, r.Results})
+	return report.WriteJSON(path, savedRobustness{r.Scale, r.EmbedModel, r.Opts.Protocol.Tokenizer, r.Opts.Protocol.B, r.Opts.Protocol.Seed, r.B, r.BootstrapSeed, r.Results})
 }
 
 // LoadRobustness reads what Save wrote and aggregates it again.
@@ -468,11 +468,9 @@ func LoadRobustness(path string) (*Robustness, error) {
 	if err := json.Unmarshal(b, &saved); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	sum, err := robustness.Aggregate(saved.Results, Options{B: saved.SeedB, Seed: saved.SeedSeed}.Protocol())
+	sum, err := robustness.Aggregate(saved.Results, savedOptions(saved.Tokenizer, saved.SeedB, saved.SeedSeed).Protocol)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	opts := Options{Tokenizer: saved.Tokenizer, B: saved.B, Seed: saved.Seed}
-	opts.defaults()
-	return &Robustness{Summary: sum, Scale: saved.Scale, Opts: opts, EmbedModel: saved.EmbedModel}, nil
+	return &Robustness{Summary: sum, Scale: saved.Scale, Opts: savedOptions(saved.Tokenizer, saved.B, saved.Seed), EmbedModel: saved.EmbedModel}, nil
 }

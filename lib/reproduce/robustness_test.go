@@ -15,7 +15,7 @@ import (
 	"github.com/linemem/linemem/lib/robustness"
 )
 
-var regen = flag.Bool("regen", false, "rewrite the golden files in testdata")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // seedResult builds a seed result whose single retriever i scores
 // base + i·step in every metric (question-level interval ±0.1) and whose
@@ -57,7 +57,7 @@ func fakeRobustness(t *testing.T) *reproduce.Robustness {
 		t.Fatal(err)
 	}
 	return &reproduce.Robustness{Summary: sum, Scale: "small", EmbedModel: "lsa-test",
-		Opts: reproduce.Options{Tokenizer: "paper-regex", B: 5000, Seed: 12345}}
+		Opts: reproduce.PaperOptions("", "")}
 }
 
 // TestRobustnessLayout pins the Markdown of the robustness tables (golden
@@ -71,7 +71,7 @@ func TestRobustnessLayout(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden := filepath.Join("testdata", tab.BaseName()+".md")
-		if *regen {
+		if *update {
 			if err := os.MkdirAll("testdata", 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestRobustnessLayout(t *testing.T) {
 		}
 		want, err := os.ReadFile(golden)
 		if err != nil {
-			t.Fatalf("%v (run go test -regen to create it)", err)
+			t.Fatalf("%v (run go test -update to create it)", err)
 		}
 		if !bytes.Equal(b.Bytes(), want) {
 			t.Errorf("%s differs from %s:\n%s", tab.BaseName(), golden, b.Bytes())

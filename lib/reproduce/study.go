@@ -1,24 +1,25 @@
 // Package reproduce runs the paper's whole pipeline on a data folder laid out
 // like data/synthetic/ (sources/, questions.jsonl, qrels.txt or evidence.jsonl,
 // summaries.jsonl, optionally precomputed vectors) and writes every table and
-// figure of the paper, a per-question metrics CSV holding question IDs only,
-// and manifest.json.
+// figure of the paper and beyond it, a per-question metrics CSV holding
+// question IDs only, and manifest.json.
 //
-// The pipeline is split into steps that notebooks call one at a time:
 // Prepare (ingest, representations, vectors, questions and gold) returns a
-// Study; its methods evaluate the single retrievers (RQ1), sweep the hybrids
-// (RQ2), analyse failures (RQ3) and build each artefact as a report.Table or
-// a figure. Run does all of it and writes the files.
+// Study: the shared state, with the evaluations every artefact reuses
+// (single retrievers, the sweep, the selected hybrid) computed once on
+// demand. Each table, figure or file is an Artefact of the registry
+// Artefacts, declared in a file named for what it makes; Build builds one
+// by slug, Write writes one, and Study.WriteAll writes them all in registry
+// order followed by the manifest. `linemem reproduce` and the notebooks
+// call the same entries.
 package reproduce
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"gonum.org/v1/plot/vg"
@@ -28,7 +29,7 @@ import (
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/gold"
-	"github.com/linemem/linemem/lib/ingest"
+	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/report"
@@ -52,19 +53,17 @@ const (
 // --embed-model is given.
 const ImportedModel = "data-vectors"
 
-// Options configure a reproduction. The zero value of each field means the
-// paper's setting; Tokenizer, B and Seed override those of
-// experiment.PaperProtocol (a zero B or Seed, or an empty Tokenizer, keeps
-// the paper's).
+// Options configure a reproduction. Protocol and Chunking are used as
+// given: experiment.PaperProtocol() and chunking.DefaultOptions() are the
+// paper's, and a zero B or Seed is a zero (Prepare refuses B = 0; seed 0 is
+// a seed like any other).
 type Options struct {
 	DataDir    string
-	DBPath     string           // the database; reused by reruns
-	Tokenizer  string           // BM25 tokenizer; the protocol's when ""
-	EmbedModel string           // vectors to use; "" → shipped vectors, else the local embedder
-	Chunking   chunking.Options // zero value → chunking.DefaultOptions()
-	B          int              // bootstrap resamples; the protocol's when 0
-	Seed       uint64           // bootstrap seed; the protocol's when 0
-	Log        io.Writer        // progress; nil discards
+	DBPath     string              // the database; reused by reruns
+	EmbedModel string              // vectors to use; "" → shipped vectors, else the local embedder
+	Protocol   experiment.Protocol // B, seed, level, metrics, selection, β grid, pairings, tokenizer, cap
+	Chunking   chunking.Options    // how sources are chunked
+	Log        io.Writer           // progress; nil discards
 	// AllowMissingGold turns a qrels chunk ID absent from the corpus from
 	// an input error into a warning (it still counts in the denominators).
 	AllowMissingGold bool
@@ -78,39 +77,27 @@ type Options struct {
 	ColumnFigures bool
 }
 
+// PaperOptions returns the options of the paper's reproduction of the data
+// folder dataDir into the database dbPath: experiment.PaperProtocol() and
+// chunking.DefaultOptions(), shipped vectors, no log.
+func PaperOptions(dataDir, dbPath string) Options {
+	return Options{DataDir: dataDir, DBPath: dbPath, Protocol: experiment.PaperProtocol(), Chunking: chunking.DefaultOptions()}
+}
+
+// savedOptions returns the options a saved run (Robustness.Save,
+// Users.Save) records: the paper's protocol under its tokenizer, B and seed.
+func savedOptions(tokenizer string, b int, seed uint64) Options {
+	p := experiment.PaperProtocol()
+	p.Tokenizer, p.B, p.Seed = tokenizer, b, seed
+	return Options{Protocol: p, Chunking: chunking.DefaultOptions()}
+}
+
 // FigureSize is the width and height every figure is saved at.
 func (o Options) FigureSize() (width, height vg.Length) {
 	if o.ColumnFigures {
 		return report.ColumnWidth, report.ColumnHeight
 	}
 	return report.DefaultWidth, report.DefaultHeight
-}
-
-// Protocol returns experiment.PaperProtocol with the options' overrides.
-func (o Options) Protocol() experiment.Protocol {
-	p := experiment.PaperProtocol()
-	if o.Tokenizer != "" {
-		p.Tokenizer = o.Tokenizer
-	}
-	if o.B != 0 {
-		p.B = o.B
-	}
-	if o.Seed != 0 {
-		p.Seed = o.Seed
-	}
-	return p
-}
-
-// defaults fills every zero field with the paper's setting.
-func (o *Options) defaults() {
-	p := o.Protocol()
-	o.Tokenizer, o.B, o.Seed = p.Tokenizer, p.B, p.Seed
-	if o.Chunking == (chunking.Options{}) {
-		o.Chunking = chunking.DefaultOptions()
-	}
-	if o.Log == nil {
-		o.Log = io.Discard
-	}
 }
 
 // InputFile is one data file with its SHA-256, for the manifest.
@@ -120,11 +107,13 @@ type InputFile struct {
 	Bytes  int64  `json:"bytes"`
 }
 
-// Study is a prepared corpus with its question set: what every later step
-// evaluates. Results of the steps are cached on it.
+// Study is a prepared corpus with its question set: the shared state every
+// artefact reads. The evaluations artefacts share (single retrievers, the
+// sweep, scored configurations, comparisons beyond the paper) are computed
+// on first use and cached on it.
 type Study struct {
 	Opts       Options
-	Protocol   experiment.Protocol // Opts.Protocol(); Setup evaluates under it
+	Protocol   experiment.Protocol // Opts.Protocol; Setup evaluates under it
 	Store      *store.Store
 	Chunks     []chat.Chunk
 	Summaries  map[string]string
@@ -138,9 +127,8 @@ type Study struct {
 	GoldReport string // how the qrels were obtained
 	Timings    []Timing
 
-	singles []*experiment.Evaluation
-	sweep   *experiment.Sweep
-	scored  map[string]*experiment.Evaluation // sweep configurations evaluated with intervals, by name
+	data  dataFolder
+	cache map[string]any // results of cached, by key
 }
 
 // Timing records how long a step took (printed, never written to results).
@@ -161,14 +149,37 @@ func (s *Study) timed(step string, f func() error) error {
 	return err
 }
 
+// cached returns the value stored on s under key, or computes it with f and
+// stores it when f succeeds (an error is returned and not kept).
+func cached[T any](s *Study, key string, f func() (T, error)) (T, error) {
+	if v, ok := s.cache[key]; ok {
+		return v.(T), nil
+	}
+	v, err := f()
+	if err != nil {
+		return v, err
+	}
+	if s.cache == nil {
+		s.cache = map[string]any{}
+	}
+	s.cache[key] = v
+	return v, nil
+}
+
 // Prepare ingests the data folder into the database (unchanged sources are
 // skipped), imports summaries, provides vectors (shipped ones, or the local
 // embedder's), reads questions and gold (qrels.txt, or resolved from
-// evidence.jsonl), and returns the Study. Close it when done.
+// evidence.jsonl), and returns the Study. opts.Protocol must pass
+// experiment.Protocol.Validate. Close the Study when done.
 func Prepare(opts Options) (*Study, error) {
-	opts.defaults()
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
 	if opts.DataDir == "" || opts.DBPath == "" {
 		return nil, fmt.Errorf("reproduce: a data folder and a database path are required")
+	}
+	if err := opts.Protocol.Validate(); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(opts.DBPath), 0o755); err != nil {
 		return nil, err
@@ -177,22 +188,18 @@ func Prepare(opts Options) (*Study, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Study{Opts: opts, Protocol: opts.Protocol(), Store: st}
-	if err := s.Protocol.Validate(); err != nil {
-		st.Close()
-		return nil, err
-	}
+	s := &Study{Opts: opts, Protocol: opts.Protocol, Store: st, data: dataFolder(opts.DataDir)}
 	steps := []struct {
 		name string
-		f    func() error
+		f    func(*Study) error
 	}{
-		{"ingest " + filepath.Join(opts.DataDir, SourcesDir), s.ingest},
-		{"summaries", s.importSummaries},
-		{"questions and gold", s.loadQuestions},
-		{"vectors", s.provideVectors},
+		{"ingest " + s.data.path(SourcesDir), ingestSources},
+		{"summaries", importSummaries},
+		{"questions and gold", loadQuestions},
+		{"vectors", provideVectors},
 	}
 	for _, step := range steps {
-		if err := s.timed(step.name, step.f); err != nil {
+		if err := s.timed(step.name, func() error { return step.f(s) }); err != nil {
 			st.Close()
 			return nil, err
 		}
@@ -201,7 +208,7 @@ func Prepare(opts Options) (*Study, error) {
 		st.Close()
 		return nil, err
 	}
-	if err := s.validate(); err != nil {
+	if err := validate(s); err != nil {
 		st.Close()
 		return nil, err
 	}
@@ -212,165 +219,6 @@ func Prepare(opts Options) (*Study, error) {
 
 // Close closes the database.
 func (s *Study) Close() error { return s.Store.Close() }
-
-func (s *Study) dataPath(name string) string { return filepath.Join(s.Opts.DataDir, name) }
-
-func (s *Study) exists(name string) bool {
-	_, err := os.Stat(s.dataPath(name))
-	return err == nil
-}
-
-// record hashes a data file for the manifest.
-func (s *Study) record(path string) error {
-	sum, n, err := ingest.HashFile(path)
-	if err != nil {
-		return err
-	}
-	rel, err := filepath.Rel(s.Opts.DataDir, path)
-	if err != nil {
-		rel = path
-	}
-	s.Inputs = append(s.Inputs, InputFile{filepath.ToSlash(rel), sum, n})
-	return nil
-}
-
-func (s *Study) ingest() error {
-	files, problems := ingest.Collect([]string{s.dataPath(SourcesDir)})
-	if len(problems) > 0 {
-		return problems[0]
-	}
-	if len(files) == 0 {
-		return fmt.Errorf("%s: no .json or .txt exports", s.dataPath(SourcesDir))
-	}
-	if err := s.checkNoStaleSources(files); err != nil {
-		return err
-	}
-	var firstErr error
-	ingest.Files(s.Store, files, s.Opts.Chunking, func(i int, in ingest.Input, rep ingest.Report, err error) {
-		if err == nil {
-			err = s.recordSource(i, in.Path)
-		}
-		if err != nil {
-			firstErr = cmp.Or(firstErr, err)
-			return
-		}
-		fmt.Fprintf(s.Opts.Log, "  [%d/%d] %s: %s, %d messages, %d chunks\n", i+1, len(files), rep.Source, rep.Outcome, rep.Messages, rep.Chunks)
-	})
-	if firstErr != nil {
-		return firstErr
-	}
-	chunks, err := s.Store.Chunks()
-	if err != nil {
-		return err
-	}
-	s.Chunks = chunks
-	return nil
-}
-
-// checkNoStaleSources reports the sources stored in the database that are
-// not among files (the folder's sources): a database reused after the folder
-// lost a source would keep that source's chunks in every ranking.
-func (s *Study) checkNoStaleSources(files []ingest.Input) error {
-	have := map[string]bool{}
-	for _, in := range files {
-		have[filepath.Base(in.Path)] = true
-	}
-	stored, err := s.Store.Sources()
-	if err != nil {
-		return err
-	}
-	var stale []string
-	for _, src := range stored {
-		if !have[src.Name] {
-			stale = append(stale, src.Name)
-		}
-	}
-	if len(stale) > 0 {
-		return fmt.Errorf("%s holds sources that %s no longer has (%s): use a new database (remove %s, or the benchmark's --work folder)",
-			s.Opts.DBPath, s.dataPath(SourcesDir), strings.Join(stale, ", "), s.Opts.DBPath)
-	}
-	return nil
-}
-
-func (s *Study) importSummaries() error {
-	path := s.dataPath(SummariesFile)
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("%w (the summary representations need one summary per chunk)", err)
-	}
-	defer f.Close()
-	if _, err := s.Store.ImportSummaries(path, f); err != nil {
-		return err
-	}
-	if err := s.record(path); err != nil {
-		return err
-	}
-	s.Summaries, err = s.Store.Summaries()
-	return err
-}
-
-func (s *Study) loadQuestions() error {
-	qpath := s.dataPath(QuestionsFile)
-	if s.exists(QrelsFile) {
-		path := s.dataPath(QrelsFile)
-		qs, qrels, err := experiment.LoadQuestionSet(qpath, path)
-		if err != nil {
-			return err
-		}
-		s.Questions, s.Qrels, s.GoldReport = qs, qrels, "qrels.txt as shipped"
-		if err := s.record(qpath); err != nil {
-			return err
-		}
-		return s.record(path)
-	}
-	qs, err := questions.ReadFile(qpath)
-	if err != nil {
-		return err
-	}
-	if err := s.record(qpath); err != nil {
-		return err
-	}
-	s.Questions = qs
-	if !s.exists(EvidenceFile) {
-		return fmt.Errorf("%s: neither %s nor %s", s.Opts.DataDir, QrelsFile, EvidenceFile)
-	}
-	return s.resolveGold()
-}
-
-// resolveGold builds qrels from evidence.jsonl with lib/gold over the stored
-// messages and chunks.
-func (s *Study) resolveGold() error {
-	path := s.dataPath(EvidenceFile)
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	ev, err := gold.ReadEvidence(path, f)
-	if err != nil {
-		return err
-	}
-	if err := s.record(path); err != nil {
-		return err
-	}
-	sources, err := s.Store.Sources()
-	if err != nil {
-		return err
-	}
-	var msgs []chat.Message
-	for _, src := range sources {
-		m, err := s.Store.Messages(src.Name)
-		if err != nil {
-			return err
-		}
-		msgs = append(msgs, m...)
-	}
-	qrels, rep := gold.Resolve(ev, msgs, s.Chunks)
-	s.Qrels = qrels
-	s.GoldReport = fmt.Sprintf("resolved from evidence.jsonl: %d items exact, %d by excerpt, %d unmatched, %d in no chunk; %d rel-2 and %d rel-1 pairs; %d questions without primary gold",
-		rep.Exact, rep.Excerpt, len(rep.Unmatched), len(rep.Unchunked), rep.Rel2, rep.Rel1, len(rep.NoPrimary))
-	return nil
-}
 
 // ChunkSpans locates every chunk by source and first/last date, for the
 // aggregate diagnostics.
@@ -402,4 +250,46 @@ func (s *Study) QuestionCounts() ([]string, map[string]int) {
 	}
 	sort.Strings(extra)
 	return append(order, extra...), counts
+}
+
+// MissingGold lists judged chunks absent from the corpus (spec §10: a
+// warning; they still count in denominators).
+func (s *Study) MissingGold() []metrics.GoldRef {
+	corpus := make(map[string]bool, len(s.Chunks))
+	for _, c := range s.Chunks {
+		corpus[c.ID] = true
+	}
+	return metrics.MissingGold(s.Qrels, corpus)
+}
+
+// Messages returns every stored message, sources in store order, read once.
+func (s *Study) Messages() ([]chat.Message, error) {
+	return cached(s, "messages", func() ([]chat.Message, error) { return storedMessages(s.Store) })
+}
+
+// Evidence returns the data folder's evidence.jsonl, read once; ok is false
+// without one.
+func (s *Study) Evidence() (ev []gold.Evidence, ok bool, err error) {
+	if !s.data.has(EvidenceFile) {
+		return nil, false, nil
+	}
+	ev, err = cached(s, "evidence", func() ([]gold.Evidence, error) { return gold.ReadEvidenceFile(s.data.path(EvidenceFile)) })
+	return ev, err == nil, err
+}
+
+// storedMessages returns every message of st, sources in store order.
+func storedMessages(st *store.Store) ([]chat.Message, error) {
+	sources, err := st.Sources()
+	if err != nil {
+		return nil, err
+	}
+	var msgs []chat.Message
+	for _, src := range sources {
+		m, err := st.Messages(src.Name)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m...)
+	}
+	return msgs, nil
 }

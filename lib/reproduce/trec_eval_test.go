@@ -59,6 +59,11 @@ func buildTrecEval(t *testing.T, root string) string {
 	if _, err := os.Stat(bin); err == nil {
 		return bin
 	}
+	// On a fresh clone build/ does not exist yet, and cp -R cannot create
+	// the copy's parent.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tmp := dir + ".tmp"
 	os.RemoveAll(tmp)
 	if out, err := exec.Command("cp", "-R", src, tmp).CombinedOutput(); err != nil {
@@ -103,7 +108,7 @@ func TestTrecEvalAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := buildTrecEval(t, root)
-	s, err := reproduce.Prepare(reproduce.Options{DataDir: filepath.Join(root, "data", "synthetic"), DBPath: filepath.Join(t.TempDir(), "synthetic.db"), B: 1})
+	s, err := reproduce.Prepare(paperOptions(filepath.Join(root, "data", "synthetic"), filepath.Join(t.TempDir(), "synthetic.db"), 1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,11 +11,11 @@ import (
 // or (unless Options.AllowMissingGold) a shipped qrels row whose chunk is not
 // in the corpus. With AllowMissingGold each such row is a warning on the log
 // and counts in the denominators (spec §10).
-func (s *Study) validate() error {
-	if err := experiment.CheckBootstrap(s.Opts.B); err != nil {
+func validate(s *Study) error {
+	if err := experiment.CheckBootstrap(s.Protocol.B); err != nil {
 		return err
 	}
-	if err := experiment.CheckEvaluable(s.Questions, s.Qrels, s.dataPath(QuestionsFile), s.goldPath()); err != nil {
+	if err := experiment.CheckEvaluable(s.Questions, s.Qrels, s.data.path(QuestionsFile), goldPath(s)); err != nil {
 		return err
 	}
 	missing := s.MissingGold()
@@ -27,7 +27,7 @@ func (s *Study) validate() error {
 		for _, c := range s.Chunks {
 			corpus[c.ID] = true
 		}
-		err := experiment.CheckGoldInCorpus(s.goldPath(), s.Qrels, corpus)
+		err := experiment.CheckGoldInCorpus(goldPath(s), s.Qrels, corpus)
 		return fmt.Errorf("%w (--allow-missing-gold keeps them as a warning)", err)
 	}
 	for _, g := range missing {
@@ -37,9 +37,9 @@ func (s *Study) validate() error {
 }
 
 // goldPath is the file the qrels came from.
-func (s *Study) goldPath() string {
-	if s.exists(QrelsFile) {
-		return s.dataPath(QrelsFile)
+func goldPath(s *Study) string {
+	if s.data.has(QrelsFile) {
+		return s.data.path(QrelsFile)
 	}
-	return s.dataPath(EvidenceFile)
+	return s.data.path(EvidenceFile)
 }

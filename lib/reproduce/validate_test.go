@@ -19,13 +19,15 @@ import (
 func TestPrepareMissingGold(t *testing.T) {
 	dir := conformanceData(t)
 	db := filepath.Join(t.TempDir(), "r.db")
-	_, err := reproduce.Prepare(reproduce.Options{DataDir: dir, DBPath: db})
+	_, err := reproduce.Prepare(reproduce.PaperOptions(dir, db))
 	var ie *inputerr.Error
 	if !errors.As(err, &ie) || ie.File != filepath.Join(dir, "qrels.txt") || ie.Line != 1 {
 		t.Fatalf("Prepare = %v, want an input error at qrels.txt:1", err)
 	}
 	var log bytes.Buffer
-	s, err := reproduce.Prepare(reproduce.Options{DataDir: dir, DBPath: db, AllowMissingGold: true, Log: &log})
+	opts := reproduce.PaperOptions(dir, db)
+	opts.AllowMissingGold, opts.Log = true, &log
+	s, err := reproduce.Prepare(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,9 @@ func TestManifestSourceLabels(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "r.db")
 	names := []string{"chat_sakura.json", "club_group.json", "family.json"} // lexical order
 	for _, private := range []bool{false, true} {
-		s, err := reproduce.Prepare(reproduce.Options{DataDir: dir, DBPath: db, AllowMissingGold: true, SourceNames: private})
+		opts := reproduce.PaperOptions(dir, db)
+		opts.AllowMissingGold, opts.SourceNames = true, private
+		s, err := reproduce.Prepare(opts)
 		if err != nil {
 			t.Fatal(err)
 		}

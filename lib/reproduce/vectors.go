@@ -19,48 +19,46 @@ var VectorReps = []string{represent.Summary, represent.EmbeddingTextRep}
 // (vectors_summary.jsonl, vectors_embedding_text.jsonl, query_vectors.jsonl),
 // vectors already stored under Options.EmbedModel, or else the local LSA
 // embedder fitted on the corpus (lib/provider/lsa), stored for reruns.
-func (s *Study) provideVectors() error {
-	shipped := s.exists(SummaryVectorsFile) && s.exists(EmbeddingVectorFile) && s.exists(QueryVectorsFile)
+func provideVectors(s *Study) error {
+	shipped := s.data.has(SummaryVectorsFile) && s.data.has(EmbeddingVectorFile) && s.data.has(QueryVectorsFile)
 	switch {
 	case shipped && (s.Opts.EmbedModel == "" || s.Opts.EmbedModel == ImportedModel):
 		s.EmbedModel = ImportedModel
-		return s.importShipped()
-	case s.Opts.EmbedModel != "" && s.Opts.EmbedModel != s.lsaModelName():
+		return importShipped(s)
+	case s.Opts.EmbedModel != "" && s.Opts.EmbedModel != lsaModelName(s):
 		s.EmbedModel = s.Opts.EmbedModel
-		if complete, err := s.vectorsComplete(); err != nil {
+		if complete, err := vectorsComplete(s); err != nil {
 			return err
 		} else if !complete {
 			return fmt.Errorf("the database has no complete vectors of model %s for %v and every question: run `linemem embed` first, or leave --embed-model empty for the local embedder", s.EmbedModel, VectorReps)
 		}
 		return nil
 	}
-	s.EmbedModel = s.lsaModelName()
-	complete, err := s.vectorsComplete()
+	s.EmbedModel = lsaModelName(s)
+	complete, err := vectorsComplete(s)
 	if err != nil || complete {
 		return err
 	}
-	return s.embedLocally()
+	return embedLocally(s)
 }
-
-func (s *Study) lsaOptions() lsa.Options { return lsa.Options{} }
 
 // lsaModelName is the name of the local model fitted on this corpus, its
 // dimension chosen from the data (lsa.Resolve; the defaults at paper scale).
-func (s *Study) lsaModelName() string {
-	texts, _, err := lsa.FitTexts(s.Chunks, s.Summaries, represent.EmbeddingTextRep, represent.DefaultEmbeddingCap)
+func lsaModelName(s *Study) string {
+	texts, _, err := lsa.FitTexts(s.Chunks, s.Summaries, represent.EmbeddingTextRep, s.Protocol.EmbeddingCap)
 	if err != nil {
-		return lsa.ModelName(s.lsaOptions())
+		return lsa.ModelName(lsa.Options{})
 	}
-	o, err := lsa.Resolve(texts, s.lsaOptions())
+	o, err := lsa.Resolve(texts, lsa.Options{})
 	if err != nil {
-		return lsa.ModelName(s.lsaOptions())
+		return lsa.ModelName(lsa.Options{})
 	}
 	return lsa.ModelName(o)
 }
 
-func (s *Study) importShipped() error {
+func importShipped(s *Study) error {
 	for _, f := range []struct{ rep, file string }{{represent.Summary, SummaryVectorsFile}, {represent.EmbeddingTextRep, EmbeddingVectorFile}, {"", QueryVectorsFile}} {
-		path := s.dataPath(f.file)
+		path := s.data.path(f.file)
 		r, err := os.Open(path)
 		if err != nil {
 			return err
@@ -74,7 +72,7 @@ func (s *Study) importShipped() error {
 		if err != nil {
 			return err
 		}
-		if err := s.record(path); err != nil {
+		if err := record(s, path); err != nil {
 			return err
 		}
 	}
@@ -83,7 +81,7 @@ func (s *Study) importShipped() error {
 
 // vectorsComplete reports whether every chunk has a vector of each of
 // VectorReps under EmbedModel and every question a query vector.
-func (s *Study) vectorsComplete() (bool, error) {
+func vectorsComplete(s *Study) (bool, error) {
 	stats, err := s.Store.Stats()
 	if err != nil {
 		return false, err
@@ -109,9 +107,9 @@ func (s *Study) vectorsComplete() (bool, error) {
 
 // embedLocally fits the LSA embedder on the capped embedding_text of every
 // chunk and stores vectors of both representations and of every question.
-// Inputs are shortened with the spec §7 cap (represent.DefaultEmbeddingCap),
+// Inputs are shortened with the spec §7 cap (Protocol.EmbeddingCap),
 // which is recorded with the vectors.
-func (s *Study) embedLocally() error {
+func embedLocally(s *Study) error {
 	texts := map[string][]string{}
 	for _, rep := range VectorReps {
 		raw, err := represent.Texts(rep, s.Chunks, s.Summaries)
@@ -120,7 +118,7 @@ func (s *Study) embedLocally() error {
 		}
 		capped := make([]string, len(raw))
 		for i, t := range raw {
-			capped[i], _ = represent.CapInput(t, represent.DefaultEmbeddingCap)
+			capped[i], _ = represent.CapInput(t, s.Protocol.EmbeddingCap)
 		}
 		texts[rep] = capped
 	}
@@ -129,7 +127,7 @@ func (s *Study) embedLocally() error {
 	if err != nil {
 		return err
 	}
-	model, err := lsa.Prepare(ctx, states, texts[represent.EmbeddingTextRep], s.lsaOptions())
+	model, err := lsa.Prepare(ctx, states, texts[represent.EmbeddingTextRep], lsa.Options{})
 	if err != nil {
 		return err
 	}
@@ -148,7 +146,7 @@ func (s *Study) embedLocally() error {
 		for i, c := range s.Chunks {
 			rows[i] = store.VectorRow{Key: c.ID, Vector: res.Vectors[i]}
 		}
-		if err := s.Store.PutChunkVectors(rep, s.EmbedModel, represent.DefaultEmbeddingCap, rows); err != nil {
+		if err := s.Store.PutChunkVectors(rep, s.EmbedModel, s.Protocol.EmbeddingCap, rows); err != nil {
 			return err
 		}
 	}

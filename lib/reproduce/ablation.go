@@ -1,0 +1,84 @@
+package reproduce
+
+import (
+	"gonum.org/v1/plot"
+
+	"github.com/linemem/linemem/lib/beyond"
+	"github.com/linemem/linemem/lib/metrics"
+	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/tokenize/kagome"
+)
+
+// The embedding_text component ablation: its table and figure.
+var (
+	ablationTableArtefact = tableArtefact(AblationSlug, 0, false, func(s *Study) (report.Table, error) {
+		rows, err := Ablation(s)
+		if err != nil {
+			return report.Table{}, err
+		}
+		return AblationTable(rows, bootstrapWords(s)+"; Δ paired against the paper's composition under the same method."), nil
+	})
+	ablationFigureArtefact = figureArtefact(AblationFigureSlug, 0, false, func(s *Study) (Figure, error) {
+		rows, err := Ablation(s)
+		if err != nil {
+			return Figure{}, err
+		}
+		p, err := AblationFigure(rows)
+		return Figure{Slug: AblationFigureSlug, Plot: p, Notes: []string{"Rows: method · text indexed; the paper's composition is prefix, summary, excerpt label and excerpt."}}, err
+	})
+)
+
+// AblationTokenizers are the BM25 tokenizers of the embedding_text ablation:
+// the paper's and kagome.
+var AblationTokenizers = []string{tokenize.Default, kagome.Name}
+
+// Ablation runs the embedding_text component ablation (lib/beyond) over
+// the Study, once.
+func Ablation(s *Study) ([]beyond.AblationRow, error) {
+	return cached(s, "ablation", func() ([]beyond.AblationRow, error) {
+		return beyond.Ablation(beyond.AblationInput{Chunks: s.Chunks, Summaries: s.Summaries, Questions: s.Questions, Qrels: s.Qrels, Tokenizers: AblationTokenizers, Protocol: s.Protocol})
+	})
+}
+
+// AblationTable lays the ablation out as AblationSlug.
+func AblationTable(rows []beyond.AblationRow, note string) report.Table {
+	t := report.Table{Slug: AblationSlug, Caption: "embedding_text components: each alone and the paper's composition",
+		Columns: append(append([]string{"Method", "Text indexed"}, ciColumns...), "ΔRecall@5 vs paper's (95% CI)", "p", "Holm p"),
+		// Many interval columns fit a one-column page only with the metric name short.
+		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}},
+		Notes: []string{
+			"prefix only: the fixed first line, the same for every chunk (a floor; the vector model cannot be fitted on one text). summary only: the summary. raw excerpt only: the first 4,000 characters of raw_text. The paper's: prefix, summary, excerpt label and excerpt.",
+			"The vector rows fit the local LSA embedder on each variant's own texts (inputs capped at 2,000 characters, queries folded in). " + note + " " + holmNote,
+		}}
+	for _, r := range rows {
+		if r.Eval == nil {
+			t.Rows = append(t.Rows, []string{r.Method, r.Variant, "–", "–", "–", "not run: " + r.Skipped, "–", "–"})
+			continue
+		}
+		d, p, h := dCell(r.Diff)
+		t.Rows = append(t.Rows, []string{r.Method, r.Variant, metricCell(r.Eval, metrics.Recall5), metricCell(r.Eval, metrics.MRR5), metricCell(r.Eval, metrics.NDCG5), d, p, h})
+	}
+	return t
+}
+
+// AblationFigure plots Recall@5 with its interval for every row that ran.
+func AblationFigure(rows []beyond.AblationRow) (*plot.Plot, error) {
+	var items []report.LabeledCI
+	for _, r := range rows {
+		if r.Eval == nil {
+			continue
+		}
+		iv := r.Eval.CI[metrics.Recall5]
+		items = append(items, report.LabeledCI{Label: r.Method + " · " + r.Variant, Value: iv.Mean, Lo: iv.Lo, Hi: iv.Hi})
+	}
+	return report.PointsWithCI("Recall@5 by embedding_text composition (95% CI)", "Recall@5", items)
+}
+
+func ablationVariantNames() []string {
+	var out []string
+	for _, v := range beyond.AblationVariants {
+		out = append(out, v.Name)
+	}
+	return out
+}

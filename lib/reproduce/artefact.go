@@ -1,0 +1,212 @@
+package reproduce
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/linemem/linemem/lib/report"
+)
+
+// Artefact is one table, figure or file that a reproduction writes: its
+// Slug (what `linemem reproduce --only` and Build take), the shared state of
+// the Study it Needs, and how to Build it. Artefacts lists them all.
+type Artefact struct {
+	Slug  string
+	Needs Need
+	Paper bool // a table or figure of the paper (what a benchmark folder holds)
+	Build func(*Study) (Output, error)
+}
+
+// Output is what an artefact builds: exactly one of a table, a figure or a
+// file.
+type Output struct {
+	Table  *report.Table
+	Figure *Figure
+	File   *File
+}
+
+// File is an output file other than a table or a figure.
+type File struct {
+	Name string // file name in the output folder
+	Data []byte
+}
+
+// Need is a set of the Study's shared state an artefact requires.
+type Need uint
+
+const (
+	NeedsSingles  Need = 1 << iota // the single-retriever evaluations (Study.Singles)
+	NeedsSweep                     // the hybrid sweep and its selection (Study.Sweep, Study.Selected)
+	NeedsMessages                  // the stored messages (Study.Messages)
+	NeedsEvidence                  // evidence.jsonl in the data folder; WriteAll skips the artefact without it
+	NeedsAnswers                   // extractive answers through lib/memory (Answers)
+)
+
+var needNames = []string{"singles", "sweep", "messages", "evidence", "answers"}
+
+// String lists the needs by name, comma-separated, in declaration order;
+// no need is "none".
+func (n Need) String() string {
+	if n == 0 {
+		return "none"
+	}
+	var names []string
+	for i, name := range needNames {
+		if n&(1<<i) != 0 {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// Artefacts is the registry: every artefact `linemem reproduce` writes, in
+// the order WriteAll writes them. Each is declared in the file named for
+// what it makes.
+var Artefacts = []Artefact{
+	table1, table3, table4, table5, table6, table7, table8, table9, ceilingArtefact,
+	figure1, figure2, figure3, figure4, figure5, figure6,
+	queryExpansionArtefact, selectionAwareArtefact, ablationTableArtefact, losslessArtefact, evidenceGroupsArtefact, ablationFigureArtefact,
+	tokenizersTableArtefact, fusionTableArtefact, heldOutArtefact, aggregateArtefact, tokenizersFigureArtefact, fusionFigureArtefact,
+	answersTableArtefact, answersFigureArtefact,
+	perQuestionArtefact,
+}
+
+// Slugs returns the slugs of Artefacts, in registry order.
+func Slugs() []string {
+	out := make([]string, len(Artefacts))
+	for i, a := range Artefacts {
+		out[i] = a.Slug
+	}
+	return out
+}
+
+// Lookup returns the artefact of slug. An unknown slug is an error that
+// lists the known ones.
+func Lookup(slug string) (Artefact, error) {
+	i := slices.IndexFunc(Artefacts, func(a Artefact) bool { return a.Slug == slug })
+	if i < 0 {
+		return Artefact{}, fmt.Errorf("reproduce: unknown artefact %q; want one of %s", slug, strings.Join(Slugs(), ", "))
+	}
+	return Artefacts[i], nil
+}
+
+// Build builds the artefact of slug over s. An artefact whose needs s cannot
+// meet (NeedsEvidence without evidence.jsonl) is an error.
+func Build(s *Study, slug string) (Output, error) {
+	a, err := Lookup(slug)
+	if err != nil {
+		return Output{}, err
+	}
+	if !available(s, a.Needs) {
+		return Output{}, fmt.Errorf("reproduce: %s needs %s in %s", slug, EvidenceFile, s.Opts.DataDir)
+	}
+	return a.Build(s)
+}
+
+// available reports whether s can meet needs: all but NeedsEvidence are
+// computed on demand.
+func available(s *Study, needs Need) bool {
+	return needs&NeedsEvidence == 0 || s.data.has(EvidenceFile)
+}
+
+// Write builds the artefact of slug over s and writes it into outDir (a
+// table as CSV, Markdown and LaTeX with WriteTable, a figure as PNG, SVG and
+// PDF at Options.FigureSize with its caption file). It returns the paths
+// written, in order.
+func Write(s *Study, slug, outDir string) ([]string, error) {
+	out, err := Build(s, slug)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
+	paths, err := out.write(s, outDir)
+	if err != nil {
+		return paths, fmt.Errorf("%s: %w", slug, err)
+	}
+	return paths, nil
+}
+
+func (o Output) write(s *Study, outDir string) ([]string, error) {
+	switch {
+	case o.Table != nil:
+		return WriteTable(*o.Table, outDir)
+	case o.Figure != nil:
+		w, h := s.Opts.FigureSize()
+		return o.Figure.Save(outDir, w, h)
+	case o.File != nil:
+		path := filepath.Join(outDir, o.File.Name)
+		return []string{path}, os.WriteFile(path, o.File.Data, 0o644)
+	}
+	return nil, fmt.Errorf("reproduce: an artefact built nothing")
+}
+
+// WriteAll writes every artefact of the registry that s can build, in
+// registry order (those needing evidence.jsonl are skipped without it), and
+// then the manifest, into outDir. It returns the paths written, in order.
+func (s *Study) WriteAll(outDir string) ([]string, error) {
+	written, err := writeArtefacts(s, outDir, func(Artefact) bool { return true })
+	if err != nil {
+		return written, err
+	}
+	path := filepath.Join(outDir, ManifestFile)
+	if err := writeManifest(s, path, written); err != nil {
+		return written, err
+	}
+	return append(written, path), nil
+}
+
+// WritePaper writes the paper's artefacts only (Tables 1 and 3–9, the
+// candidate ceiling and Figures 1–6 with their captions) into outDir: what a
+// benchmark folder holds, without the analyses beyond the paper, the
+// per-question CSV or the manifest.
+func WritePaper(s *Study, outDir string) ([]string, error) {
+	return writeArtefacts(s, outDir, func(a Artefact) bool { return a.Paper })
+}
+
+func writeArtefacts(s *Study, outDir string, keep func(Artefact) bool) ([]string, error) {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, a := range Artefacts {
+		if !keep(a) || !available(s, a.Needs) {
+			continue
+		}
+		err := s.timed(a.Slug, func() error {
+			paths, err := Write(s, a.Slug, outDir)
+			written = append(written, paths...)
+			return err
+		})
+		if err != nil {
+			return written, err
+		}
+	}
+	return written, nil
+}
+
+// tableArtefact registers a table built by build.
+func tableArtefact(slug string, needs Need, paper bool, build func(*Study) (report.Table, error)) Artefact {
+	return Artefact{Slug: slug, Needs: needs, Paper: paper, Build: func(s *Study) (Output, error) {
+		t, err := build(s)
+		if err != nil {
+			return Output{}, err
+		}
+		return Output{Table: &t}, nil
+	}}
+}
+
+// figureArtefact registers a figure built by build.
+func figureArtefact(slug string, needs Need, paper bool, build func(*Study) (Figure, error)) Artefact {
+	return Artefact{Slug: slug, Needs: needs, Paper: paper, Build: func(s *Study) (Output, error) {
+		f, err := build(s)
+		if err != nil {
+			return Output{}, err
+		}
+		return Output{Figure: &f}, nil
+	}}
+}
