@@ -15,7 +15,7 @@ func init() {
 		name:    "benchmark",
 		summary: "run the paper protocol on a converted public data set, pooled and per user, into a benchmark folder",
 		usage: `--data DIR --out DIR [--work DIR] [--name NAME]
-       compare --seeds-results DIR --out DIR BENCHMARK_DIR...
+       compare --seeds-results DIR --out DIR [--column-figures] BENCHMARK_DIR...
 
 DIR is a folder written by ` + "`linemem datasets convert … --per-user`" + `. Writes the
 paper's tables and figures on the pooled folder (Tables 1, 3–9, the ceiling,
@@ -42,12 +42,13 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	name := fs.String("name", "", "data set `NAME` in captions (default: the data folder's name)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds*.csv")
+	fs.BoolVar(&opts.ColumnFigures, "column-figures", false, "draw figures one column wide (3.3 in) instead of the text width (7 in)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 && rest[0] == "compare" {
-		return compareBenchmarks(env, *seedsResults, *out, rest[1:])
+		return compareBenchmarks(env, *seedsResults, *out, opts.ColumnFigures, rest[1:])
 	}
 	if len(rest) > 0 || opts.DataDir == "" || *out == "" {
 		return fmt.Errorf("%w: --data DIR and --out DIR are required, no arguments", errUsage)
@@ -114,7 +115,7 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	return nil
 }
 
-func compareBenchmarks(env *environment, seedsResults, out string, dirs []string) error {
+func compareBenchmarks(env *environment, seedsResults, out string, columnFigures bool, dirs []string) error {
 	if out == "" || len(dirs) == 0 {
 		return fmt.Errorf("%w: compare needs --out DIR and at least one benchmark folder", errUsage)
 	}
@@ -130,6 +131,7 @@ func compareBenchmarks(env *environment, seedsResults, out string, dirs []string
 	if err != nil {
 		return err
 	}
+	c.ColumnFigures = columnFigures
 	paths, err := c.WriteAll(out)
 	if err != nil {
 		return err

@@ -40,6 +40,7 @@ func runRobustness(env *environment, c *command, args []string) error {
 	fs.StringVar(&base.Protocol.Tokenizer, "tokenizer", base.Protocol.Tokenizer, "BM25 `TOKENIZER`")
 	fs.IntVar(&base.Protocol.B, "bootstrap", base.Protocol.B, "bootstrap resamples `B`, over questions and over seeds")
 	fs.Uint64Var(&base.Protocol.Seed, "seed", base.Protocol.Seed, "bootstrap `SEED` (the synthetic seeds are --seeds)")
+	fs.BoolVar(&base.ColumnFigures, "column-figures", false, "draw the figure one column wide (3.3 in) instead of the text width (7 in)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {

@@ -98,9 +98,10 @@ func parseCI(s string) (float64, float64, error) {
 
 // Comparison sets the per-user studies beside the synthetic seeds.
 type Comparison struct {
-	Users     []*Users
-	synthetic map[string]syntheticRow
-	claims    map[string]string
+	Users         []*Users
+	ColumnFigures bool // WriteAll draws the figure one column wide
+	synthetic     map[string]syntheticRow
+	claims        map[string]string
 }
 
 // NewComparison reads the synthetic robustness files of robustnessDir.
@@ -193,7 +194,10 @@ func (c *Comparison) Figure() (*plot.Plot, error) {
 	return report.PointsWithCI("Recall@5 over seeds and users (95% interval over units)", "Recall@5", items)
 }
 
-// WriteAll writes both tables and the figure into outDir.
+// WriteAll writes both tables and the figure with its caption file into
+// outDir: the figure at the text width and 1.6 times the default height, or
+// one column wide when ColumnFigures is set (taller where its stacked row
+// labels need it, report.SaveFigure).
 func (c *Comparison) WriteAll(outDir string) ([]string, error) {
 	var written []string
 	for _, t := range []report.Table{c.ClaimsTable(), c.RecallTable()} {
@@ -207,6 +211,11 @@ func (c *Comparison) WriteAll(outDir string) ([]string, error) {
 	if err != nil {
 		return written, err
 	}
-	paths, err := report.SaveFigure(p, outDir, CompareFigureSlug, report.DefaultWidth, 1.6*report.DefaultHeight)
+	width, height := report.DefaultWidth, 1.6*report.DefaultHeight
+	if c.ColumnFigures {
+		width, height = report.ColumnWidth, report.ColumnHeight
+	}
+	f := Figure{Slug: CompareFigureSlug, Plot: p, Notes: c.RecallTable().Notes}
+	paths, err := f.Save(outDir, width, height)
 	return append(written, paths...), err
 }

@@ -363,8 +363,9 @@ func (r *Robustness) Figure() (*plot.Plot, error) {
 	return p, nil
 }
 
-// WriteAll writes the tables, the figure and the per-seed CSV into outDir
-// and returns the paths written.
+// WriteAll writes the tables, the figure with its caption file (at
+// r.Opts.FigureSize) and the per-seed CSV into outDir and returns the paths
+// written.
 func (r *Robustness) WriteAll(outDir string) ([]string, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
@@ -381,7 +382,13 @@ func (r *Robustness) WriteAll(outDir string) ([]string, error) {
 	if err != nil {
 		return written, err
 	}
-	paths, err := report.SaveFigure(p, outDir, RobustnessFigureSlug, report.DefaultWidth, report.DefaultHeight)
+	f := Figure{Slug: RobustnessFigureSlug, Plot: p, Notes: []string{
+		"Dot and bar: the mean over seeds and the 10th to 90th percentile of the per-seed values; open circles: one seed each; ×: the paper's published value.",
+		"Selected hybrid: each seed's own selection (pairing and β may differ between seeds).",
+		r.setupNote(),
+	}}
+	width, height := r.Opts.FigureSize()
+	paths, err := f.Save(outDir, width, height)
 	written = append(written, paths...)
 	if err != nil {
 		return written, err
