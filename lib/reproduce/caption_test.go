@@ -1,6 +1,9 @@
 package reproduce_test
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,5 +40,35 @@ func TestCaptionOfAFigureBeyondThePaperHasNoNumber(t *testing.T) {
 	got := f.Caption()
 	if !strings.HasPrefix(got, "Recall@5 by tokenizer (95% CI). ") || !strings.HasSuffix(got, " Rows: a.") || strings.Contains(got, "Figure") {
 		t.Errorf("Caption() = %q, want the title, axes and notes with no figure number", got)
+	}
+}
+
+// TestEveryCommittedFigureHasItsCaption walks results/: every figure (a
+// .png) has its SVG, PDF and caption file beside it, and the caption is not
+// empty.
+func TestEveryCommittedFigureHasItsCaption(t *testing.T) {
+	root := filepath.Join("..", "..", "results")
+	figures := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".png" {
+			return err
+		}
+		figures++
+		base := strings.TrimSuffix(path, ".png")
+		for _, ext := range []string{".svg", ".pdf", reproduce.CaptionExt} {
+			b, err := os.ReadFile(base + ext)
+			if err != nil {
+				t.Errorf("%s: %v", path, err)
+			} else if len(strings.TrimSpace(string(b))) == 0 {
+				t.Errorf("%s%s is empty", base, ext)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if figures == 0 {
+		t.Fatal("no figure under results/")
 	}
 }

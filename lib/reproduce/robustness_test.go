@@ -103,7 +103,7 @@ func TestRobustnessLayout(t *testing.T) {
 			want = append(want, slug+ext)
 		}
 	}
-	want = append(want, reproduce.RobustnessFigureSlug+".png", reproduce.RobustnessFigureSlug+".svg", reproduce.RobustnessFigureSlug+".pdf", reproduce.RobustnessPerSeedFile)
+	want = append(want, reproduce.RobustnessFigureSlug+".png", reproduce.RobustnessFigureSlug+".svg", reproduce.RobustnessFigureSlug+".pdf", reproduce.RobustnessFigureSlug+reproduce.CaptionExt, reproduce.RobustnessPerSeedFile)
 	var got []string
 	for _, p := range first {
 		got = append(got, filepath.Base(p))
