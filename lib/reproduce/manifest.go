@@ -75,7 +75,7 @@ func writeManifest(s *Study, path string, outputs []string) error {
 				"heldout_split":  "math/rand/v2 PCG(seed, seed), split r = r-th Perm(n), first ⌊n/2⌋ select, rest held out",
 				"answers":        answersParameters(),
 			},
-			"beyond_round_two": expansionAndSelectionParameters(s),
+			"beyond_expansion_and_selection": expansionAndSelectionParameters(s),
 		},
 		Versions: versions(),
 		Selected: map[string]any{"name": cfg.Name, metrics.Recall5: cfg.Result.Mean[metrics.Recall5], metrics.MRR5: cfg.Result.Mean[metrics.MRR5], metrics.NDCG5: cfg.Result.Mean[metrics.NDCG5]},
