@@ -100,8 +100,13 @@ func Build(s *Study, slug string) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
+	return a.build(s)
+}
+
+// build builds a over s, or says which input it lacks.
+func (a Artefact) build(s *Study) (Output, error) {
 	if !available(s, a.Needs) {
-		return Output{}, fmt.Errorf("reproduce: %s needs %s in %s", slug, EvidenceFile, s.Opts.DataDir)
+		return Output{}, fmt.Errorf("reproduce: %s needs %s in %s", a.Slug, EvidenceFile, s.Opts.DataDir)
 	}
 	return a.Build(s)
 }
@@ -117,16 +122,25 @@ func available(s *Study, needs Need) bool {
 // PDF at Options.FigureSize with its caption file). It returns the paths
 // written, in order.
 func Write(s *Study, slug, outDir string) ([]string, error) {
-	out, err := Build(s, slug)
+	a, err := Lookup(slug)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
+	return a.write(s, outDir)
+}
+
+// write builds a over s and writes it into outDir, which exists.
+func (a Artefact) write(s *Study, outDir string) ([]string, error) {
+	out, err := a.build(s)
+	if err != nil {
+		return nil, err
+	}
 	paths, err := out.write(s, outDir)
 	if err != nil {
-		return paths, fmt.Errorf("%s: %w", slug, err)
+		return paths, fmt.Errorf("%s: %w", a.Slug, err)
 	}
 	return paths, nil
 }
@@ -178,7 +192,7 @@ func writeArtefacts(s *Study, outDir string, keep func(Artefact) bool) ([]string
 			continue
 		}
 		err := s.timed(a.Slug, func() error {
-			paths, err := Write(s, a.Slug, outDir)
+			paths, err := a.write(s, outDir)
 			written = append(written, paths...)
 			return err
 		})
