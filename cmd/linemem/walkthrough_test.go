@@ -8,18 +8,25 @@ import (
 	"testing"
 )
 
-// readmeWalkThrough returns the argument lists of the `bin/linemem …` lines
-// of the first sh block in the README's "Your own history" section, with
-// me.db and testdata/history replaced by db and the fixture's path.
-func readmeWalkThrough(t *testing.T, db string) [][]string {
+// documentedWalkThroughs are the walk-throughs that run as written: the
+// first sh block after heading in file (relative to the repository root).
+var documentedWalkThroughs = []struct{ file, heading string }{
+	{"README.md", "## Search your own history"},
+	{"docs/your-history.md", "## Your own history"},
+}
+
+// walkThrough returns the argument lists of the `bin/linemem …` lines of the
+// first sh block after heading in file, with me.db and testdata/history
+// replaced by db and the fixture's path.
+func walkThrough(t *testing.T, file, heading, db string) [][]string {
 	t.Helper()
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(file)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "## Your own history")
+	_, section, ok := strings.Cut(string(doc), "\n"+heading)
 	if !ok {
-		t.Fatal(`README.md has no "## Your own history" section`)
+		t.Fatalf("%s has no %q section", file, heading)
 	}
 	_, block, _ := strings.Cut(section, "```sh\n")
 	block, _, _ = strings.Cut(block, "```")
@@ -41,7 +48,7 @@ func readmeWalkThrough(t *testing.T, db string) [][]string {
 		out = append(out, words[1:])
 	}
 	if len(out) == 0 {
-		t.Fatal("no bin/linemem lines in the README walk-through")
+		t.Fatalf("no bin/linemem lines in the walk-through of %s", file)
 	}
 	return out
 }
@@ -72,26 +79,40 @@ func shellWords(line string) []string {
 	return out
 }
 
-// TestREADMEWalkThrough runs the README's "Your own history" commands as
-// written, on the fixture history; each must succeed, and each search must
-// put the planted answer first.
-func TestREADMEWalkThrough(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "me.db")
-	for _, args := range readmeWalkThrough(t, db) {
-		out := run(t, args...)
-		if args[0] != "search" {
-			continue
-		}
-		answer := map[string]string{"保険証どこに入れたっけ": "保険証は玄関の棚", "土曜の鍋に何を買えばいい？": "白菜と豆腐"}[args[1]]
-		first, _, _ := strings.Cut(strings.ReplaceAll(out, "**", ""), "\n#2")
-		var doc searchJSON
-		if json.Unmarshal([]byte(out), &doc) == nil && len(doc.Results) > 0 {
-			first = doc.Results[0].RawText
-		}
-		if answer == "" || !strings.Contains(first, answer) {
-			t.Errorf("linemem %s: the first result does not hold %q:\n%s", strings.Join(args, " "), answer, out)
+// TestDocumentedWalkThroughs runs the commands of each documented
+// walk-through as written, on the fixture history; each must succeed, and
+// each search or ask must put the planted answer first.
+func TestDocumentedWalkThroughs(t *testing.T) {
+	for _, doc := range documentedWalkThroughs {
+		t.Run(doc.file, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "me.db")
+			for _, args := range walkThrough(t, doc.file, doc.heading, db) {
+				out := run(t, args...)
+				if args[0] != "search" && args[0] != "ask" {
+					continue
+				}
+				answer := plantedAnswer(args[1])
+				first, _, _ := strings.Cut(strings.ReplaceAll(out, "**", ""), "\n#2")
+				var found searchJSON
+				if json.Unmarshal([]byte(out), &found) == nil && len(found.Results) > 0 {
+					first = found.Results[0].RawText
+				}
+				if answer == "" || !strings.Contains(first, answer) {
+					t.Errorf("linemem %s: the first result does not hold %q:\n%s", strings.Join(args, " "), answer, out)
+				}
+			}
+		})
+	}
+}
+
+// plantedAnswer is the answer phrase of a planted fact's question, or "".
+func plantedAnswer(question string) string {
+	for _, f := range plantedFacts {
+		if f.question == question {
+			return f.answer
 		}
 	}
+	return ""
 }
 
 // historyDir holds three hand-written LINE .txt exports, 16 chunks in all,
@@ -107,7 +128,7 @@ var plantedFacts = []struct{ question, answer string }{
 	{"シフト希望の締切はいつ", "締切は5月20日の正午"},
 }
 
-// TestWalkThroughYourOwnHistory runs the README's "Your own history" steps
+// TestWalkThroughYourOwnHistory runs the steps of docs/your-history.md
 // on a 16-chunk history: ingest a folder, embed locally, then search with
 // BM25, the local vectors, the paper's hybrid, reciprocal rank fusion and
 // the everyday default; each planted fact must come first, its message shown

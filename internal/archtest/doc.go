@@ -1,5 +1,8 @@
-// Package archtest holds the test that keeps the floors of
-// docs/ARCHITECTURE.md: every package of the module has a floor, and a
-// package imports only packages on lower floors or the same-floor packages
-// the document names. It has no code of its own.
+// Package archtest holds the tests that keep docs/ARCHITECTURE.md true: every
+// package of the module has a floor, and a package imports only packages on
+// lower floors or the same-floor packages the document names; the recipes
+// hold; the package table names every package under lib/ and nothing else.
+// It also keeps the documentation whole: README.md stays a short front page,
+// every relative link of README.md and docs/*.md reaches a file (and a
+// heading), and every command is shown there. It has no code of its own.
 package archtest
