@@ -31,7 +31,7 @@
 DATA ?= data/synthetic
 # Synthetic seeds of the committed results/robustness_seeds* files.
 SEEDS ?= 1-20
-# Public conversation data sets (locomo/, real-persona-chat/; see README,
+# Public conversation data sets (locomo/, real-persona-chat/; see docs/reproducing.md,
 # "Public conversation data sets"); `linemem datasets fetch` downloads them.
 DATASETS ?= ../shared/datasets
 

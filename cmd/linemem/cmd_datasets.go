@@ -29,7 +29,7 @@ IN is locomo10.json, dialogues.jsonl.gz or longmemeval_{s,m,oracle}.json. The co
 repository (build/ is ignored).
 
 fetch downloads a data set at the commit pinned in lib/datasets and checks its
-sha256 (see README, "Public conversation data sets"). --db is not used.`,
+sha256 (see docs/reproducing.md, "Public conversation data sets"). --db is not used.`,
 		run: runDatasets,
 	})
 }

@@ -1,6 +1,6 @@
 // Package analyzers measures the BM25 tokenizers on several data folders and
 // picks the everyday default from the measurement: the analyzer table of the
-// README ("Choosing the everyday analyzer") and `linemem analyzers compare`.
+// docs/your-history.md ("Choosing the everyday analyzer") and `linemem analyzers compare`.
 //
 // Each corpus is a data folder in the layout `linemem reproduce` reads:
 // sources/ (LINE exports), questions.jsonl, and qrels.txt or, when there is
@@ -206,7 +206,7 @@ func (t *Table) Overall(tok, m string) float64 {
 	return s / float64(len(t.Corpora))
 }
 
-// Report lays t out as the README's table: one row per tokenizer, for each
+// Report lays t out as docs/your-history.md's table: one row per tokenizer, for each
 // corpus Recall@5 and Success@1 with their intervals, then the means over
 // corpora; the notes say how many questions each corpus has and what ch
 // picked.

@@ -149,7 +149,7 @@ func download(ctx context.Context, client *http.Client, url string) ([]byte, err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: cannot download %s (offline? copy the files by hand into the layout of README, \"Public conversation data sets\"): %w", url, err)
+		return nil, fmt.Errorf("datasets: cannot download %s (offline? copy the files by hand into the layout of docs/reproducing.md, \"Public conversation data sets\"): %w", url, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

@@ -9,7 +9,7 @@ import (
 
 // DefaultMinConfidence is the confidence below which an everyday search
 // says the history may not hold the answer and `ask` abstains. Chosen by
-// measurement (`linemem analyzers abstain`, README "When nothing is
+// measurement (`linemem analyzers abstain`, docs/your-history.md "When nothing is
 // found"): the threshold that minimises the mean of the two error rates
 // (answerable questions flagged, unanswerable ones not flagged) over
 // LoCoMo's adversarial questions, questions of one chat asked against the

@@ -9,7 +9,7 @@ import (
 // DefaultTokenizer is the everyday BM25 tokenizer: the everyday analyzer
 // (lib/tokenize/everyday: NFKC and case folding, English words stop-listed
 // and stemmed, CJK runs as bigrams). Chosen by the rule of lib/analyzers
-// (`linemem analyzers compare`, table in the README): never below
+// (`linemem analyzers compare`, table in docs/your-history.md): never below
 // char-bigram's 95% interval on any of the four corpora and the best mean
 // Recall@5 over them. raw_text_bm25 Recall@5: synthetic 0.548 (char-bigram
 // 0.552), LoCoMo 0.846 (0.412: bigrams of English letters),
@@ -38,8 +38,8 @@ const DefaultK = 5
 const DefaultContext = 2
 
 // TokenizerTableDoc is the measurement behind DefaultTokenizer, for
-// `search --help`: the README's table in short.
-const TokenizerTableDoc = `raw_text_bm25 Recall@5 / Success@1 (linemem analyzers compare; README, "Choosing the everyday analyzer"):
+// `search --help`: the table of docs/your-history.md in short.
+const TokenizerTableDoc = `raw_text_bm25 Recall@5 / Success@1 (linemem analyzers compare; docs/your-history.md, "Choosing the everyday analyzer"):
   tokenizer     synthetic      LoCoMo         RealPersonaChat  mixed history
   everyday      0.548 / 0.400  0.846 / 0.666  0.856 / 0.753    1.000 / 0.944
   char-bigram   0.552 / 0.410  0.412 / 0.203  0.854 / 0.747    1.000 / 0.889

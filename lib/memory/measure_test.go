@@ -31,7 +31,7 @@ import (
 )
 
 // measure turns on TestMeasureEverydayDefaults, the measurement behind the
-// everyday defaults (README, "Your own history"):
+// everyday defaults (docs/your-history.md, "Your own history"):
 //
 //	go test ./lib/memory -run MeasureEveryday -measure -v
 var measure = flag.Bool("measure", false, "measure the everyday retrievers and tokenizers on the synthetic questions")
@@ -253,13 +253,13 @@ func TestMeasureEverydayDefaults(t *testing.T) {
 		got := [4]float64{full[c][0], full[c][1], small[c][0], small[c][1]}
 		for i := range want {
 			if math.Abs(got[i]-want[i]) > quotedTolerance {
-				t.Errorf("%s: %s = %.4f, the README and defaults.go quote %.3f", c, quotedColumns[i], got[i], want[i])
+				t.Errorf("%s: %s = %.4f, docs/your-history.md and defaults.go quote %.3f", c, quotedColumns[i], got[i], want[i])
 			}
 		}
 	}
 }
 
-// quotedDefaults are the figures the README's everyday-defaults table and
+// quotedDefaults are the figures docs/your-history.md's everyday-defaults table and
 // DefaultRetriever's doc quote, by candidate: synthetic Recall@5 and
 // Success@1, then the 16-chunk histories' Recall@5 and Success@1.
 var quotedDefaults = map[string][4]float64{
@@ -337,9 +337,9 @@ func TestMeasureAppend(t *testing.T) {
 	fmt.Printf("%d sources, %d messages, %d appended (1%% of each source)\n", len(paths), messages, appended)
 	fmt.Printf("chunks before %d, after %d; kept %d, lost %d, to summarize and embed %d (%.2f%% of the new export)\n",
 		oldChunks, newChunks, kept, oldChunks-kept, newChunks-kept, 100*float64(newChunks-kept)/float64(newChunks))
-	// The README quotes these counts for `linemem synth --scale paper`
+	// docs/your-history.md quotes these counts for `linemem synth --scale paper`
 	// (seed 1): chunking is deterministic, so they hold exactly.
 	if got, want := [3]int{kept, oldChunks, newChunks - kept}, [3]int{22088, 22098, 226}; got != want || newChunks != 22314 {
-		t.Errorf("kept %d of %d chunks, %d of %d new; the README quotes %d of %d kept, %d of 22,314 new", got[0], got[1], got[2], newChunks, want[0], want[1], want[2])
+		t.Errorf("kept %d of %d chunks, %d of %d new; docs/your-history.md quotes %d of %d kept, %d of 22,314 new", got[0], got[1], got[2], newChunks, want[0], want[1], want[2])
 	}
 }

@@ -98,7 +98,7 @@ func buildTrecEval(t *testing.T, root string) string {
 // its per-question Recall@5, MRR@5, nDCG@5 and Success@5 equal to linemem's
 // within 1e-12. Run files carry each hit's rank as its score (N − rank + 1),
 // so trec_eval, which re-sorts tied scores by document ID, keeps linemem's
-// order (spec §8–§9); qrels map relevance 2 to 3 (README, "trec_eval").
+// order (spec §8–§9); qrels map relevance 2 to 3 (docs/reproducing.md, "trec_eval").
 func TestTrecEvalAgrees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("prepares the synthetic corpus")

@@ -62,7 +62,7 @@ const mmapBytes = 1 << 31
 // a file keeps the page size it was created with. Every page passes through
 // the WAL and the checkpoint, and a vector block fills its overflow pages
 // end to end, so larger pages mean fewer page writes for the same bytes: at
-// paper scale (README § Performance, five alternating runs each) the
+// paper scale (docs/performance.md, five alternating runs each) the
 // workflow from ingest to eval took 12.04 s on average at 16 KiB, 11.65 s at
 // 32 KiB and 11.34 s at 64 KiB (SQLite's largest), the vector imports
 // 1.99, 1.79 and 1.67 s. The cost is a larger smallest file (one page per

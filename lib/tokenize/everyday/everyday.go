@@ -24,7 +24,7 @@
 //     Elasticsearch's cjk analyzer do.
 //
 // CJK runs are bigrams rather than kagome words: on the Japanese corpora of
-// the analyzer table (README, "Choosing the everyday analyzer") bigrams are
+// the analyzer table (docs/your-history.md, "Choosing the everyday analyzer") bigrams are
 // level with or above kagome's words, and they need no dictionary (kagome's
 // costs ≈1.1 s of CPU and 175 MB in every fresh process, beyond a first
 // search's 300 ms budget). Indexing both would double the CJK postings for
