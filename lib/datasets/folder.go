@@ -29,7 +29,7 @@ import (
 
 // ConverterVersion is recorded in every dataset.json. It changes whenever a
 // converter's output for the same input changes.
-const ConverterVersion = "1"
+const ConverterVersion = "2"
 
 // Files of a data folder, in the layout `linemem reproduce` reads (lib/synth
 // writes the same), plus the two this package adds.

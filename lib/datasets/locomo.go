@@ -3,6 +3,7 @@ package datasets
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -97,6 +98,9 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 		return nil, nil, err
 	}
 	name := orig.File
+	if err := checkUTF8(name, data); err != nil {
+		return nil, nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 		return nil, nil, inputerr.At(name, 1, "a JSON array of LoCoMo samples")
@@ -113,6 +117,7 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 		line int
 	}
 	var pending []pendingQ
+	userNames := newNameClaims(name)
 	unresolvedIDs := 0
 	speakers := 0
 	imageTurns := 0
@@ -124,29 +129,38 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return nil, nil, inputerr.At(name, lineAt(data, decodeErrorOffset(data, start, err)), "a LoCoMo sample object: "+err.Error())
 		}
-		start += int64(bytes.IndexByte(raw, '{'))
-		at := func(key string) int {
-			if i := bytes.Index(raw, []byte(strconv.Quote(key))); i >= 0 {
-				return lineAt(data, start+int64(i))
+		start += int64(bytes.IndexFunc(raw, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' }))
+		ix, err := indexValues(data, start, raw)
+		if err != nil {
+			var dup *duplicateKeyError
+			if errors.As(err, &dup) {
+				return nil, nil, inputerr.Atf(name, lineAt(data, dup.Offset), "each key once in an object, got %q again", dup.Key)
 			}
-			return lineAt(data, start)
+			return nil, nil, inputerr.At(name, lineAt(data, start), "a LoCoMo sample object: "+err.Error())
 		}
+		at := ix.line
 		var s locomoSample
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, nil, inputerr.At(name, lineAt(data, start), "a LoCoMo sample {sample_id, conversation, session_summary, qa}: "+err.Error())
+			return nil, nil, inputerr.At(name, typeErrorLine(data, start, err), "a LoCoMo sample {sample_id, conversation, session_summary, qa}: "+err.Error())
 		}
-		if s.SampleID == "" {
-			return nil, nil, inputerr.At(name, lineAt(data, start), "a non-empty sample_id")
+		if err := checkID(name, at("sample_id"), "sample_id", s.SampleID); err != nil {
+			return nil, nil, err
 		}
 		if slices.Contains(f.Info.Users, s.SampleID) {
 			return nil, nil, inputerr.Atf(name, at("sample_id"), "a unique sample_id, got %q again", s.SampleID)
 		}
+		if err := userNames.claim(safeName(s.SampleID), s.SampleID, at("sample_id")); err != nil {
+			return nil, nil, err
+		}
 		var a, b string
 		if err := json.Unmarshal(s.Conversation["speaker_a"], &a); err != nil || a == "" {
-			return nil, nil, inputerr.At(name, at("speaker_a"), "conversation.speaker_a, a non-empty string")
+			return nil, nil, inputerr.At(name, at("conversation", "speaker_a"), "conversation.speaker_a, a non-empty string")
 		}
 		if err := json.Unmarshal(s.Conversation["speaker_b"], &b); err != nil || b == "" {
-			return nil, nil, inputerr.At(name, at("speaker_b"), "conversation.speaker_b, a non-empty string")
+			return nil, nil, inputerr.At(name, at("conversation", "speaker_b"), "conversation.speaker_b, a non-empty string")
+		}
+		if a == b {
+			return nil, nil, inputerr.Atf(name, at("conversation", "speaker_b"), "conversation.speaker_b other than speaker_a, got %q for both", a)
 		}
 		speakers += 2
 		var nums []int
@@ -164,7 +178,7 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 			key := fmt.Sprintf("session_%d", n)
 			var turns []locomoTurn
 			if err := json.Unmarshal(s.Conversation[key], &turns); err != nil {
-				return nil, nil, inputerr.Atf(name, at(key), "conversation.%s, an array of turns {speaker, dia_id, text}: %v", key, err)
+				return nil, nil, inputerr.Atf(name, typeErrorLine(data, ix.at["/conversation/"+key], err), "conversation.%s, an array of turns {speaker, dia_id, text}: %v", key, err)
 			}
 			if len(turns) == 0 {
 				emptySessions++
@@ -173,21 +187,25 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 			var when string
 			dtKey := key + "_date_time"
 			if err := json.Unmarshal(s.Conversation[dtKey], &when); err != nil {
-				return nil, nil, inputerr.Atf(name, at(key), "conversation.%s, a string like \"1:56 pm on 8 May, 2023\"", dtKey)
+				return nil, nil, inputerr.Atf(name, at("conversation", dtKey), "conversation.%s, a string like \"1:56 pm on 8 May, 2023\"", dtKey)
 			}
 			t0, err := time.Parse(LoCoMoDateLayout, strings.TrimSpace(when))
 			if err != nil {
-				return nil, nil, inputerr.Atf(name, at(dtKey), "conversation.%s like \"1:56 pm on 8 May, 2023\", got %q", dtKey, when)
+				return nil, nil, inputerr.Atf(name, at("conversation", dtKey), "conversation.%s like \"1:56 pm on 8 May, 2023\", got %q", dtKey, when)
 			}
 			if !prevEnd.IsZero() && t0.Sub(prevEnd) <= 180*time.Minute {
 				closeSessions++
 			}
 			for i, t := range turns {
 				if t.Speaker != a && t.Speaker != b {
-					return nil, nil, inputerr.Atf(name, at(t.DiaID), "turn %s's speaker to be %q or %q, got %q", t.DiaID, a, b, t.Speaker)
+					return nil, nil, inputerr.Atf(name, at("conversation", key, i, "speaker"), "turn %s's speaker to be %q or %q, got %q", t.DiaID, a, b, t.Speaker)
 				}
-				if _, dup := keys[t.DiaID]; dup || t.DiaID == "" {
-					return nil, nil, inputerr.Atf(name, at(key), "a unique non-empty dia_id in %s, got %q", key, t.DiaID)
+				m := diaIDShape.FindStringSubmatch(t.DiaID)
+				if sn, _ := strconv.Atoi(firstGroup(m)); m == nil || sn != n {
+					return nil, nil, inputerr.Atf(name, at("conversation", key, i, "dia_id"), "a dia_id D%d:<turn> in %s, got %q", n, key, t.DiaID)
+				}
+				if first, dup := keys[normalDiaID(t.DiaID)]; dup {
+					return nil, nil, inputerr.Atf(name, at("conversation", key, i, "dia_id"), "a unique dia_id in %s, got %q, which is %s again (first in %s)", key, t.DiaID, normalDiaID(t.DiaID), first)
 				}
 				keys[normalDiaID(t.DiaID)] = key
 				text := t.Text
@@ -210,9 +228,9 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 		f.Sources = append(f.Sources, src)
 		f.Info.Users = append(f.Info.Users, s.SampleID)
 		for i, qa := range s.QA {
-			p := pendingQ{qa: qa, qid: fmt.Sprintf("%s-q%03d", s.SampleID, i+1), user: s.SampleID, src: src.Name, sess: map[string]bool{}, line: at(qa.Question)}
+			p := pendingQ{qa: qa, qid: fmt.Sprintf("%s-q%03d", s.SampleID, i+1), user: s.SampleID, src: src.Name, sess: map[string]bool{}, line: at("qa", i, "category")}
 			if qa.Question == "" {
-				return nil, nil, inputerr.Atf(name, lineAt(data, start), "a non-empty question in qa item %d of %s", i+1, s.SampleID)
+				return nil, nil, inputerr.Atf(name, at("qa", i, "question"), "a non-empty question in qa item %d of %s", i+1, s.SampleID)
 			}
 			if qa.Category < 1 || qa.Category > 5 {
 				return nil, nil, inputerr.Atf(name, p.line, "a category 1–5 in qa item %d of %s, got %d", i+1, s.SampleID, qa.Category)
@@ -240,6 +258,9 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, nil, inputerr.At(name, lineAt(data, dec.InputOffset()), "the end of the sample array: "+err.Error())
+	}
+	if err := checkTrailing(name, data, dec.InputOffset()); err != nil {
+		return nil, nil, err
 	}
 	if len(f.Sources) == 0 {
 		return nil, nil, inputerr.At(name, 1, "at least one LoCoMo sample")
@@ -369,4 +390,12 @@ func answerText(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
+}
+
+// firstGroup is a regexp match's first group, "" without a match.
+func firstGroup(m []string) string {
+	if len(m) < 2 {
+		return ""
+	}
+	return m[1]
 }

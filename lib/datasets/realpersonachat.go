@@ -100,6 +100,8 @@ func ReadRealPersonaChat(path string, opts RPCOptions) (*Folder, []string, error
 		r = zr
 	}
 	var dialogues []rpcDialogue
+	var dialogueLines []int
+	userNames := newNameClaims(name)
 	seen := map[int]int{}
 	emptyDialogues, repeated := 0, 0
 	firstLine := map[int][]byte{}
@@ -107,6 +109,9 @@ func ReadRealPersonaChat(path string, opts RPCOptions) (*Folder, []string, error
 		var d rpcDialogue
 		if err := json.Unmarshal(b, &d); err != nil {
 			return inputerr.At(name, line, "a dialogue {dialogue_id, interlocutors, utterances}: "+err.Error())
+		}
+		if _, err := indexValues(b, 0, b); err != nil {
+			return inputerr.At(name, line, "a dialogue with each key once in an object: "+err.Error())
 		}
 		if d.DialogueID == nil {
 			return inputerr.At(name, line, "a dialogue_id")
@@ -123,10 +128,23 @@ func ReadRealPersonaChat(path string, opts RPCOptions) (*Folder, []string, error
 		if len(d.Interlocutors) != 2 || d.Interlocutors[0] == "" || d.Interlocutors[1] == "" || d.Interlocutors[0] == d.Interlocutors[1] {
 			return inputerr.At(name, line, "interlocutors, two different non-empty IDs")
 		}
+		for _, id := range d.Interlocutors {
+			if err := checkID(name, line, "an interlocutor ID", id); err != nil {
+				return err
+			}
+			if err := userNames.claim(safeName(id), id, line); err != nil {
+				return err
+			}
+		}
+		utterances := map[int]bool{}
 		for i, u := range d.Utterances {
 			if u.UtteranceID == nil {
 				return inputerr.Atf(name, line, "an utterance_id in utterance %d of dialogue %d", i, *d.DialogueID)
 			}
+			if utterances[*u.UtteranceID] {
+				return inputerr.Atf(name, line, "a unique utterance_id in dialogue %d, got %d again", *d.DialogueID, *u.UtteranceID)
+			}
+			utterances[*u.UtteranceID] = true
 			if u.InterlocutorID != d.Interlocutors[0] && u.InterlocutorID != d.Interlocutors[1] {
 				return inputerr.Atf(name, line, "utterance %d of dialogue %d by one of %v, got %q", *u.UtteranceID, *d.DialogueID, d.Interlocutors, u.InterlocutorID)
 			}
@@ -142,6 +160,7 @@ func ReadRealPersonaChat(path string, opts RPCOptions) (*Folder, []string, error
 			return nil
 		}
 		dialogues = append(dialogues, d)
+		dialogueLines = append(dialogueLines, line)
 		return nil
 	})
 	if err != nil {
@@ -179,15 +198,19 @@ func ReadRealPersonaChat(path string, opts RPCOptions) (*Folder, []string, error
 	var names []string
 	dialoguesOf := map[string]int{}
 	noTime, clamped := 0, 0
-	for _, d := range dialogues {
+	sourceNames := newNameClaims(name)
+	for i, d := range dialogues {
 		a, b := d.Interlocutors[0], d.Interlocutors[1]
-		if !chosen[a] && !chosen[b] {
-			continue
-		}
 		if b < a {
 			a, b = b, a
 		}
 		sname := a + "-" + b + ".json"
+		if err := sourceNames.claim(sname, a+" and "+b, dialogueLines[i]); err != nil {
+			return nil, nil, err
+		}
+		if !chosen[a] && !chosen[b] {
+			continue
+		}
 		src := bySource[sname]
 		if src == nil {
 			src = &Source{Name: sname}
@@ -249,10 +272,11 @@ func ReadRealPersonaChat(path string, opts RPCOptions) (*Folder, []string, error
 // order, timestamps cut to the second. An utterance without a time (NaT)
 // takes the time of the nearest earlier utterance that has one, or, for the
 // dialogue's first utterances, of the first that has one; a dialogue without
-// any time is dated 1970-01-01. It returns how many utterances had no time.
+// any time is dated 1970-01-01 00:00:00 (UTC). It returns how many utterances
+// had no time.
 func dialogueTurns(d rpcDialogue) ([]Turn, int) {
 	var turns []Turn
-	var last time.Time
+	last := time.Unix(0, 0).UTC()
 	missing := 0
 	for _, u := range d.Utterances {
 		if at, err := time.Parse(RPCTimestampLayout, u.Timestamp); err == nil {
