@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 
+	"github.com/linemem/linemem/lib/atomicdir"
 	"github.com/linemem/linemem/lib/datasets"
+	"github.com/linemem/linemem/lib/regularfile"
 )
 
 func init() {
@@ -22,8 +25,11 @@ builds), summaries.jsonl, noanswer.jsonl (the abstention set) and dataset.json
 (the original's sha256, the converter's version and every mapping decision's
 counts), the layout ` + "`linemem reproduce --data OUT`" + ` reads. The output depends
 only on IN and the flags. With --per-user each user's folder is written to
-OUT/users/USER as well. OUT is new, empty or an earlier conversion (its
-sources/ and users/ are replaced); any other non-empty folder is refused.
+OUT/users/USER as well. OUT is new, empty or an earlier conversion, which is
+replaced as a whole: the new folder is built beside OUT (.OUT.tmp-*) and
+renamed into place when complete, so a failed or killed convert leaves the
+earlier one intact; a second convert into OUT at the same time is refused.
+Any other non-empty folder is refused. IN must be a regular file.
 IN is locomo10.json, dialogues.jsonl.gz or longmemeval_{s,m,oracle}.json. The converted text keeps the data set's licence
 (LoCoMo CC BY-NC 4.0, RealPersonaChat CC BY-SA 4.0): keep it out of the
 repository (build/ is ignored).
@@ -75,7 +81,7 @@ func convertDataset(env *environment, name, in, out string, perUser bool, rpc da
 	default:
 		return fmt.Errorf("%w: data set %q: expected %s, %s or %s", errUsage, name, datasets.LoCoMoName, datasets.RealPersonaChatName, datasets.LongMemEvalName)
 	}
-	if _, err := os.Stat(in); err != nil {
+	if err := regularfile.Check(in); err != nil {
 		if name == datasets.LongMemEvalName {
 			return fmt.Errorf("%w; download longmemeval_s_cleaned.json (or _m_, _oracle) from %s", err, datasets.LongMemEvalURL)
 		}
@@ -95,7 +101,7 @@ func convertDataset(env *environment, name, in, out string, perUser bool, rpc da
 	if err != nil {
 		return err
 	}
-	b, err := f.Write(out, perUser, noAnswerUser)
+	b, err := writeConverted(f, out, perUser, noAnswerUser)
 	if err != nil {
 		return err
 	}
@@ -105,6 +111,36 @@ func convertDataset(env *environment, name, in, out string, perUser bool, rpc da
 		i.Questions, i.QuestionsByType, i.NoAnswer, len(i.Dropped), i.Gold.EvidenceItems, i.Gold.Exact, i.Gold.Excerpt, i.Gold.Unmatched, i.Gold.InNoChunk)
 	fmt.Fprintf(env.stdout, "wrote %s\n", out)
 	return nil
+}
+
+// writeConverted writes f into out as a whole (lib/atomicdir): it
+// is built in a temporary folder beside out and swapped into place when
+// complete, so that a failure or a kill leaves an earlier conversion in out
+// as it was, and a second convert into out at the same time is refused. out
+// must be new, empty or an earlier conversion (it holds dataset.json).
+func writeConverted(f *datasets.Folder, out string, perUser bool, noAnswerUser []string) (*datasets.Built, error) {
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(out)), 0o755); err != nil {
+		return nil, err
+	}
+	d, err := atomicdir.Begin(out, func(existing string) error {
+		entries, err := os.ReadDir(existing)
+		if err != nil || len(entries) == 0 {
+			return err
+		}
+		if _, err := os.Stat(filepath.Join(existing, datasets.DatasetFile)); err != nil {
+			return fmt.Errorf("%s is not empty and holds no %s of an earlier conversion: convert into a new or empty folder", existing, datasets.DatasetFile)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer d.Abort()
+	b, err := f.Write(d.Path(), perUser, noAnswerUser)
+	if err != nil {
+		return nil, err
+	}
+	return b, d.Commit()
 }
 
 func fetchDataset(env *environment, name, dir string) error {

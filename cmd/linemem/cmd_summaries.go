@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
+
+	"github.com/linemem/linemem/lib/regularfile"
 )
 
 func init() {
@@ -26,7 +27,7 @@ func runSummariesImport(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/linemem/linemem/lib/provider/openai"
 	_ "github.com/linemem/linemem/lib/provider/summaryfile" // registers the file provider
 	"github.com/linemem/linemem/lib/redact"
+	"github.com/linemem/linemem/lib/regularfile"
 	"github.com/linemem/linemem/lib/represent"
 )
 
@@ -97,7 +98,7 @@ func (f *remoteFlags) redactor() (*redact.Redactor, error) {
 		kinds = strings.Split(f.redactKinds, ",")
 	}
 	if f.redactNames != "" {
-		file, err := os.Open(f.redactNames)
+		file, err := regularfile.Open(f.redactNames)
 		if err != nil {
 			return nil, err
 		}

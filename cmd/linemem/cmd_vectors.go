@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 
+	"github.com/linemem/linemem/lib/regularfile"
 	"github.com/linemem/linemem/lib/store"
 )
 
@@ -46,7 +46,7 @@ func runVectorsImport(env *environment, c *command, args []string) error {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return err
 	}

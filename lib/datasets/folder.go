@@ -23,6 +23,7 @@ import (
 	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/regularfile"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/trec"
 )
@@ -407,7 +408,7 @@ func encodeLines[T any](rows []T) ([]byte, error) {
 
 // hashOriginal reads a whole input file and records its sha256.
 func hashOriginal(path string) ([]byte, Original, error) {
-	data, err := os.ReadFile(path)
+	data, err := regularfile.ReadFile(path)
 	if err != nil {
 		return nil, Original{}, err
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/linemem/linemem/lib/bootstrap"
@@ -12,6 +11,7 @@ import (
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/regularfile"
 )
 
 // MaxBootstrap is the largest number of bootstrap resamples accepted, 20 ×
@@ -78,7 +78,7 @@ func CheckGoldInCorpus(qrelsPath string, qrels ranking.Qrels, corpus map[string]
 // firstLineMatching returns the 1-based number and the whitespace-separated
 // fields of the first line of path whose fields satisfy ok, or 0 and nil.
 func firstLineMatching(path string, ok func([]string) bool) (int, []string) {
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return 0, nil
 	}

@@ -14,9 +14,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/linemem/linemem/lib/jsonl"
+	"github.com/linemem/linemem/lib/regularfile"
 
 	"github.com/linemem/linemem/lib/inputerr"
 )
@@ -57,7 +57,7 @@ type InputError = inputerr.Error
 
 // ReadEvidenceFile reads an evidence file; see ReadEvidence.
 func ReadEvidenceFile(path string) ([]Evidence, error) {
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

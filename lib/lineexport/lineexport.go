@@ -17,13 +17,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/inputerr"
+	"github.com/linemem/linemem/lib/regularfile"
 
 	"github.com/linemem/linemem/lib/chat"
 )
@@ -77,7 +77,7 @@ func ReadFile(path string) (*Result, error) {
 	if !Supported(path) {
 		return ReadBytes(path, nil)
 	}
-	data, err := os.ReadFile(path)
+	data, err := regularfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

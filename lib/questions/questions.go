@@ -7,9 +7,9 @@ package questions
 import (
 	"encoding/json"
 	"io"
-	"os"
 
 	"github.com/linemem/linemem/lib/jsonl"
+	"github.com/linemem/linemem/lib/regularfile"
 
 	"github.com/linemem/linemem/lib/inputerr"
 )
@@ -37,7 +37,7 @@ type InputError = inputerr.Error
 
 // ReadFile reads a questions file; see Read.
 func ReadFile(path string) ([]Question, error) {
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

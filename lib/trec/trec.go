@@ -9,7 +9,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/regularfile"
 )
 
 // Qrels is ranking.Qrels.
@@ -45,7 +45,7 @@ func ReadQrelsFile(path string) (ranking.Qrels, error) {
 
 // ReadQrelsFileWith reads a qrels file; see ReadQrelsWith.
 func ReadQrelsFileWith(path string, opts QrelsOptions) (QrelsFile, error) {
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return QrelsFile{}, err
 	}

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/jsonl"
+	"github.com/linemem/linemem/lib/regularfile"
 )
 
 // Judgment is one label (spec §13 judgments JSONL). Rel is nil for a row that
@@ -396,7 +396,7 @@ func WriteJudgments(w io.Writer, rows []Judgment) error {
 
 // ImportJudgmentsFile imports a judgments file; see ImportJudgments.
 func (b *Bench) ImportJudgmentsFile(path string) (ImportReport, error) {
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return ImportReport{}, err
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/regularfile"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
 )
@@ -55,7 +55,7 @@ func (b *Bench) now() string { return b.Now().UTC().Format(time.RFC3339) }
 // ReadQuestionsFile reads a questions file (spec §11) with the optional
 // "answer" of spec §13.
 func ReadQuestionsFile(path string) ([]Question, error) {
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -17,11 +17,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/jsonl"
+	"github.com/linemem/linemem/lib/regularfile"
 
 	"github.com/linemem/linemem/lib/provider"
 )
@@ -47,7 +47,7 @@ func init() {
 
 // Load reads path.
 func Load(path string) (*Summarizer, error) {
-	b, err := os.ReadFile(path)
+	b, err := regularfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/linemem/linemem/lib/internal/atomicdir"
+	"github.com/linemem/linemem/lib/atomicdir"
 )
 
 // version writes n files "f000".."f(n-1)" each holding tag into dir.

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/linemem/linemem/lib/internal/regularfile"
+	"github.com/linemem/linemem/lib/regularfile"
 )
 
 func TestRefusesNonRegular(t *testing.T) {
