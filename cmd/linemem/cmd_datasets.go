@@ -62,9 +62,6 @@ func runDatasets(env *environment, c *command, args []string) error {
 		if (fs.Changed("users") || fs.Changed("questions")) && rest[1] != datasets.RealPersonaChatName {
 			return fmt.Errorf("%w: --users and --questions apply to %s only", errUsage, datasets.RealPersonaChatName)
 		}
-		if *users < 1 || *perQ < 1 {
-			return fmt.Errorf("%w: --users and --questions must be 1 or more, got %d and %d", errUsage, *users, *perQ)
-		}
 		return convertDataset(env, rest[1], rest[2], rest[3], *perUser, datasets.RPCOptions{Users: *users, Questions: *perQ})
 	case "fetch":
 		if len(rest) != 3 {

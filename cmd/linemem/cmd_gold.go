@@ -292,6 +292,9 @@ func runGoldExport(env *environment, c *command, args []string) error {
 	if len(rest) > 0 || *qrelsPath == "" {
 		return fmt.Errorf("%w: --qrels FILE is required and no arguments are taken", errUsage)
 	}
+	if err := distinctOutputs([2]string{"--qrels", *qrelsPath}, [2]string{"--questions-out", *questionsOut}, [2]string{"--groups-out", *groupsOut}); err != nil {
+		return err
+	}
 	st, err := openExistingStore(dbPath)
 	if err != nil {
 		return err

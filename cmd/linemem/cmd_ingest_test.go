@@ -187,7 +187,7 @@ func TestIngestUsage(t *testing.T) {
 		{"no path", []string{"ingest", "--db", "x.db"}, 2, "no PATH"},
 		{"missing path", []string{"ingest", "--db", "DB", "/nonexistent/export.json"}, 1, "/nonexistent/export.json"},
 		{"empty folder", []string{"ingest", "--db", "DB", "EMPTY"}, 1, "no .json or .txt exports"},
-		{"invalid window", []string{"ingest", "--db", "DB", "--window", "0", "EMPTY"}, 2, "window 0"},
+		{"invalid window", []string{"ingest", "--db", "DB", "--window", "0", "EMPTY"}, 2, "--window must be between 1 and"},
 		{"unknown flag", []string{"ingest", "--db", "DB", "--windw", "3", "EMPTY"}, 2, "windw"},
 		{"help", []string{"ingest", "--help"}, 0, "-gap-minutes N"},
 	} {

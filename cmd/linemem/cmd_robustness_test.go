@@ -21,7 +21,7 @@ func TestRobustnessRejectsBadInput(t *testing.T) {
 		{[]string{"--seeds", ""}, "expected a seed N, a range A-B"},
 		{[]string{"--seeds", "1-3,2"}, "seed 2 is also in item 1"},
 		{[]string{"--seeds", "1", "--scale", "huge"}, `--scale "huge"`},
-		{[]string{"--seeds", "1", "--workers", "-1"}, "--workers -1"},
+		{[]string{"--seeds", "1", "--workers", "-1"}, "--workers must be between 0 and 1024, got -1"},
 		{[]string{"stray", "--seeds", "1"}, "unexpected arguments [stray]"},
 	}
 	for _, tt := range tests {

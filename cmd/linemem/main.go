@@ -232,7 +232,8 @@ var singleDashLong = regexp.MustCompile(`^-[A-Za-z][A-Za-z0-9-]*(=.*)?$`)
 // (`ingest DIR --window 30`), and returns the positional arguments in order;
 // everything after a "--" argument is positional. A one-dash long flag
 // (`-db x`, Go's flag style) is read as its two-dash form. A bad flag is a
-// usage error (exit code 2); -h and --help give flag.ErrHelp.
+// usage error (exit code 2), and so is a numeric flag given outside its
+// range in flagRanges; -h and --help give flag.ErrHelp.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	norm := make([]string, len(args))
 	copy(norm, args)
@@ -245,6 +246,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 	}
 	fs.SetInterspersed(true)
+	if flagSetSeen != nil {
+		flagSetSeen(fs)
+	}
 	if err := fs.Parse(norm); errors.Is(err, flag.ErrHelp) {
 		return nil, err
 	} else if err != nil {
@@ -255,6 +259,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 			hint = didYouMean("--"+name, flags)
 		}
 		return nil, fmt.Errorf("%w: %v%s (run `linemem %s --help`)", errUsage, err, hint, strings.TrimPrefix(fs.Name(), "linemem "))
+	}
+	if err := checkFlagRanges(fs); err != nil {
+		return nil, err
 	}
 	return fs.Args(), nil
 }
