@@ -21,6 +21,8 @@
 #                         overfull boxes over 1 pt, or a stale results/tables.pdf
 #   make tables-pdf       rewrite results/tables.pdf from results/*.tex
 #   make bench            benchmarks of every package
+#   make fuzz             the fuzz targets of the data-set and judgments readers, a few seconds each (scripts/fuzz.sh; CI runs it after make test)
+#   make adversarial      seeded hostile inputs, kills and concurrent runs of convert and benchmark, outcomes counted (scripts/adversarial; not in CI)
 #   make mutants          mutation testing of the core packages (Gremlins; not in CI)
 #   make bench-e2e        the command-line path at paper scale, step by step (scripts/bench-e2e.sh)
 #   make bench-first-search  the first search after ingest at 10× paper scale, median of fresh processes (scripts/bench-first-search.sh)
@@ -38,7 +40,7 @@ DATASETS ?= ../shared/datasets
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-first-search bench-mcp-sessions
+.PHONY: all test fuzz adversarial mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-first-search bench-mcp-sessions
 
 # make all's steps, in order; each runs as `make STEP`.
 ALL_STEPS = setup-notebooks compile-notebooks execute-notebooks notebook-browser benchmarks tables-pdf check-results check-latex
@@ -103,6 +105,12 @@ check-latex:
 
 tables-pdf:
 	scripts/check-latex.sh --update
+
+fuzz:
+	scripts/fuzz.sh
+
+adversarial:
+	go run ./scripts/adversarial
 
 mutants:
 	scripts/mutants.sh
