@@ -40,7 +40,7 @@ DATASETS ?= ../shared/datasets
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test fuzz adversarial mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-first-search bench-mcp-sessions
+.PHONY: all test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-first-search bench-mcp-sessions
 
 # make all's steps, in order; each runs as `make STEP`.
 ALL_STEPS = setup-notebooks compile-notebooks execute-notebooks notebook-browser benchmarks tables-pdf check-results check-latex
@@ -106,6 +106,7 @@ check-latex:
 tables-pdf:
 	scripts/check-latex.sh --update
 
+.PHONY: fuzz adversarial
 fuzz:
 	scripts/fuzz.sh
 

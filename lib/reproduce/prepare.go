@@ -11,7 +11,6 @@ import (
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/ingest"
 	"github.com/linemem/linemem/lib/questions"
-	"github.com/linemem/linemem/lib/regularfile"
 )
 
 // dataFolder is a data folder laid out like data/synthetic/.
@@ -102,7 +101,7 @@ func checkNoStaleSources(s *Study, files []ingest.Input) error {
 
 func importSummaries(s *Study) error {
 	path := s.data.path(SummariesFile)
-	f, err := regularfile.Open(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("%w (the summary representations need one summary per chunk)", err)
 	}
@@ -149,7 +148,7 @@ func loadQuestions(s *Study) error {
 // messages and chunks.
 func resolveGold(s *Study) error {
 	path := s.data.path(EvidenceFile)
-	f, err := regularfile.Open(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/linemem/linemem/lib/datasets"
+	"github.com/linemem/linemem/lib/regularfile"
+	"github.com/linemem/linemem/lib/reproduce"
+)
+
+// checkBenchmarkInputs checks everything benchmark reads before anything is
+// written: --data is a folder holding a converted data set (dataset.json,
+// sources/, questions.jsonl with at least one question, qrels.txt,
+// summaries.jsonl) and per-user folders of the same layout; --out and
+// --work lie outside --data, and --data and --work outside --out (which is
+// replaced as a whole). It returns the user folders with at least one
+// answerable question and the names of those without any (a converter
+// writes an empty questions.jsonl for a user whose questions are all
+// no-answer ones), which are skipped.
+func checkBenchmarkInputs(data, out, work string) (users, skipped []string, err error) {
+	info, err := os.Stat(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w; `linemem datasets convert` writes it (and `linemem datasets fetch` downloads the original)", err)
+	}
+	if !info.IsDir() {
+		return nil, nil, fmt.Errorf("%w: --data %s is not a folder: give the folder `linemem datasets convert` wrote", errUsage, data)
+	}
+	switch {
+	case within(out, data):
+		return nil, nil, fmt.Errorf("%w: --out %s lies in --data %s: nothing is written into the data folder", errUsage, out, data)
+	case within(data, out):
+		return nil, nil, fmt.Errorf("%w: --data %s lies in --out %s, which is replaced as a whole", errUsage, data, out)
+	case within(work, out):
+		return nil, nil, fmt.Errorf("%w: --work %s lies in --out %s, which is replaced as a whole", errUsage, work, out)
+	case within(work, data):
+		return nil, nil, fmt.Errorf("%w: --work %s lies in --data %s: nothing is written into the data folder", errUsage, work, data)
+	}
+	if _, err := answerableQuestions(data, true); err != nil {
+		return nil, nil, err
+	}
+	dirs, err := reproduce.UserDirs(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, dir := range dirs {
+		n, err := answerableQuestions(dir, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		if n == 0 {
+			skipped = append(skipped, filepath.Base(dir))
+			continue
+		}
+		users = append(users, dir)
+	}
+	if len(users) == 0 {
+		return nil, nil, fmt.Errorf("%s: no user has an answerable question", filepath.Join(data, datasets.UsersDir))
+	}
+	return users, skipped, nil
+}
+
+// answerableQuestions checks that dir holds the files of a converted data
+// folder (dataset.json too when pooled) as regular files and counts the
+// non-blank lines of its questions.jsonl; the pooled folder must have one.
+func answerableQuestions(dir string, pooled bool) (int, error) {
+	files := []string{datasets.QuestionsFile, datasets.QrelsFile, datasets.SummariesFile}
+	if pooled {
+		files = append(files, datasets.DatasetFile)
+	}
+	for _, f := range files {
+		if err := regularfile.Check(filepath.Join(dir, f)); err != nil {
+			return 0, fmt.Errorf("%w (a folder written by `linemem datasets convert … --per-user`)", err)
+		}
+	}
+	if info, err := os.Stat(filepath.Join(dir, datasets.SourcesDir)); err != nil || !info.IsDir() {
+		return 0, fmt.Errorf("%s: no %s/ folder (a folder written by `linemem datasets convert … --per-user`)", dir, datasets.SourcesDir)
+	}
+	b, err := regularfile.ReadFile(filepath.Join(dir, datasets.QuestionsFile))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) != "" {
+			n++
+		}
+	}
+	if pooled && n == 0 {
+		return 0, fmt.Errorf("%s: no answerable question", filepath.Join(dir, datasets.QuestionsFile))
+	}
+	return n, nil
+}
+
+// copyUserFolders copies each user folder of dirs into a fresh folder of
+// the same name under into (files 0600: they hold conversation text) and
+// returns the copies, so that the vectors benchmark ships to each user are
+// written there and never into the data folder.
+func copyUserFolders(dirs []string, into string) ([]string, error) {
+	if err := os.RemoveAll(into); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, dir := range dirs {
+		dst := filepath.Join(into, filepath.Base(dir))
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			target := filepath.Join(dst, rel)
+			if d.IsDir() {
+				return os.MkdirAll(target, 0o700)
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			b, err := regularfile.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(target, b, 0o600)
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dst)
+	}
+	return out, nil
+}
