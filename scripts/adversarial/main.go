@@ -630,6 +630,7 @@ type config struct {
 	timeout   time.Duration
 	rng       *rand.Rand
 	t         *tally
+	killed    map[string][2]int // group → kills that left the earlier, the new result
 }
 
 // earlier is a finished conversion copied under an output folder so that a
@@ -733,9 +734,15 @@ func (c *config) kills(group string, n int, refs [2]string, argsFor func(k int, 
 		switch h {
 		case hashes[state]:
 			c.t.add(group+" kill", acceptedValid, "")
+			k := c.killed[group]
+			k[0]++
+			c.killed[group] = k
 		case hashes[next]:
 			state = next
 			c.t.add(group+" kill", acceptedValid, "")
+			k := c.killed[group]
+			k[1]++
+			c.killed[group] = k
 		default:
 			c.t.add(group+" kill", silentWrong, fmt.Sprintf("kill %d: the output folder is neither the earlier nor the new result", i))
 			exec.Command("rm", "-rf", out).Run()
@@ -808,7 +815,7 @@ func (c *config) flags() {
 		{"embed", "--dimensions", "-1"}, {"embed", "--cap", "0"}, {"ask", "--input-cap", "0"}, {"ask", "--k", "0"},
 		{"eval-answers", "--max-output-tokens", "0"}, {"questions", "draft", "--per-window", "0"}, {"questions", "draft", "--window-chars", "-3"},
 		{"search", "--k", "100000"}, {"search", "--context", "-1"}, {"ingest", "--max-file-mib", "0"}, {"ingest", "--window", "0"},
-		{"mcp", "--idle-timeout", "-1s"}, {"eval", "--bootstrap", "0"}, {"reproduce", "--bootstrap", "1e9"}, {"robustness", "--workers", "-1"},
+		{"mcp", "--idle-timeout", "-1s"}, {"eval", "--bootstrap", "0"}, {"reproduce", "--bootstrap", "1000000000"}, {"robustness", "--workers", "-1"},
 		{"datasets", "--users", "0"}, {"gold", "pool", "--depth", "-1"},
 	} {
 		name := ""
@@ -855,7 +862,7 @@ func main() {
 		fail("%v", err)
 	}
 	abs, _ := filepath.Abs(*work)
-	c := &config{work: abs, timeout: *timeout, rng: rand.New(rand.NewPCG(*seed, 40)), t: &tally{counts: map[string]map[outcome]int{}}}
+	c := &config{work: abs, timeout: *timeout, rng: rand.New(rand.NewPCG(*seed, 40)), t: &tally{counts: map[string]map[outcome]int{}}, killed: map[string][2]int{}}
 	c.bin = *bin
 	if c.bin == "" {
 		c.bin = filepath.Join(abs, "linemem")
@@ -936,6 +943,9 @@ func main() {
 	}
 	fmt.Printf("\n\n%d generated inputs, %d kills (%d convert, %d benchmark), %d concurrent pairs, %d cases in all, seed %d, %s\n",
 		len(ins), *kills+max(1, *kills/3), *kills, max(1, *kills/3), *pairs, cases, *seed, time.Since(start).Round(time.Second))
+	for _, g := range []string{"convert", "benchmark"} {
+		fmt.Printf("%s kills: %d left the earlier result, %d the complete new one\n", g, c.killed[g][0], c.killed[g][1])
+	}
 	for _, o := range outcomes {
 		fmt.Printf("%s: %d\n", o, total[o])
 	}
