@@ -72,10 +72,6 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	if err := os.MkdirAll(*work, 0o755); err != nil {
 		return err
 	}
-	dirs, err := copyUserFolders(userDirs, filepath.Join(*work, "users"))
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(*out)), 0o755); err != nil {
 		return err
 	}
@@ -94,6 +90,10 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	}
 	defer outDir.Abort()
 	*out = outDir.Path()
+	dirs, err := copyUserFolders(userDirs, filepath.Join(*work, "users"))
+	if err != nil {
+		return err
+	}
 	opts.Log = env.stderr
 	if *quiet {
 		opts.Log = io.Discard
