@@ -30,6 +30,18 @@
 // Split gives one folder per user (the sources that user is in and the
 // questions asked of them); the chunk IDs are those of the pooled folder.
 //
+// # Untrusted input
+//
+// A data-set file is read as untrusted: an ID that becomes a file or folder
+// name (a LoCoMo sample_id, a RealPersonaChat interlocutor ID) must be a
+// plain name (non-empty UTF-8 of at most MaxIDBytes bytes without white
+// space, control characters, '/' or '\', not beginning with '.'), and two
+// IDs giving one file or folder name are refused; so are invalid UTF-8, data
+// after the closing ] of a LoCoMo file, a key repeated in one object, a
+// LoCoMo dia_id repeated under another spelling or naming another session,
+// and a RealPersonaChat utterance ID repeated in its dialogue. Every error is
+// an *inputerr.Error at the line of the offending value.
+//
 // # LoCoMo (Maharana et al., ACL 2024; CC BY-NC 4.0)
 //
 //   - One source per conversation, "<sample_id>.json"; the user is the
