@@ -164,8 +164,21 @@ func create(path string) error {
 	}
 }
 
-// setHeader sets the page size and WAL mode of the database at path.
+// FileMode is the permission a new database file is created with: readable
+// and writable by its owner only, since it holds the whole chat history.
+// SQLite creates the -wal and -shm files beside it with the same mode.
+const FileMode = 0o600
+
+// setHeader creates the database file at path with FileMode (an existing
+// empty file keeps its mode) and sets its page size and WAL mode.
 func setHeader(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, FileMode)
+	if err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
 	db, err := sql.Open("sqlite", fileURI(path, url.Values{"_pragma": {fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis)}}))
 	if err != nil {
 		return err

@@ -10,11 +10,11 @@
 // with go:embed, so the pages work with the network unplugged.
 //
 // Safety. Every POST carries the server's CSRF token (header X-CSRF-Token or
-// form field csrf, compared in constant time), and a POST whose Origin is
-// another site's or whose Sec-Fetch-Site is "cross-site" or "same-site" is
-// refused. A request whose Host is neither a loopback name nor one of
-// AllowedHosts is refused, whatever address the server listens on (a DNS-rebinding page cannot reach
-// the app). A body over MaxRequestBody bytes is answered 413 naming the
+// form field csrf, compared in constant time), and a POST another site sent
+// is refused (lib/loopback: Go's http.CrossOriginProtection). A request whose
+// Host is neither a loopback name nor one of AllowedHosts is refused with
+// loopback.HostRefused, whatever address the server listens on (a
+// DNS-rebinding page cannot reach the app). A body over MaxRequestBody bytes is answered 413 naming the
 // limit. The annotator form's "back" target is followed only when it is a
 // path on this site: "/" not followed by "/" or a backslash, and no control
 // character. /assets/ serves files, never a folder listing. Every string a
@@ -36,7 +36,7 @@
 // relevance other than 0, 1 or 2) stores nothing and is answered 404 or 400
 // with {"error": "…"}.
 //
-// Imports: lib/memory, lib/workbench, lib/store and the
+// Imports: lib/loopback, lib/memory, lib/workbench, lib/store and the
 // standard library.
 package web
 
@@ -52,13 +52,13 @@ import (
 	"io"
 	"io/fs"
 	"log"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/linemem/linemem/lib/loopback"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/workbench"
@@ -177,8 +177,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
 	switch {
 	case !s.allowedHost(r.Host):
-		http.Error(w, "this server answers only to a loopback address or a host named by serve --allowed-host", http.StatusForbidden)
-	case r.Method == http.MethodPost && crossSite(r):
+		http.Error(w, loopback.HostRefused(r.Host, "serve --allowed-host"), http.StatusForbidden)
+	case r.Method == http.MethodPost && loopback.CrossSite(r) != nil:
 		http.Error(w, "a request from another site is refused", http.StatusForbidden)
 	case r.Method == http.MethodPost && r.ContentLength > MaxRequestBody:
 		tooLarge(w)
@@ -226,49 +226,10 @@ func tooLarge(w http.ResponseWriter) {
 	apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the limit of %d bytes (%d MiB); a note may hold up to %d bytes", MaxRequestBody, MaxRequestBody>>20, workbench.MaxNoteBytes))
 }
 
-// crossSite reports a request another site sent: Sec-Fetch-Site other than
-// "same-origin" or "none" (a page on another port of this host is
-// "same-site"), or an Origin that names another host than the request's, or
-// is "null" without Sec-Fetch-Site "same-origin" (a browser sends "null" for
-// this app's own forms, whose pages have no referrer). A request without
-// either header (curl, an old browser) is not judged here; the CSRF token
-// still guards it.
-func crossSite(r *http.Request) bool {
-	site := r.Header.Get("Sec-Fetch-Site")
-	if site != "" && site != "same-origin" && site != "none" {
-		return true
-	}
-	origin := r.Header.Get("Origin")
-	switch {
-	case origin == "":
-		return false
-	case origin == "null":
-		return site != "same-origin"
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return true
-	}
-	return !strings.EqualFold(u.Host, r.Host)
-}
-
 // allowedHost reports whether a Host header names this machine's loopback
-// or one of Options.AllowedHosts.
+// or one of Options.AllowedHosts (loopback.HostAllowed).
 func (s *Server) allowedHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if host == "localhost" {
-		return true
-	}
-	for _, a := range s.opts.AllowedHosts {
-		if strings.EqualFold(host, a) {
-			return true
-		}
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return loopback.HostAllowed(host, s.opts.AllowedHosts)
 }
 
 // noListing serves the files of fsys and answers 404 for a folder.
@@ -300,19 +261,9 @@ func SafeBack(back, fallback string) string {
 	return back
 }
 
-// IsLoopback reports whether addr (HOST:PORT) binds a loopback address only.
-// An empty host (all interfaces) is not loopback.
-func IsLoopback(addr string) (bool, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false, fmt.Errorf("address %q: want HOST:PORT: %w", addr, err)
-	}
-	if host == "localhost" {
-		return true, nil
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback(), nil
-}
+// IsLoopback reports whether addr (HOST:PORT) binds a loopback address only
+// (loopback.IsLoopbackAddr).
+func IsLoopback(addr string) (bool, error) { return loopback.IsLoopbackAddr(addr) }
 
 // memory returns the everyday search with retriever name as the database
 // is now (memory.Pool).
