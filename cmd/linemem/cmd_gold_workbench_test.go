@@ -260,3 +260,41 @@ func TestGoldJudgmentsImportBeforePoolNamesTheCommand(t *testing.T) {
 		t.Errorf("import before pool: exit %d, stderr %q; want FILE:1 naming gold pool", code, stderr)
 	}
 }
+
+// TestGoldExportConsensusOfTwoWhoAgree: two annotators who agree on every
+// row export a consensus of every row, with no adjudication made; with a
+// third annotator the pair must be named.
+func TestGoldExportConsensusOfTwoWhoAgree(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	run(t, "gold", "pool", "--db", db, "--questions", workbenchFile("questions.jsonl"),
+		"--evidence", workbenchFile("evidence.jsonl"), "--depth", "3", "--retriever", "raw_text_bm25", "--tokenizer", "char-bigram")
+	run(t, "gold", "judgments", "import", workbenchFile("judgments_a.jsonl"), "--db", db)
+	a := run(t, "gold", "judgments", "export", "--db", db, "--annotator", "A")
+	for _, other := range []string{"B", "C"} {
+		path := filepath.Join(dir, other+".jsonl")
+		os.WriteFile(path, []byte(strings.ReplaceAll(a, `"annotator":"A"`, `"annotator":"`+other+`"`)), 0o600)
+		if other == "B" {
+			run(t, "gold", "judgments", "import", "--db", db, path)
+		}
+	}
+	qrels := filepath.Join(dir, "consensus.txt")
+	var stdout, stderr bytes.Buffer
+	if code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "export", "--db", db, "--annotator", "consensus", "--qrels", qrels}); code != 0 {
+		t.Fatalf("export consensus: exit %d: %s", code, stderr.String())
+	}
+	got, _ := os.ReadFile(qrels)
+	want, _ := os.ReadFile(workbenchFile("expected_qrels.txt"))
+	if string(got) != string(want) || !strings.Contains(stderr.String(), "consensus of A and B: 5 rows agreed, 0 adjudicated") {
+		t.Errorf("consensus qrels:\n%s\nwant A's:\n%s\nreport:\n%s", got, want, stderr.String())
+	}
+	run(t, "gold", "judgments", "import", "--db", db, filepath.Join(dir, "C.jsonl"))
+	stderr.Reset()
+	if code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "export", "--db", db, "--annotator", "consensus", "--qrels", qrels}); code != 2 || !strings.Contains(stderr.String(), "--pair A,B") {
+		t.Errorf("consensus with three annotators: exit %d, %s", code, stderr.String())
+	}
+	if code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "export", "--db", db, "--annotator", "consensus", "--pair", "B,C", "--qrels", qrels}); code != 0 {
+		t.Errorf("consensus of B and C: exit %d, %s", code, stderr.String())
+	}
+}

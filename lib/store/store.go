@@ -498,6 +498,22 @@ CREATE TABLE incomplete_summaries (
 	stored_at TEXT NOT NULL
 );
 `,
+	// 11: adjudications (lib/workbench): the labels annotators a and b
+	// (a < b) had on the row when the consensus label was chosen (NULL: not
+	// labelled), so that a later change by either makes the adjudication
+	// obsolete instead of silently standing.
+	`
+CREATE TABLE gold_adjudications (
+	a        TEXT NOT NULL,
+	b        TEXT NOT NULL,
+	qid      TEXT NOT NULL REFERENCES gold_questions(qid) ON DELETE CASCADE,
+	chunk_id TEXT NOT NULL,
+	a_rel    INTEGER CHECK (a_rel IN (0, 1, 2)),
+	b_rel    INTEGER CHECK (b_rel IN (0, 1, 2)),
+	at       TEXT NOT NULL,
+	PRIMARY KEY (a, b, qid, chunk_id)
+) WITHOUT ROWID;
+`,
 }
 
 // migrate applies the migrations above the file's user_version, each in its

@@ -313,7 +313,7 @@ func TestBrowserJudgingSessionByKeyboard(t *testing.T) {
 	if fmt.Sprint(kappaBefore.Kappa) != fmt.Sprint(kappaAfter.Kappa) {
 		t.Errorf("κ of A and B moved from %v to %v", kappaBefore.Kappa, kappaAfter.Kappa)
 	}
-	ex, err := bench.Export(workbench.Consensus)
+	ex, err := bench.ExportConsensus("A", "B", false)
 	if err != nil {
 		t.Fatal(err)
 	}

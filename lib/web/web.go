@@ -283,16 +283,29 @@ func (s *Server) annotator(r *http.Request) string {
 
 func (s *Server) setAnnotator(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("annotator"))
-	if err := workbench.CheckAnnotator(name); err != nil {
+	if err := workbench.CheckPerson(name); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	if name == workbench.Consensus {
-		http.Error(w, fmt.Sprintf("%q is the annotator the Adjudicate page writes; choose another name", name), http.StatusBadRequest)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: annotatorKey, Value: url.QueryEscape(name), Path: "/", SameSite: http.SameSiteStrictMode, HttpOnly: true, MaxAge: 365 * 24 * 3600})
 	http.Redirect(w, r, SafeBack(r.PostFormValue("back"), "/judge"), http.StatusSeeOther)
+}
+
+// writer returns the annotator an API write is made as: the cookie's name,
+// held to the rule the annotator form applies (workbench.CheckPerson), so a
+// forged cookie can neither write as the consensus nor store a name the
+// command line cannot name. A refusal is answered 400.
+func (s *Server) writer(w http.ResponseWriter, r *http.Request) (string, bool) {
+	ann := s.annotator(r)
+	if ann == "" {
+		apiError(w, http.StatusBadRequest, "set your annotator name first")
+		return "", false
+	}
+	if err := workbench.CheckPerson(ann); err != nil {
+		apiError(w, http.StatusBadRequest, "the annotator cookie: "+err.Error()+"; set your name again on the Judge page")
+		return "", false
+	}
+	return ann, true
 }
 
 type apiRow struct {
@@ -309,9 +322,8 @@ type apiRow struct {
 
 func (s *Server) readAPI(w http.ResponseWriter, r *http.Request) (apiRow, string, bool) {
 	var row apiRow
-	ann := s.annotator(r)
-	if ann == "" {
-		apiError(w, http.StatusBadRequest, "set your annotator name first")
+	ann, ok := s.writer(w, r)
+	if !ok {
 		return row, "", false
 	}
 	body, err := io.ReadAll(r.Body)
@@ -401,9 +413,8 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 // "kind", "rel", "note", "keep"}.
 func (s *Server) undoRedo(step func(*workbench.Bench, string) (workbench.Event, bool, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ann := s.annotator(r)
-		if ann == "" {
-			apiError(w, http.StatusBadRequest, "set your annotator name first")
+		ann, ok := s.writer(w, r)
+		if !ok {
 			return
 		}
 		ev, ok, err := step(s.bench, ann)

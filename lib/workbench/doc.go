@@ -41,10 +41,16 @@
 // restart.
 //
 // Adjudication. For two annotators A and B, the rows they label differently
-// (or only one of them labels) are listed with both labels; choosing a label
-// writes it as annotator Consensus, after copying into Consensus every row
-// and keep/drop A and B agree on. A's and B's labels never change, so their
-// κ stays what it was; Consensus exports like anyone.
+// are listed, then apart the rows only one of them labelled; choosing a
+// label writes it as annotator Consensus and records the labels A and B had
+// on the row then. The consensus is computed, never frozen: at each call
+// (Bench.Consensus, the export, each load of the Adjudicate page) it is the
+// rows A and B agree on now, plus the adjudicated rows whose disagreement
+// still stands (A and B keep the labels the adjudication saw), plus, when
+// asked, the rows only one of them labelled with that label. An
+// adjudication made obsolete by a later agreement or by a changed label is
+// reported and does not count. A's and B's labels never change, so their κ
+// stays what it was.
 //
 // Agreement. Cohen's κ = (p_o − p_e)/(1 − p_e) over the rows both annotators
 // labelled, p_o the observed share of equal labels and p_e = Σ_c p_A(c)·p_B(c)

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/jsonl"
@@ -51,15 +53,37 @@ func (j Judging) check() error {
 const MaxAnnotatorBytes = 64
 
 // CheckAnnotator reports why name cannot name an annotator: it is empty,
-// longer than MaxAnnotatorBytes, starts or ends with white space, or holds a
-// comma (the separator of `gold agreement --annotators`), a tab or a line
-// break. The Judge page and judgments import apply the same rule, so every
-// stored annotator can be named on the command line.
+// longer than MaxAnnotatorBytes, not UTF-8, starts or ends with white space,
+// or holds a comma (the separator of `gold agreement --annotators`) or a
+// control character (tabs and line breaks among them). Every write of a
+// label, note or keep/drop and judgments import apply it, so every stored
+// annotator can be named on the command line.
 func CheckAnnotator(name string) error {
-	if name == "" || len(name) > MaxAnnotatorBytes || strings.TrimSpace(name) != name || strings.ContainsAny(name, ",\n\r\t") {
-		return fmt.Errorf("an annotator name: 1–%d bytes, no commas, tabs or line breaks, no surrounding spaces, got %q", MaxAnnotatorBytes, name)
+	if name == "" || len(name) > MaxAnnotatorBytes || !utf8.ValidString(name) || strings.TrimSpace(name) != name ||
+		strings.ContainsFunc(name, func(r rune) bool { return r == ',' || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) {
+		return fmt.Errorf("an annotator name: 1–%d bytes of UTF-8, no commas, control characters or line breaks, no surrounding spaces, got %q", MaxAnnotatorBytes, cutName(name))
 	}
 	return nil
+}
+
+// CheckPerson is CheckAnnotator, and that name is not Consensus, which only
+// adjudication writes.
+func CheckPerson(name string) error {
+	if err := CheckAnnotator(name); err != nil {
+		return err
+	}
+	if name == Consensus {
+		return fmt.Errorf("%q is the annotator adjudication writes; choose another name", Consensus)
+	}
+	return nil
+}
+
+// cutName is name cut to MaxAnnotatorBytes bytes for a message.
+func cutName(name string) string {
+	if len(name) <= MaxAnnotatorBytes {
+		return name
+	}
+	return name[:MaxAnnotatorBytes] + "…"
 }
 
 // ErrUnknown marks a qid that was never pooled, a chunk_id that is not stored
@@ -232,8 +256,8 @@ func (b *Bench) inTx(f func(*sql.Tx) error) error {
 // pool (the last three wrap ErrUnknown): a label or a note is written only on
 // a row of the question's pool.
 func (b *Bench) checkRow(annotator, qid, chunkID string, rel *int) error {
-	if annotator == "" {
-		return errors.New("an annotator name is required")
+	if err := CheckAnnotator(annotator); err != nil {
+		return err
 	}
 	if rel != nil && (*rel < 0 || *rel > 2) {
 		return fmt.Errorf("relevance must be 0, 1 or 2, got %d", *rel)
@@ -263,8 +287,8 @@ func (b *Bench) checkRow(annotator, qid, chunkID string, rel *int) error {
 // Decide records annotator's keep (true) or drop (false) of a question; a nil
 // keep clears the decision. A change is an event of annotator's history.
 func (b *Bench) Decide(annotator, qid string, keep *bool) error {
-	if annotator == "" {
-		return errors.New("an annotator name is required")
+	if err := CheckAnnotator(annotator); err != nil {
+		return err
 	}
 	var n int
 	if err := b.db.QueryRow(`SELECT COUNT(*) FROM gold_questions WHERE qid = ?`, qid).Scan(&n); err != nil {
@@ -446,7 +470,7 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (ImportReport, error) 
 		if raw.QID == nil || raw.ChunkID == nil || raw.Rel == nil || raw.Annotator == nil || *raw.Annotator == "" {
 			return inputerr.At(name, line, `"qid", "chunk_id", "rel" and a non-empty "annotator"`)
 		}
-		if err := CheckAnnotator(*raw.Annotator); err != nil {
+		if err := CheckPerson(*raw.Annotator); err != nil {
 			return inputerr.At(name, line, `"annotator" `+err.Error())
 		}
 		var rel int
