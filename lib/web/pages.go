@@ -37,6 +37,7 @@ var funcs = template.FuncMap{
 	},
 	"relIs": func(rel *int, want int) bool { return rel != nil && *rel == want },
 	"add":   func(a, b int) int { return a + b },
+	"join":  strings.Join,
 	"deref": func(p any) any {
 		switch v := p.(type) {
 		case *int:
@@ -131,19 +132,25 @@ type searchPage struct {
 	Error      string
 	Elapsed    time.Duration
 	Searched   bool
+	Filters    memory.Filters // as typed: source (a comma list), since, until, sender
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	p := searchPage{base: s.base(r, "Search", "search"), Query: r.FormValue("q"), Retriever: strings.TrimSpace(r.FormValue("retriever")),
-		K: atoiDefault(r.FormValue("k"), DefaultK), Retrievers: s.opts.Retrievers}
+		K: atoiDefault(r.FormValue("k"), DefaultK), Retrievers: s.opts.Retrievers,
+		Filters: memory.Filters{Sources: memory.SplitNames(r.FormValue("source")), Since: r.FormValue("since"), Until: r.FormValue("until"), Sender: r.FormValue("sender")}}
 	if strings.TrimSpace(p.Query) != "" {
 		p.Searched = true
 		m, err := s.memory(p.Retriever)
+		q := memory.Query{Text: p.Query, K: p.K}
+		if err == nil {
+			err = m.ParseFilters(&q, p.Filters, nil)
+		}
 		if err == nil {
 			p.Used = m.Retriever()
 			start := time.Now()
 			var resp memory.Response
-			resp, err = m.Search(r.Context(), memory.Query{Text: p.Query, K: p.K})
+			resp, err = m.Search(r.Context(), q)
 			p.Elapsed = time.Since(start).Round(time.Microsecond)
 			p.Results = resp.Results
 			if p.Confidence = resp.Confidence; p.Confidence != nil && p.Confidence.Low {
