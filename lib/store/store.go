@@ -501,7 +501,8 @@ CREATE TABLE incomplete_summaries (
 	// 11: adjudications (lib/workbench): the labels annotators a and b
 	// (a < b) had on the row when the consensus label was chosen (NULL: not
 	// labelled), so that a later change by either makes the adjudication
-	// obsolete instead of silently standing.
+	// obsolete instead of silently standing; and of a label's seconds on its
+	// row, those spent with the sources hidden (NULL where unknown).
 	`
 CREATE TABLE gold_adjudications (
 	a        TEXT NOT NULL,
@@ -513,6 +514,7 @@ CREATE TABLE gold_adjudications (
 	at       TEXT NOT NULL,
 	PRIMARY KEY (a, b, qid, chunk_id)
 ) WITHOUT ROWID;
+ALTER TABLE gold_judgments ADD COLUMN blind_seconds REAL CHECK (blind_seconds >= 0);
 `,
 }
 

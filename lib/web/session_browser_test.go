@@ -91,9 +91,13 @@ func TestBrowserJudgingSessionByKeyboard(t *testing.T) {
 
 	// Reveal the sources (s), walk to the evidence row with j, and reach its
 	// evidence message with m.
-	loads("reveal", chromedp.KeyEvent("s"))
+	truth("mark the page", `(window.samePage = true)`)
+	key("reveal", "s")
 	keysPressed++
 	waitJS("revealed", `document.getElementById("judge").dataset.reveal === "1"`)
+	if !truth("no reload", `window.samePage === true`) {
+		t.Error("s reloaded the page")
+	}
 	evRow := `document.getElementById("row-` + sess.EvidenceChunk + `")`
 	evMsg := `document.querySelector('li[data-id="` + sess.EvidenceMessage + `"]')`
 	if !truth("evidence marked", evMsg+`.classList.contains("evmsg")`) {
@@ -148,7 +152,7 @@ func TestBrowserJudgingSessionByKeyboard(t *testing.T) {
 	}
 
 	// Back to blind (s), then Tab twice and 2: the row Tab reached gets it.
-	loads("blind", chromedp.KeyEvent("s"))
+	key("blind", "s")
 	keysPressed++
 	waitJS("blind", `document.getElementById("judge").dataset.reveal === "0"`)
 	if truth("blind evidence", `document.querySelector(".evidence, .evmsg, .origin") !== null`) {

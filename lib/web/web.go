@@ -30,8 +30,9 @@
 // label. Rows are shown blind unless ?reveal=1 (the evidence box, origins
 // and evidence marks only then). POST /api/undo and /api/redo walk the
 // annotator's stored history (workbench.Bench.Undo); GET /history lists it.
-// GET /adjudicate?a=A&b=B lists the rows A and B labelled differently and
-// POST /api/adjudicate writes the consensus annotator's label. A write the workbench
+// GET /adjudicate?a=A&b=B lists the rows A and B labelled differently (the
+// consensus computed at each load, paged; ?show=singles the rows one of them
+// labelled) and POST /api/adjudicate writes the consensus annotator's label. A write the workbench
 // refuses (an unknown question, a chunk outside the question's pool, a
 // relevance other than 0, 1 or 2) stores nothing and is answered 404 or 400
 // with {"error": "…"}.
@@ -316,8 +317,10 @@ type apiRow struct {
 	Keep    *bool    `json:"keep"`
 	Blind   *bool    `json:"blind"`   // label: judged with the sources hidden
 	Seconds *float64 `json:"seconds"` // label: time spent on the row
-	A       string   `json:"a"`       // adjudication: the two annotators
-	B       string   `json:"b"`
+	// BlindSeconds is, of Seconds, the time spent with the sources hidden.
+	BlindSeconds *float64 `json:"blind_seconds"`
+	A            string   `json:"a"` // adjudication: the two annotators
+	B            string   `json:"b"`
 }
 
 func (s *Server) readAPI(w http.ResponseWriter, r *http.Request) (apiRow, string, bool) {
@@ -367,7 +370,7 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.bench.LabelAs(ann, row.QID, row.ChunkID, row.Rel, workbench.Judging{Blind: row.Blind, Seconds: row.Seconds}); err != nil {
+	if err := s.bench.LabelAs(ann, row.QID, row.ChunkID, row.Rel, workbench.Judging{Blind: row.Blind, Seconds: row.Seconds, BlindSeconds: row.BlindSeconds}); err != nil {
 		benchError(w, err)
 		return
 	}
@@ -410,7 +413,8 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 // Bench.Redo) applied to the annotator's history, then the row or question
 // the event was about as it now stands: {"done": false} when there was
 // nothing to take back or apply, else {"done": true, "qid", "chunk_id",
-// "kind", "rel", "note", "keep"}.
+// "kind", "rel", "note", "keep"} and the counts a label write answers with
+// ("question", "all").
 func (s *Server) undoRedo(step func(*workbench.Bench, string) (workbench.Event, bool, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ann, ok := s.writer(w, r)
@@ -430,8 +434,13 @@ func (s *Server) undoRedo(step func(*workbench.Bench, string) (workbench.Event, 
 			Rel     *int   `json:"rel"`
 			Note    string `json:"note"`
 			Keep    *bool  `json:"keep"`
+			progressCounts
 		}{Done: ok, QID: ev.QID, ChunkID: ev.ChunkID, Kind: ev.Kind}
 		if ok {
+			if out.progressCounts, err = s.counts(ann, ev.QID); err != nil {
+				apiError(w, http.StatusInternalServerError, err.Error())
+				return
+			}
 			v, err := s.bench.View(ann, ev.QID, false)
 			if err != nil {
 				apiError(w, http.StatusInternalServerError, err.Error())
@@ -450,7 +459,8 @@ func (s *Server) undoRedo(step func(*workbench.Bench, string) (workbench.Event, 
 }
 
 // adjudicateRow answers POST /api/adjudicate {a, b, qid, chunk_id, rel}:
-// the consensus label of a row where a and b differ.
+// the consensus label of a row where a and b differ, answered with the
+// progress over the disagreements {"decided", "disagreements"}.
 func (s *Server) adjudicateRow(w http.ResponseWriter, r *http.Request) {
 	var row apiRow
 	body, err := io.ReadAll(r.Body)
@@ -470,19 +480,36 @@ func (s *Server) adjudicateRow(w http.ResponseWriter, r *http.Request) {
 		benchError(w, err)
 		return
 	}
-	s.progress(w, workbench.Consensus, row.QID)
-}
-
-// progress answers an API write with the annotator's counts.
-func (s *Server) progress(w http.ResponseWriter, ann, qid string) {
-	ps, err := s.bench.Progress(ann)
+	g, err := s.bench.Consensus(row.A, row.B, false)
 	if err != nil {
 		apiError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	var out struct {
-		Question struct{ Judged, Rows int } `json:"question"`
-		All      struct{ Judged, Rows int } `json:"all"`
+	out := struct {
+		Decided       int `json:"decided"`
+		Disagreements int `json:"disagreements"`
+	}{Disagreements: len(g.Disagreements)}
+	for _, d := range g.Disagreements {
+		if d.Consensus != nil {
+			out.Decided++
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(out)
+}
+
+// progressCounts are an annotator's labelled and pooled rows, of one
+// question and of all.
+type progressCounts struct {
+	Question struct{ Judged, Rows int } `json:"question"`
+	All      struct{ Judged, Rows int } `json:"all"`
+}
+
+func (s *Server) counts(ann, qid string) (progressCounts, error) {
+	var out progressCounts
+	ps, err := s.bench.Progress(ann)
+	if err != nil {
+		return out, err
 	}
 	for _, p := range ps {
 		out.All.Judged += p.Judged
@@ -490,6 +517,16 @@ func (s *Server) progress(w http.ResponseWriter, ann, qid string) {
 		if p.QID == qid {
 			out.Question.Judged, out.Question.Rows = p.Judged, p.Rows
 		}
+	}
+	return out, nil
+}
+
+// progress answers an API write with the annotator's counts.
+func (s *Server) progress(w http.ResponseWriter, ann, qid string) {
+	out, err := s.counts(ann, qid)
+	if err != nil {
+		apiError(w, http.StatusInternalServerError, err.Error())
+		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(out)

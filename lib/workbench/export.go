@@ -39,13 +39,17 @@ type Export struct {
 // HowJudged counts how an export's labels were given: blind (sources
 // hidden), revealed, or unrecorded (labels given before this was recorded,
 // or imported without it), and the seconds spent on the rows that recorded
-// them.
+// them. Of the labels that also recorded their blind seconds (Split), the
+// time is divided into BlindSeconds (sources hidden) and RevealedSeconds =
+// Σ (seconds − blind_seconds).
 type HowJudged struct {
-	Blind, Revealed, Unrecorded int
-	Timed                       int       // labels with seconds
-	Seconds                     float64   // their sum
-	Median                      float64   // their median (mean of the middle two for an even count); 0 when none
-	secs                        []float64 // collected before Median is taken
+	Blind, Revealed, Unrecorded   int
+	Timed                         int       // labels with seconds
+	Seconds                       float64   // their sum
+	Median                        float64   // their median (mean of the middle two for an even count); 0 when none
+	Split                         int       // labels with seconds and blind seconds
+	BlindSeconds, RevealedSeconds float64   // their time with the sources hidden and shown
+	secs                          []float64 // collected before Median is taken
 }
 
 func (h *HowJudged) add(j Judgment) {
@@ -61,6 +65,11 @@ func (h *HowJudged) add(j Judgment) {
 		h.Timed++
 		h.Seconds += *j.Seconds
 		h.secs = append(h.secs, *j.Seconds)
+		if j.BlindSeconds != nil {
+			h.Split++
+			h.BlindSeconds += *j.BlindSeconds
+			h.RevealedSeconds += *j.Seconds - *j.BlindSeconds
+		}
 	}
 }
 
@@ -204,6 +213,9 @@ func (ex Export) WriteReport(w io.Writer) error {
 		fmt.Fprintf(&b, "labels: %d blind, %d with sources revealed, %d unrecorded", h.Blind, h.Revealed, h.Unrecorded)
 		if h.Timed > 0 {
 			fmt.Fprintf(&b, "; %d timed: %.0f s in all, median %.1f s a row", h.Timed, h.Seconds, h.Median)
+		}
+		if h.Split > 0 {
+			fmt.Fprintf(&b, "; of %d labels: %.0f s read blind, %.0f s with sources revealed", h.Split, h.BlindSeconds, h.RevealedSeconds)
 		}
 		b.WriteString("\n")
 	}
