@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/workbench"
 )
 
@@ -296,5 +297,30 @@ func TestGoldExportConsensusOfTwoWhoAgree(t *testing.T) {
 	}
 	if code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "export", "--db", db, "--annotator", "consensus", "--pair", "B,C", "--qrels", qrels}); code != 0 {
 		t.Errorf("consensus of B and C: exit %d, %s", code, stderr.String())
+	}
+}
+
+// TestGoldPoolTakesAnswersFromTheQuestionsFile runs docs/gold.md's commands
+// on the shipped synthetic corpus: pooled from questions.jsonl, every
+// question keeps the reference answer the Judge page shows.
+func TestGoldPoolTakesAnswersFromTheQuestionsFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "syn.db")
+	syn := filepath.Join("..", "..", "data", "synthetic")
+	run(t, "ingest", "--db", db, filepath.Join(syn, "sources"))
+	run(t, "gold", "pool", "--db", db, "--questions", filepath.Join(syn, "questions.jsonl"),
+		"--evidence", filepath.Join(syn, "evidence.jsonl"), "--depth", "10", "--retriever", "raw_text_bm25")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	qs, err := workbench.Open(st).Questions()
+	if err != nil || len(qs) == 0 {
+		t.Fatalf("%d questions pooled, %v", len(qs), err)
+	}
+	for _, q := range qs {
+		if q.Answer == "" {
+			t.Errorf("%s pooled without its reference answer", q.QID)
+		}
 	}
 }
