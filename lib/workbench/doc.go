@@ -24,13 +24,15 @@
 //
 // Judgments. One row per (annotator, qid, chunk_id) with rel 0, 1, 2 or
 // none (a note without a label yet), a note, the time (RFC 3339), whether
-// the label was given blind (the question's sources hidden) and the seconds
-// spent on the row (both NULL where unknown). The judgments JSONL (spec §13,
-// §14) is {"qid", "chunk_id", "rel", "annotator"} plus optional "note",
-// "at", "blind" and "seconds"; an import is one transaction, a repeated
+// the label was given blind (the question's sources hidden), the seconds
+// spent on the row and, of them, the seconds with the sources hidden (each
+// NULL where unknown). The judgments JSONL (spec §13, §14) is {"qid",
+// "chunk_id", "rel", "annotator"} plus optional "note", "at", "blind",
+// "seconds" and "blind_seconds"; an import is one transaction, a repeated
 // (annotator, qid, chunk_id) replaces the earlier row, and an unknown qid or
-// chunk_id, a rel outside 0…2, a "blind" that is not a boolean or "seconds"
-// outside 0…MaxSeconds is an input error naming FILE:LINE.
+// chunk_id, a rel outside 0…2, a "blind" that is not a boolean, "seconds"
+// outside 0…MaxSeconds, "blind_seconds" outside 0…seconds or an annotator
+// name CheckPerson refuses is an input error naming FILE:LINE.
 //
 // History. Every change of a label, a note or a keep/drop is an event in
 // gold_events with the value before and after it. Undo takes back the

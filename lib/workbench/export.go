@@ -49,7 +49,16 @@ type HowJudged struct {
 	Median                        float64   // their median (mean of the middle two for an even count); 0 when none
 	Split                         int       // labels with seconds and blind seconds
 	BlindSeconds, RevealedSeconds float64   // their time with the sources hidden and shown
+	ByRel                         [3]SplitTime
 	secs                          []float64 // collected before Median is taken
+}
+
+// SplitTime is the time of the labels of one relevance grade that recorded
+// their blind seconds: Labels of them, BlindSeconds = Σ blind_seconds and
+// RevealedSeconds = Σ (seconds − blind_seconds).
+type SplitTime struct {
+	Labels                        int
+	BlindSeconds, RevealedSeconds float64
 }
 
 func (h *HowJudged) add(j Judgment) {
@@ -66,9 +75,16 @@ func (h *HowJudged) add(j Judgment) {
 		h.Seconds += *j.Seconds
 		h.secs = append(h.secs, *j.Seconds)
 		if j.BlindSeconds != nil {
+			blind, revealed := *j.BlindSeconds, *j.Seconds-*j.BlindSeconds
 			h.Split++
-			h.BlindSeconds += *j.BlindSeconds
-			h.RevealedSeconds += *j.Seconds - *j.BlindSeconds
+			h.BlindSeconds += blind
+			h.RevealedSeconds += revealed
+			if j.Rel != nil && *j.Rel >= 0 && *j.Rel < len(h.ByRel) {
+				g := &h.ByRel[*j.Rel]
+				g.Labels++
+				g.BlindSeconds += blind
+				g.RevealedSeconds += revealed
+			}
 		}
 	}
 }
@@ -216,6 +232,11 @@ func (ex Export) WriteReport(w io.Writer) error {
 		}
 		if h.Split > 0 {
 			fmt.Fprintf(&b, "; of %d labels: %.0f s read blind, %.0f s with sources revealed", h.Split, h.BlindSeconds, h.RevealedSeconds)
+			for rel, g := range h.ByRel {
+				if g.Labels > 0 {
+					fmt.Fprintf(&b, "; label %d: %d labels, %.1f s blind and %.1f s revealed a label", rel, g.Labels, g.BlindSeconds/float64(g.Labels), g.RevealedSeconds/float64(g.Labels))
+				}
+			}
 		}
 		b.WriteString("\n")
 	}

@@ -364,3 +364,40 @@ func TestImportHoldsAnnotatorsToTheNameRule(t *testing.T) {
 		t.Errorf("annotators stored: %q", all)
 	}
 }
+
+// TestExportSplitsBlindAndRevealedTime: labels that record their blind
+// seconds report, in all and per relevance grade, the time read blind
+// (Σ blind_seconds) and with the sources revealed (Σ (seconds −
+// blind_seconds)); blind seconds above seconds are refused.
+func TestExportSplitsBlindAndRevealedTime(t *testing.T) {
+	st, _ := workbenchtest.Pooled(t, t.TempDir())
+	b := workbench.Open(st)
+	v, _ := b.View("", "w2", false)
+	rows := []struct {
+		rel           int
+		seconds, blnd float64
+	}{{2, 6, 4}, {2, 3, 3}, {0, 2.5, 0.5}}
+	for i, r := range rows {
+		if err := b.LabelAs("A", "w2", v.Rows[i].ChunkID, rel(r.rel), workbench.Judging{Blind: yes(false), Seconds: secs(r.seconds), BlindSeconds: secs(r.blnd)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ex, err := b.Export("A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := ex.How
+	if h.Split != 3 || h.BlindSeconds != 4+3+0.5 || h.RevealedSeconds != (6-4)+(3-3)+(2.5-0.5) ||
+		h.ByRel[2] != (workbench.SplitTime{Labels: 2, BlindSeconds: 4 + 3, RevealedSeconds: 6 - 4 + 3 - 3}) ||
+		h.ByRel[0] != (workbench.SplitTime{Labels: 1, BlindSeconds: 0.5, RevealedSeconds: 2.5 - 0.5}) {
+		t.Errorf("how judged %+v", h)
+	}
+	var report bytes.Buffer
+	ex.WriteReport(&report)
+	if want := fmt.Sprintf("label 2: 2 labels, %.1f s blind and %.1f s revealed a label", (4+3)/2.0, (6-4+3-3)/2.0); !strings.Contains(report.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, report.String())
+	}
+	if err := b.LabelAs("A", "w2", v.Rows[0].ChunkID, rel(1), workbench.Judging{Seconds: secs(2), BlindSeconds: secs(3)}); err == nil {
+		t.Error("3 blind seconds of 2 stored")
+	}
+}
