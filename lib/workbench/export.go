@@ -44,11 +44,11 @@ type Export struct {
 // Σ (seconds − blind_seconds).
 type HowJudged struct {
 	Blind, Revealed, Unrecorded   int
-	Timed                         int       // labels with seconds
-	Seconds                       float64   // their sum
-	Median                        float64   // their median (mean of the middle two for an even count); 0 when none
-	Split                         int       // labels with seconds and blind seconds
-	BlindSeconds, RevealedSeconds float64   // their time with the sources hidden and shown
+	Timed                         int     // labels with seconds
+	Seconds                       float64 // their sum
+	Median                        float64 // their median (mean of the middle two for an even count); 0 when none
+	Split                         int     // labels with seconds and blind seconds
+	BlindSeconds, RevealedSeconds float64 // their time with the sources hidden and shown
 	ByRel                         [3]SplitTime
 	secs                          []float64 // collected before Median is taken
 }
