@@ -42,7 +42,7 @@ var searchParams = []param{
 	{name: "retriever", desc: "retrieval method; omit for the default (see memory_stats). Examples: raw_text_bm25, embedding_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45"},
 	{name: "since", desc: "only windows that end on or after this date or time: " + timeForms},
 	{name: "until", desc: "only windows that start on or before this date or time (a date alone means the end of that day): " + timeForms},
-	{name: "source", desc: "only this chat: its title or file name as list_sources gives them (a unique start or whole word of either also works)"},
+	{name: "source", desc: "only these chats: a title or file name as list_sources gives them, or a comma list of them (the start or a whole word of either also works)"},
 	{name: "sender", desc: "only windows where this person wrote at least one message (the display name as it appears in results; 自分 or Me is the user)"},
 }
 
