@@ -24,12 +24,17 @@
 // pattern, the status and the duration only: never a query string, a
 // question or a message.
 //
-// Judging. The annotator's name lives in a cookie; each label, note and
-// keep/drop is its own small POST, stored at once (a killed server loses
-// nothing) with blind/revealed and the seconds the row was current for a
-// label. Rows are shown blind unless ?reveal=1 (the evidence box, origins
-// and evidence marks only then). POST /api/undo and /api/redo walk the
-// annotator's stored history (workbench.Bench.Undo); GET /history lists it.
+// Judging. The annotator's name lives in a cookie, held on every write to
+// the name rule of the form (workbench.CheckPerson); each label, note and
+// keep/drop is its own small POST, sent in key order and stored at once (a
+// killed server loses nothing) with blind/revealed, the seconds the row was
+// current and the part of them with the sources hidden. Rows are shown
+// blind unless ?reveal=1 (the evidence box, origins and evidence marks only
+// then); the page swaps them in and out without a reload, so the row's timer
+// runs on, and keeps each row's times across reloads in the tab's session
+// storage. POST /api/undo and /api/redo walk the annotator's stored history
+// (workbench.Bench.Undo) and answer with the counters; GET /history lists
+// it.
 // GET /adjudicate?a=A&b=B lists the rows A and B labelled differently (the
 // consensus computed at each load, paged; ?show=singles the rows one of them
 // labelled) and POST /api/adjudicate writes the consensus annotator's label. A write the workbench
