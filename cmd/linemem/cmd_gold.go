@@ -273,7 +273,14 @@ its reason, and the pool rows left unlabelled (evaluation reads them as 0).
 --groups-out writes the evidence groups (chunks labelled 2 that share an
 answer evidence message; one labelled 2 that holds none is a group of its own)
 as JSON lines {"qid", "chunk_ids", "message_ids"}, for a group-level recall
-beside the chunk-level one.`,
+beside the chunk-level one.
+
+--annotator consensus exports the consensus of two annotators (--pair A,B;
+may be left out when exactly two people have judged), computed from their
+labels as they stand now: the rows both label alike, and the adjudicated
+rows whose disagreement still stands; --singles adds the rows only one of
+them labelled, with that label. The report counts each kind and lists every
+adjudication a later agreement or change made obsolete.`,
 		run: runGoldExport,
 	})
 }
@@ -285,6 +292,8 @@ func runGoldExport(env *environment, c *command, args []string) error {
 	questionsOut := fs.String("questions-out", "", "retained questions output `FILE` (JSON lines)")
 	groupsOut := fs.String("groups-out", "", "evidence groups output `FILE` (JSON lines)")
 	annotator := fs.String("annotator", "", "whose judgments (default: the only annotator)")
+	pair := fs.String("pair", "", "with --annotator consensus: the two annotators `A,B` (default: the only two)")
+	singles := fs.Bool("singles", false, "with --annotator consensus: add the rows only one of the two labelled")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -301,13 +310,27 @@ func runGoldExport(env *environment, c *command, args []string) error {
 	}
 	defer st.Close()
 	b := workbench.Open(st)
-	name, err := soleAnnotator(b, *annotator)
-	if err != nil {
-		return err
+	if (*pair != "" || *singles) && *annotator != workbench.Consensus {
+		return fmt.Errorf("%w: --pair and --singles go with --annotator %s", errUsage, workbench.Consensus)
 	}
-	ex, err := b.Export(name)
-	if err != nil {
-		return err
+	var ex workbench.Export
+	if *annotator == workbench.Consensus {
+		a, bName, err := consensusPair(b, *pair)
+		if err != nil {
+			return err
+		}
+		ex, err = b.ExportConsensus(a, bName, *singles)
+		if err != nil {
+			return err
+		}
+	} else {
+		name, err := soleAnnotator(b, *annotator)
+		if err != nil {
+			return err
+		}
+		if ex, err = b.Export(name); err != nil {
+			return err
+		}
 	}
 	if err := writeQrelsTo(env.stdout, *qrelsPath, ex.Qrels); err != nil {
 		return err
@@ -323,6 +346,32 @@ func runGoldExport(env *environment, c *command, args []string) error {
 		}
 	}
 	return ex.WriteReport(env.stderr)
+}
+
+// consensusPair returns the two annotators of pair ("A,B"), or, when pair
+// is empty, the only two annotators besides the consensus.
+func consensusPair(b *workbench.Bench, pair string) (string, string, error) {
+	all, err := b.Annotators()
+	if err != nil {
+		return "", "", err
+	}
+	if pair != "" {
+		names := strings.Split(pair, ",")
+		if len(names) != 2 {
+			return "", "", fmt.Errorf("%w: --pair %s: want two annotator names A,B", errUsage, pair)
+		}
+		return names[0], names[1], checkAnnotators(all, names...)
+	}
+	var people []string
+	for _, a := range all {
+		if a != workbench.Consensus {
+			people = append(people, a)
+		}
+	}
+	if len(people) != 2 {
+		return "", "", fmt.Errorf("%w: the consensus is computed from two annotators; name them with --pair A,B (annotators: %s)", errUsage, strings.Join(people, ", "))
+	}
+	return people[0], people[1], nil
 }
 
 // soleAnnotator returns name, or the only annotator when name is empty; a

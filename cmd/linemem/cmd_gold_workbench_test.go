@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/workbench"
 )
 
@@ -258,5 +259,68 @@ func TestGoldJudgmentsImportBeforePoolNamesTheCommand(t *testing.T) {
 	code, _, stderr := providerSideRun(t, "gold", "judgments", "import", "--db", db, workbenchFile("judgments_a.jsonl"))
 	if code == 0 || !strings.Contains(stderr, "judgments_a.jsonl:1") || !strings.Contains(stderr, "linemem gold pool --questions FILE") {
 		t.Errorf("import before pool: exit %d, stderr %q; want FILE:1 naming gold pool", code, stderr)
+	}
+}
+
+// TestGoldExportConsensusOfTwoWhoAgree: two annotators who agree on every
+// row export a consensus of every row, with no adjudication made; with a
+// third annotator the pair must be named.
+func TestGoldExportConsensusOfTwoWhoAgree(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "wb.db")
+	run(t, "ingest", "--db", db, workbenchFile("sources"))
+	run(t, "gold", "pool", "--db", db, "--questions", workbenchFile("questions.jsonl"),
+		"--evidence", workbenchFile("evidence.jsonl"), "--depth", "3", "--retriever", "raw_text_bm25", "--tokenizer", "char-bigram")
+	run(t, "gold", "judgments", "import", workbenchFile("judgments_a.jsonl"), "--db", db)
+	a := run(t, "gold", "judgments", "export", "--db", db, "--annotator", "A")
+	for _, other := range []string{"B", "C"} {
+		path := filepath.Join(dir, other+".jsonl")
+		os.WriteFile(path, []byte(strings.ReplaceAll(a, `"annotator":"A"`, `"annotator":"`+other+`"`)), 0o600)
+		if other == "B" {
+			run(t, "gold", "judgments", "import", "--db", db, path)
+		}
+	}
+	qrels := filepath.Join(dir, "consensus.txt")
+	var stdout, stderr bytes.Buffer
+	if code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "export", "--db", db, "--annotator", "consensus", "--qrels", qrels}); code != 0 {
+		t.Fatalf("export consensus: exit %d: %s", code, stderr.String())
+	}
+	got, _ := os.ReadFile(qrels)
+	want, _ := os.ReadFile(workbenchFile("expected_qrels.txt"))
+	if string(got) != string(want) || !strings.Contains(stderr.String(), "consensus of A and B: 5 rows agreed, 0 adjudicated") {
+		t.Errorf("consensus qrels:\n%s\nwant A's:\n%s\nreport:\n%s", got, want, stderr.String())
+	}
+	run(t, "gold", "judgments", "import", "--db", db, filepath.Join(dir, "C.jsonl"))
+	stderr.Reset()
+	if code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "export", "--db", db, "--annotator", "consensus", "--qrels", qrels}); code != 2 || !strings.Contains(stderr.String(), "--pair A,B") {
+		t.Errorf("consensus with three annotators: exit %d, %s", code, stderr.String())
+	}
+	if code := runMain(&environment{stdout: &stdout, stderr: &stderr}, []string{"gold", "export", "--db", db, "--annotator", "consensus", "--pair", "B,C", "--qrels", qrels}); code != 0 {
+		t.Errorf("consensus of B and C: exit %d, %s", code, stderr.String())
+	}
+}
+
+// TestGoldPoolTakesAnswersFromTheQuestionsFile runs docs/gold.md's commands
+// on the shipped synthetic corpus: pooled from questions.jsonl, every
+// question keeps the reference answer the Judge page shows.
+func TestGoldPoolTakesAnswersFromTheQuestionsFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "syn.db")
+	syn := filepath.Join("..", "..", "data", "synthetic")
+	run(t, "ingest", "--db", db, filepath.Join(syn, "sources"))
+	run(t, "gold", "pool", "--db", db, "--questions", filepath.Join(syn, "questions.jsonl"),
+		"--evidence", filepath.Join(syn, "evidence.jsonl"), "--depth", "10", "--retriever", "raw_text_bm25")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	qs, err := workbench.Open(st).Questions()
+	if err != nil || len(qs) == 0 {
+		t.Fatalf("%d questions pooled, %v", len(qs), err)
+	}
+	for _, q := range qs {
+		if q.Answer == "" {
+			t.Errorf("%s pooled without its reference answer", q.QID)
+		}
 	}
 }

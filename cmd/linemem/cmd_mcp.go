@@ -33,7 +33,11 @@ it exits at end of input, a line that is not a JSON-RPC 2.0 message with an
 error naming the line. --http serves the streamable HTTP transport at
 http://HOST:PORT/mcp, loopback addresses only; a request whose Origin is
 another site is refused (403), and with --token-file every request must
-carry "Authorization: Bearer TOKEN" (else 401). Tools: search_memory,
+carry "Authorization: Bearer TOKEN" (else 401; a token file others may
+read is refused with the chmod 600 to run). A session is closed after
+--idle-timeout with no request in progress: a client's open event stream
+and its keep-alive pings keep it, and a request naming a closed session is
+answered 404 saying to initialize again. Tools: search_memory,
 get_messages, list_sources, memory_stats. The server cannot know where a
 client sends what it returns: --redact masks identifiers in every result
 (all: e-mail addresses, URLs and phone numbers, and names only when
@@ -54,7 +58,7 @@ func runMCP(env *environment, c *command, args []string) error {
 	fs := newFlagSet(env, c, &db)
 	fs.StringVar(&httpAddr, "http", "", "serve streamable HTTP on `ADDR` (127.0.0.1:PORT or [::1]:PORT; loopback only) instead of stdio")
 	fs.StringVar(&tokenFile, "token-file", "", "with --http: require the bearer token in `FILE` (one line) on every request")
-	fs.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "with --http: close a session after `D` without a request (0: never)")
+	fs.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "with --http: close a session after `D` without a request in progress (an open event stream is one; 0: never)")
 	fs.StringVar(&sources, "sources", "", "comma list of source `NAMES` the server may show (default: all)")
 	fs.StringVar(&logPath, "log", "", "append one JSON line per tool call (tool, arguments, outcome; no returned text) to `FILE`")
 	fs.StringVar(&red.redactKinds, "redact", "", "mask `KINDS` in everything returned: comma list of email, url, phone, name; all = email,url,phone, and names too only when --redact-names gives them")

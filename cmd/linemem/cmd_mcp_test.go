@@ -167,6 +167,13 @@ func TestMCPUsage(t *testing.T) {
 	if err := os.WriteFile(emptyToken, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	looseToken := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(looseToken, []byte("0123456789abcdef0123\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(looseToken, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -180,6 +187,7 @@ func TestMCPUsage(t *testing.T) {
 		{"missing database", []string{"mcp", "--db", filepath.Join(t.TempDir(), "none.db")}, 1, "no such database"},
 		{"token without http", []string{"mcp", "--db", db, "--token-file", emptyToken}, 2, "--token-file goes with --http"},
 		{"empty token file", []string{"mcp", "--db", db, "--http", "127.0.0.1:0", "--token-file", emptyToken}, 2, "the token file is empty"},
+		{"token file others may read", []string{"mcp", "--db", db, "--http", "127.0.0.1:0", "--token-file", looseToken}, 2, "run `chmod 600 " + looseToken + "`"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,5 +24,40 @@ func TestBaseURLPasswordMasked(t *testing.T) {
 		if out := stdout + stderr; strings.Contains(out, "s3cret-pass") || !strings.Contains(out, "me:xxxxx@127.0.0.1:9") {
 			t.Errorf("%s printed:\n%s", strings.Join(args, " "), out)
 		}
+	}
+}
+
+// TestHistoryFilesAreOwnerOnly: the database ingest creates and the derived
+// index a search writes beside it are readable by their owner only (0600
+// files, 0700 folders), whatever the umask lets through.
+func TestHistoryFilesAreOwnerOnly(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "me.db")
+	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
+	ingestSideMust(t, "search", "--db", db, "締切")
+	found := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == dir {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		want := fs.FileMode(0o600)
+		if d.IsDir() {
+			want = 0o700
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("%s: mode %v, want %v", strings.TrimPrefix(path, dir), got, want)
+		}
+		found++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found < 2 {
+		t.Errorf("%d files beside the database, want it and its derived index", found)
 	}
 }

@@ -104,7 +104,7 @@ func runSearch(env *environment, c *command, args []string) error {
 	fs.IntVar(&q.K, "k", memory.DefaultK, fmt.Sprintf("number of results, 1…%d", memory.MaxK))
 	fs.IntVar(&contextLines, "context", memory.DefaultContext, "show `N` messages before and after each matching message")
 	fs.StringSliceVar(&q.Sources, "source", nil, "only chats that `NAME` names: the start of a source name or a whole word of it, any letter case (repeat or comma-separate for several)")
-	fs.StringVar(&since, "since", "", "only conversations ending on or after `DATE` (YYYY-MM-DD or YYYY-MM-DDTHH:MM)")
+	fs.StringVar(&since, "since", "", "only conversations ending on or after `DATE` (YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339 with an offset)")
 	fs.StringVar(&until, "until", "", "only conversations starting on or before `DATE` (a whole day when only the date is given)")
 	fs.StringVar(&q.Sender, "sender", "", "only conversations in which someone `NAME` names wrote: the start of the sender's name or a whole word of it, any letter case")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
@@ -127,10 +127,10 @@ func runSearch(env *environment, c *command, args []string) error {
 	if contextLines < 0 {
 		return fmt.Errorf("%w: --context must be ≥ 0, got %d", errUsage, contextLines)
 	}
-	if q.Since, err = parseDay(since, false); err != nil {
+	if q.Since, err = memory.ParseTime(since, false); err != nil {
 		return fmt.Errorf("%w: --since: %v", errUsage, err)
 	}
-	if q.Until, err = parseDay(until, true); err != nil {
+	if q.Until, err = memory.ParseTime(until, true); err != nil {
 		return fmt.Errorf("%w: --until: %v", errUsage, err)
 	}
 	if err := q.Validate(); err != nil {
@@ -148,13 +148,8 @@ func runSearch(env *environment, c *command, args []string) error {
 		return err
 	}
 	typed := q.Sources
-	if q.Sources, err = mem.ResolveSources(q.Sources); err != nil {
+	if err := mem.ParseFilters(&q, memory.Filters{Since: since, Until: until, Sources: typed, Sender: q.Sender}, nil); err != nil {
 		return err
-	}
-	if q.Sender != "" {
-		if err := mem.CheckSender(q.Sender); err != nil {
-			return err
-		}
 	}
 	start := time.Now()
 	loading := start.Sub(opened)
@@ -232,26 +227,6 @@ func runSearch(env *environment, c *command, args []string) error {
 		}
 	}
 	return nil
-}
-
-// parseDay reads a --since/--until value: YYYY-MM-DD, YYYY-MM-DDTHH:MM or
-// YYYY-MM-DDTHH:MM:SS in the export's local time. A bare date as an upper
-// bound means the end of that day. "" is the zero time (no bound).
-func parseDay(s string, endOfDay bool) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	for _, layout := range []string{chat.TimestampLayout, "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
-		t, err := time.Parse(layout, s)
-		if err != nil {
-			continue
-		}
-		if layout == "2006-01-02" && endOfDay {
-			t = t.Add(24*time.Hour - time.Second)
-		}
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("%q is not a date: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM", s)
 }
 
 // oneLine puts a multi-line message on one line, its line breaks shown as ⏎.

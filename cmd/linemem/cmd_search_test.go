@@ -57,3 +57,32 @@ func TestSearchDefaultsToTheBestSingleRetrieverTheDatabaseSupports(t *testing.T)
 		t.Errorf("with summaries: %s, want embedding_text_bm25", strings.SplitN(out, "\n", 3)[1])
 	}
 }
+
+// TestSearchFilterGrammar: search reads --since and --until as the MCP
+// server does (memory.ParseFilters): RFC 3339 with an offset, converted to
+// the local wall clock, and an unknown sender is a usage error offering the
+// closest names, the user's name in either language included.
+func TestSearchFilterGrammar(t *testing.T) {
+	t.Setenv("TZ", "Asia/Tokyo")
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "internal", "mcpclients", "chats"))
+	var at searchJSON
+	if err := json.Unmarshal([]byte(run(t, "search", "--db", db, "--json", "--since", "2024-03-01T00:00:00+09:00", "--until", "2024-06-30T14:59:59Z", "誕生日")), &at); err != nil {
+		t.Fatal(err)
+	}
+	if len(at.Results) == 0 {
+		t.Fatal("no result with RFC 3339 bounds")
+	}
+	for _, r := range at.Results {
+		if r.EndAt < "2024-03-01" || r.StartAt > "2024-06-30T23:59:59" {
+			t.Errorf("result %s (%s – %s) outside March to June", r.ChunkID, r.StartAt, r.EndAt)
+		}
+	}
+	if err := json.Unmarshal([]byte(run(t, "search", "--db", db, "--json", "--sender", "Me", "誕生日")), &at); err != nil || at.Filters.Sender != "自分" {
+		t.Errorf("--sender Me on a Japanese export: sender %q, %v; want 自分", at.Filters.Sender, err)
+	}
+	code, _, stderr := ingestSideRun(t, "search", "--db", db, "--sender", "姉", "誕生日")
+	if code == 0 || !strings.Contains(stderr, `no one called "姉"`) || !strings.Contains(stderr, "closest:") {
+		t.Errorf("--sender 姉: exit %d, %s", code, stderr)
+	}
+}

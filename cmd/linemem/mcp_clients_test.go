@@ -349,4 +349,18 @@ func TestMCPClients(t *testing.T) {
 		}
 		liveIngest(t, c, db)
 	})
+	t.Run("typescript sdk idle past --idle-timeout with its stream open", func(t *testing.T) {
+		const idle = time.Second
+		url := startHTTP(t, mcpClientsDB(t), "--idle-timeout", idle.String())
+		c := newTSClient(t, dir)
+		if e, _ := c.do(map[string]any{"op": "connect", "http": map[string]any{"url": url}}, nil); e != "" {
+			t.Fatal(e)
+		}
+		time.Sleep(4 * idle)
+		var out mcpserver.SearchOutput
+		c.call(mcpserver.ToolSearch, map[string]any{"question": "誕生日", "k": 3}, &out)
+		if len(out.Results) != 3 {
+			t.Errorf("search_memory after %v idle with --idle-timeout %v: %d results, want 3", 4*idle, idle, len(out.Results))
+		}
+	})
 }

@@ -40,9 +40,19 @@ type Session struct {
 // them a photo stored without text.
 func Judging(t testing.TB, dir string) (*store.Store, Session) {
 	t.Helper()
+	return JudgingOf(t, dir, SessionQuestions, SessionDays)
+}
+
+// JudgingOf is Judging with questions questions over days days (at most
+// 28, EvidenceDay or more): questions × days pool rows.
+func JudgingOf(t testing.TB, dir string, questions, days int) (*store.Store, Session) {
+	t.Helper()
+	if days < EvidenceDay || days > 28 {
+		t.Fatalf("JudgingOf: %d days, want %d to 28", days, EvidenceDay)
+	}
 	byDate := map[string][]map[string]string{}
 	smallTalk := []string{"うん", "了解", "ありがとう", "それな", "また連絡する", "ok", "笑", "なるほど"}
-	for d := 1; d <= SessionDays; d++ {
+	for d := 1; d <= days; d++ {
 		date := fmt.Sprintf("2024-06-%02d", d)
 		var msgs []map[string]string
 		for i := 1; i <= SessionMessages; i++ {
@@ -75,13 +85,13 @@ func Judging(t testing.TB, dir string) (*store.Store, Session) {
 	}
 	st := ingested(t, filepath.Join(dir, "session.db"), path)
 	var qs []workbench.Question
-	for q := 1; q <= SessionQuestions; q++ {
+	for q := 1; q <= questions; q++ {
 		qs = append(qs, workbench.Question{QID: fmt.Sprintf("s%02d", q), Question: fmt.Sprintf("質問%dの予定は？", q), Type: "named_entity", Answer: fmt.Sprintf("答え%d", q)})
 	}
 	qs[0].Question, qs[0].Answer = "花火大会の予定はいつ？", "8月3日の19時から"
 	ev := []gold.Evidence{{QID: "s01", Question: qs[0].Question, Type: qs[0].Type, Items: []gold.Item{{Source: "session.json",
 		Date: fmt.Sprintf("2024-06-%02d", EvidenceDay), Time: fmt.Sprintf("10:%02d", EvidenceAt), Sender: "自分", TextPrefix: "花火大会は8月3日", Role: gold.RoleAnswer}}}}
-	pool(t, st, workbench.PoolOptions{Questions: qs, Evidence: ev, EvidenceFile: "session evidence", Depth: SessionDays})
+	pool(t, st, workbench.PoolOptions{Questions: qs, Evidence: ev, EvidenceFile: "session evidence", Depth: days})
 	msgs, err := st.Messages("session.json")
 	if err != nil {
 		t.Fatal(err)

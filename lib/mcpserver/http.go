@@ -3,22 +3,22 @@ package mcpserver
 import (
 	"context"
 	"crypto/subtle"
-	"errors"
+	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
 	"runtime/debug"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/linemem/linemem/lib/loopback"
 )
 
 // DefaultIdleTimeout is how long an HTTP session may go without a request
-// before the server closes it and frees what it holds.
+// in progress (an open event stream is one) before the server closes it and
+// frees what it holds.
 const DefaultIdleTimeout = 10 * time.Minute
 
 // HTTPOptions configures HTTPHandler.
@@ -27,29 +27,32 @@ type HTTPOptions struct {
 	// ("Authorization: Bearer TOKEN"); a request without it, or with another,
 	// is answered 401.
 	Token string
-	// IdleTimeout closes a session that has had no request for this long;
-	// 0 selects DefaultIdleTimeout, a negative value keeps sessions until
-	// the client ends them.
+	// IdleTimeout closes a session that has had no request in progress for
+	// this long; 0 selects DefaultIdleTimeout, a negative value keeps
+	// sessions until the client ends them.
 	IdleTimeout time.Duration
 }
 
 // HTTPHandler serves srv over the streamable HTTP transport, guarded as the
-// MCP transport specification asks of a local server:
+// MCP transport specification asks of a local server (lib/loopback):
 //
+//   - Host: a request whose Host is not a loopback name is answered 403
+//     with loopback.HostRefused (a DNS-rebound name).
 //   - Origin: a request without one (a non-browser client) is served, and so
-//     is one whose Origin is this server itself — scheme http, host and
-//     port equal to the request's Host, the host a loopback name
-//     (localhost, 127.0.0.0/8, ::1). Any other Origin, a page of another site
-//     reaching the server through the user's browser or a DNS-rebound name,
-//     is answered 403 before anything else is read.
+//     is one whose Origin is this server itself (loopback.OwnLoopbackOrigin).
+//     Any other Origin, a page of another site reaching the server through
+//     the user's browser, is answered 403 before anything else is read.
 //   - Token: with opts.Token, a request without "Authorization: Bearer
 //     TOKEN" is answered 401 (the SDK's auth.RequireBearerToken); the token
 //     is compared in constant time.
-//   - Sessions idle for opts.IdleTimeout are closed, and the memory they
-//     held is handed back to the system (releaseClosed) until ctx is done.
-//
-// The SDK also refuses (403) a request that reaches a loopback address with
-// a Host header that is not a loopback name.
+//   - Idle sessions: a session is idle while none of its requests is in
+//     progress. A client's open GET event stream is a request in progress,
+//     and each keep-alive ping is a request, so a connected client's
+//     session lives as long as the client. A session idle for
+//     opts.IdleTimeout is closed, and the memory it held is handed back to
+//     the system, until ctx is done; a later request naming it is answered
+//     404 with a JSON-RPC error saying to initialize a new session (what the
+//     transport specification asks a client to do on 404).
 func HTTPHandler(ctx context.Context, srv *mcp.Server, opts HTTPOptions) http.Handler {
 	idle := opts.IdleTimeout
 	switch {
@@ -58,10 +61,12 @@ func HTTPHandler(ctx context.Context, srv *mcp.Server, opts HTTPOptions) http.Ha
 	case idle < 0:
 		idle = 0
 	}
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{})
 	if idle > 0 {
-		go releaseClosed(ctx, srv, min(max(idle/4, time.Second), time.Minute))
+		t := newIdleSessions(idle)
+		go t.reap(ctx, srv, min(max(idle/4, 10*time.Millisecond), time.Minute))
+		h = t.track(h)
 	}
-	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{SessionTimeout: idle})
 	if opts.Token != "" {
 		want := []byte(opts.Token)
 		verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
@@ -75,85 +80,156 @@ func HTTPHandler(ctx context.Context, srv *mcp.Server, opts HTTPOptions) http.Ha
 	return sameOrigin(h)
 }
 
-// releaseClosed checks every period how many sessions srv has and, when
-// there are fewer than at the last check, collects garbage and returns the
-// freed memory to the system (debug.FreeOSMemory). Without it, memory freed
-// by sessions closed while the server is otherwise idle stays resident: the
-// runtime collects only when it allocates, or every two minutes, and
-// returns freed pages gradually.
-func releaseClosed(ctx context.Context, srv *mcp.Server, period time.Duration) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	count := func() (n int) {
-		for range srv.Sessions() {
-			n++
+// sessionHeader is the header of the streamable HTTP transport that names
+// a session.
+const sessionHeader = "Mcp-Session-Id"
+
+// idleSessions tracks, per session ID, the requests in progress and when the
+// last one ended; it closes sessions idle for longer than timeout and
+// remembers the IDs it closed, to tell their clients why.
+type idleSessions struct {
+	timeout time.Duration
+	now     func() time.Time
+
+	mu      sync.Mutex
+	active  map[string]*sessionActivity
+	expired map[string]time.Time // closed for idleness → when
+}
+
+type sessionActivity struct {
+	inFlight int
+	last     time.Time // the end of the last request, or when first seen
+}
+
+func newIdleSessions(timeout time.Duration) *idleSessions {
+	return &idleSessions{timeout: timeout, now: time.Now, active: map[string]*sessionActivity{}, expired: map[string]time.Time{}}
+}
+
+// track counts each request naming a session as in progress until it ends;
+// a request naming a session closed for idleness is answered 404 with how
+// to recover.
+func (t *idleSessions) track(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(sessionHeader)
+		if id == "" {
+			next.ServeHTTP(w, r)
+			return
 		}
-		return n
-	}
-	last := count()
+		t.mu.Lock()
+		_, gone := t.expired[id]
+		a := t.active[id]
+		if a == nil && !gone {
+			a = &sessionActivity{}
+			t.active[id] = a
+		}
+		if a != nil {
+			a.inFlight++
+		}
+		t.mu.Unlock()
+		if gone {
+			sessionExpired(w, t.timeout)
+			return
+		}
+		defer func() {
+			t.mu.Lock()
+			a.inFlight--
+			a.last = t.now()
+			t.mu.Unlock()
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sessionExpired answers a request naming a session closed for idleness:
+// 404 (the transport specification's "start a new session") with a
+// JSON-RPC error saying so.
+func sessionExpired(w http.ResponseWriter, timeout time.Duration) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
+		"code": -32001,
+		"message": fmt.Sprintf("session expired: it had no request and no open event stream for %v (linemem mcp --idle-timeout); "+
+			"send initialize again without Mcp-Session-Id to start a new session, or reconnect the client", timeout),
+	}})
+}
+
+// reap checks every period srv's sessions: one whose requests all ended more
+// than timeout ago is closed and its ID remembered (for a day); when
+// sessions were closed since the last check, garbage is collected and the
+// freed memory returned to the system (debug.FreeOSMemory: without it,
+// memory freed while the server is otherwise idle stays resident). A
+// session not seen in a request yet counts as active from the first check
+// that finds it.
+func (t *idleSessions) reap(ctx context.Context, srv *mcp.Server, period time.Duration) {
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	last := 0
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-tick.C:
 		}
-		n := count()
-		if n < last {
+		now := t.now()
+		open := map[string]bool{}
+		var idle []*mcp.ServerSession
+		t.mu.Lock()
+		for ss := range srv.Sessions() {
+			id := ss.ID()
+			open[id] = true
+			a := t.active[id]
+			switch {
+			case a == nil:
+				t.active[id] = &sessionActivity{last: now}
+			case a.inFlight == 0 && now.Sub(a.last) > t.timeout:
+				idle = append(idle, ss)
+				t.expired[id] = now
+				delete(t.active, id)
+			}
+		}
+		for id, a := range t.active {
+			if !open[id] && a.inFlight == 0 {
+				delete(t.active, id)
+			}
+		}
+		for id, at := range t.expired {
+			if now.Sub(at) > 24*time.Hour {
+				delete(t.expired, id)
+			}
+		}
+		t.mu.Unlock()
+		for _, ss := range idle {
+			ss.Close()
+		}
+		n := len(open) - len(idle)
+		if n < last || len(idle) > 0 {
 			debug.FreeOSMemory()
 		}
 		last = n
 	}
 }
 
-// sameOrigin refuses with 403 a request whose Origin header is set and is
-// not the server's own loopback origin (see HTTPHandler).
+// sameOrigin refuses with 403 a request whose Host is not a loopback name,
+// or whose Origin header is set and is not the server's own loopback origin
+// (see HTTPHandler).
 func sameOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		origin := r.Header.Get("Origin")
-		if origin != "" && !ownLoopbackOrigin(origin, r.Host) {
-			http.Error(w, fmt.Sprintf("origin %q may not use this server: only a request without Origin, or from http://%s itself, is served", cut(origin, 80), r.Host), http.StatusForbidden)
+		if !loopback.HostAllowed(r.Host, nil) {
+			http.Error(w, loopback.HostRefused(r.Host, ""), http.StatusForbidden)
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !loopback.OwnLoopbackOrigin(origin, r.Host) {
+			http.Error(w, loopback.OriginRefused(origin), http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// ownLoopbackOrigin reports whether origin is http://host where host
-// equals the request's Host and names a loopback address.
-func ownLoopbackOrigin(origin, host string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Scheme != "http" || u.Path != "" || u.User != nil || !strings.EqualFold(u.Host, host) {
-		return false
-	}
-	return IsLoopbackHost(u.Hostname())
-}
-
 // IsLoopbackHost reports whether host is "localhost" or a loopback IP
-// address (127.0.0.0/8, ::1).
-func IsLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+// address (loopback.IsLoopbackHost).
+func IsLoopbackHost(host string) bool { return loopback.IsLoopbackHost(host) }
 
-// ReadToken reads a bearer token from file: its content with surrounding
-// white space removed. An empty token, or one with white space or control
-// characters inside, is an error naming the file.
-func ReadToken(file string) (string, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return "", err
-	}
-	token := strings.TrimSpace(string(b))
-	switch {
-	case token == "":
-		return "", fmt.Errorf("%s: the token file is empty; write one line of at least 16 random characters, e.g. `openssl rand -hex 32 > %s`", file, file)
-	case strings.ContainsFunc(token, func(r rune) bool { return r <= ' ' || r == 0x7f }):
-		return "", errors.New(file + ": the token holds white space or control characters; write it on one line")
-	case len(token) < 16:
-		return "", fmt.Errorf("%s: the token is %d characters; use at least 16 random ones", file, len(token))
-	}
-	return token, nil
-}
+// ReadToken reads a bearer token from file (loopback.ReadToken): a file
+// others may read is refused with the chmod to run.
+func ReadToken(file string) (string, error) { return loopback.ReadToken(file) }

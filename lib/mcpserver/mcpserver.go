@@ -36,7 +36,7 @@
 // transport with the Origin check, the bearer token and idle sessions' expiry
 // a local server needs.
 //
-// Imports: lib/memory, lib/store, lib/redact, lib/chat, the MCP SDK (mcp,
+// Imports: lib/loopback, lib/memory, lib/store, lib/redact, lib/chat, the MCP SDK (mcp,
 // auth, jsonrpc, and its schema package github.com/google/jsonschema-go) and
 // the standard library; never cmd/.
 package mcpserver

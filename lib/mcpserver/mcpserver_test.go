@@ -219,7 +219,9 @@ func TestBadArguments(t *testing.T) {
 		{"empty question", mcpserver.ToolSearch, map[string]any{"question": " "}, "empty"},
 		{"missing question", mcpserver.ToolSearch, map[string]any{}, "question"},
 		{"question of 1 MB", mcpserver.ToolSearch, map[string]any{"question": strings.Repeat("締", 1<<20/3)}, "bytes"},
-		{"unknown source", mcpserver.ToolSearch, map[string]any{"question": "締切", "source": "nobody.txt"}, "no source"},
+		{"unknown source", mcpserver.ToolSearch, map[string]any{"question": "締切", "source": "nobody.txt"}, "no chat is called"},
+		{"unknown sender", mcpserver.ToolSearch, map[string]any{"question": "締切", "sender": "山本"}, `no one called "山本" wrote in these chats; closest: "山田"`},
+		{"unknown source in a list", mcpserver.ToolSearch, map[string]any{"question": "締切", "source": "club.txt,nobody.txt"}, `no chat is called "nobody.txt"`},
 		{"unknown retriever", mcpserver.ToolSearch, map[string]any{"question": "締切", "retriever": "grep"}, "grep"},
 		{"unknown chunk", mcpserver.ToolMessages, map[string]any{"chunk_id": "c_nope"}, "no chunk"},
 		{"unknown message", mcpserver.ToolMessages, map[string]any{"message_id": "m_nope"}, "no message"},
@@ -360,7 +362,7 @@ func TestSourcesRestriction(t *testing.T) {
 			t.Errorf("result from %s with --sources %s", h.Source, club)
 		}
 	}
-	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "締切", "source": hanako}, &out); !strings.Contains(e, "no source") {
+	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "締切", "source": hanako}, &out); !strings.Contains(e, "no chat is called") {
 		t.Errorf("search in an excluded source: error %q", e)
 	}
 	var src mcpserver.SourcesOutput
@@ -437,7 +439,7 @@ func TestLiveIngest(t *testing.T) {
 	if len(src.Sources) != 1 || stats.Sources != 1 {
 		t.Fatalf("before the ingest: %d sources listed, %d counted; want 1", len(src.Sources), stats.Sources)
 	}
-	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "締切", "source": hanako}, &out); !strings.Contains(e, "no source") {
+	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "締切", "source": hanako}, &out); !strings.Contains(e, "no chat is called") {
 		t.Fatalf("a source not yet ingested: error %q", e)
 	}
 	if _, err := ingest.File(st, filepath.Join("testdata", hanako), chunking.DefaultOptions()); err != nil {
@@ -513,5 +515,27 @@ func TestDerivedFilesPrivate(t *testing.T) {
 	})
 	if err != nil || files == 0 {
 		t.Errorf("derived folder %s: %d files, %v", st.DerivedDir(), files, err)
+	}
+}
+
+// TestSearchFilterGrammar: search_memory reads its filters as `linemem
+// search` does (memory.ParseFilters): a comma list of sources, and an RFC
+// 3339 time with an offset.
+func TestSearchFilterGrammar(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	cs := connect(t, mcpserver.Config{Store: fixtureStore(t)})
+	var out mcpserver.SearchOutput
+	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "ポスターの締切", "k": 20, "source": "club.txt, hanako.txt"}, &out); e != "" || len(out.Results) == 0 {
+		t.Fatalf("source club.txt, hanako.txt: %d results, error %q", len(out.Results), e)
+	}
+	seen := map[string]bool{}
+	for _, h := range out.Results {
+		seen[h.Source] = true
+	}
+	if !seen[club] || !seen[hanako] {
+		t.Errorf("a comma list of two sources gave results from %v", seen)
+	}
+	if e := call(t, cs, mcpserver.ToolSearch, map[string]any{"question": "締切", "since": "2024-10-01T00:00:00+09:00"}, &out); e != "" {
+		t.Errorf("since with an offset: %q", e)
 	}
 }

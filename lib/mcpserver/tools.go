@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -43,7 +42,7 @@ var searchParams = []param{
 	{name: "retriever", desc: "retrieval method; omit for the default (see memory_stats). Examples: raw_text_bm25, embedding_text_bm25, hybrid:embedding_text_bm25+embedding_text_vector@0.45"},
 	{name: "since", desc: "only windows that end on or after this date or time: " + timeForms},
 	{name: "until", desc: "only windows that start on or before this date or time (a date alone means the end of that day): " + timeForms},
-	{name: "source", desc: "only this chat: its title or file name as list_sources gives them (a unique start or whole word of either also works)"},
+	{name: "source", desc: "only these chats: a title or file name as list_sources gives them, or a comma list of them (the start or a whole word of either also works)"},
 	{name: "sender", desc: "only windows where this person wrote at least one message (the display name as it appears in results; 自分 or Me is the user)"},
 }
 
@@ -236,29 +235,26 @@ func (s *Server) addTools(srv *mcp.Server) error {
 var errBadArgument = errors.New("bad argument")
 
 func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, error) {
-	q := memory.Query{Text: in.Question, K: DefaultK, Sender: in.Sender}
+	q := memory.Query{Text: in.Question, K: DefaultK}
 	if in.K != nil {
 		q.K = *in.K
-	}
-	var err error
-	if q.Since, err = parseTime("since", in.Since, false); err != nil {
-		return SearchOutput{}, err
-	}
-	if q.Until, err = parseTime("until", in.Until, true); err != nil {
-		return SearchOutput{}, err
-	}
-	if err := q.Validate(); err != nil {
-		return SearchOutput{}, err
 	}
 	m, err := s.memory(in.Retriever)
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	q.Sources = s.allowedSources()
+	f := memory.Filters{Since: in.Since, Until: in.Until, Sender: in.Sender}
 	if in.Source != "" {
-		if q.Sources, err = s.resolveSource(m, in.Source); err != nil {
-			return SearchOutput{}, err
+		f.Sources = []string{in.Source}
+	}
+	if err := m.ParseFilters(&q, f, s.allowedSources()); err != nil {
+		if errors.Is(err, memory.ErrNoSuchName) {
+			return SearchOutput{}, fmt.Errorf("%w: %s", errBadArgument, s.red(err.Error()))
 		}
+		return SearchOutput{}, err
+	}
+	if err := q.Validate(); err != nil {
+		return SearchOutput{}, err
 	}
 	resp, err := m.Search(ctx, q)
 	if err != nil {
@@ -284,35 +280,6 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 		out.Results = append(out.Results, h)
 	}
 	return out, nil
-}
-
-// resolveSource returns the shown sources filter names: those whose file
-// name or chat title is filter exactly, else those memory.NameMatches finds
-// by either (case- and width-insensitive, the start of the name or a whole
-// word of it). A filter that names no shown source is a bad argument that
-// names no other chat.
-func (s *Server) resolveSource(m *memory.Memory, filter string) ([]string, error) {
-	infos, err := m.Sources()
-	if err != nil {
-		return nil, err
-	}
-	var exact, loose []string
-	for _, si := range infos {
-		switch {
-		case !s.allows(si.Name):
-		case si.Name == filter || si.Title != "" && si.Title == filter:
-			exact = append(exact, si.Name)
-		case memory.NameMatches(si.Name, filter) || si.Title != "" && memory.NameMatches(si.Title, filter):
-			loose = append(loose, si.Name)
-		}
-	}
-	switch {
-	case len(exact) > 0:
-		return exact, nil
-	case len(loose) > 0:
-		return loose, nil
-	}
-	return nil, fmt.Errorf("%w: no source %q; list_sources gives each chat's title and file name", errBadArgument, cut(filter, 40))
 }
 
 // chat is how the tools label source: its chat title, or its file name
@@ -469,34 +436,4 @@ func cut(text string, n int) string {
 		return text
 	}
 	return string([]rune(text)[:n]) + "…"
-}
-
-// timeLayouts are the accepted since/until forms without a zone, in the
-// chat's local time, as the database stores message times.
-var timeLayouts = []string{chat.DateLayout, "2006-01-02T15:04", chat.TimestampLayout, "2006-01-02 15:04", "2006-01-02 15:04:05"}
-
-// parseTime reads a since/until argument; "" is the zero time. A bare date
-// as an upper bound means the last second of that day. A time with "Z" or
-// an offset (RFC 3339, fractional seconds allowed) is converted to the
-// server's time zone (time.Local, from TZ) and its wall-clock time compared
-// with the stored times, which are the times the phone showed, without a
-// zone: 2024-10-15T11:00:00Z is 20:00 with TZ=Asia/Tokyo.
-func parseTime(name, v string, upper bool) (time.Time, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return time.Time{}, nil
-	}
-	for _, layout := range timeLayouts {
-		if t, err := time.Parse(layout, v); err == nil {
-			if upper && layout == chat.DateLayout {
-				t = t.Add(24*time.Hour - time.Second)
-			}
-			return t, nil
-		}
-	}
-	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-		lt := t.In(time.Local)
-		return time.Date(lt.Year(), lt.Month(), lt.Day(), lt.Hour(), lt.Minute(), lt.Second(), 0, time.UTC), nil
-	}
-	return time.Time{}, fmt.Errorf("%w: %s %q is not a date; use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339 (2024-10-15T20:00:00+09:00)", errBadArgument, name, cut(v, 40))
 }

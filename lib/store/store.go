@@ -164,8 +164,21 @@ func create(path string) error {
 	}
 }
 
-// setHeader sets the page size and WAL mode of the database at path.
+// FileMode is the permission a new database file is created with: readable
+// and writable by its owner only, since it holds the whole chat history.
+// SQLite creates the -wal and -shm files beside it with the same mode.
+const FileMode = 0o600
+
+// setHeader creates the database file at path with FileMode (an existing
+// empty file keeps its mode) and sets its page size and WAL mode.
 func setHeader(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, FileMode)
+	if err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
 	db, err := sql.Open("sqlite", fileURI(path, url.Values{"_pragma": {fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis)}}))
 	if err != nil {
 		return err
@@ -484,6 +497,24 @@ CREATE TABLE incomplete_summaries (
 	status    TEXT NOT NULL,
 	stored_at TEXT NOT NULL
 );
+`,
+	// 11: adjudications (lib/workbench): the labels annotators a and b
+	// (a < b) had on the row when the consensus label was chosen (NULL: not
+	// labelled), so that a later change by either makes the adjudication
+	// obsolete instead of silently standing; and of a label's seconds on its
+	// row, those spent with the sources hidden (NULL where unknown).
+	`
+CREATE TABLE gold_adjudications (
+	a        TEXT NOT NULL,
+	b        TEXT NOT NULL,
+	qid      TEXT NOT NULL REFERENCES gold_questions(qid) ON DELETE CASCADE,
+	chunk_id TEXT NOT NULL,
+	a_rel    INTEGER CHECK (a_rel IN (0, 1, 2)),
+	b_rel    INTEGER CHECK (b_rel IN (0, 1, 2)),
+	at       TEXT NOT NULL,
+	PRIMARY KEY (a, b, qid, chunk_id)
+) WITHOUT ROWID;
+ALTER TABLE gold_judgments ADD COLUMN blind_seconds REAL CHECK (blind_seconds >= 0);
 `,
 }
 

@@ -222,3 +222,43 @@ func TestAnnotatorNameRule(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIWritesHoldTheCookieToTheNameRule: a forged annotator cookie — the
+// consensus, a comma, a line break, a control character, 3,000 bytes — is
+// refused (400) by every write, and nothing is stored under it.
+func TestAPIWritesHoldTheCookieToTheNameRule(t *testing.T) {
+	ts, bench := newServer(t, io.Discard)
+	v, err := bench.View("", "w1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := v.Rows[0].ChunkID
+	two, note, keep := 2, "n", true
+	writes := map[string]any{
+		"/api/label":  map[string]any{"qid": "w1", "chunk_id": chunk, "rel": two},
+		"/api/note":   map[string]any{"qid": "w1", "chunk_id": chunk, "note": note},
+		"/api/decide": map[string]any{"qid": "w1", "keep": keep},
+		"/api/undo":   map[string]any{},
+		"/api/redo":   map[string]any{},
+	}
+	for _, name := range []string{workbench.Consensus, "a,b", "a\nb", "a\x00b", strings.Repeat("x", 3000)} {
+		for path, body := range writes {
+			if code := post(t, ts.URL+path, token, name, body); code != http.StatusBadRequest {
+				t.Errorf("POST %s as %q: %d, want 400", path, cutForLog(name), code)
+			}
+		}
+	}
+	if all, _ := bench.Annotators(); len(all) != 0 {
+		t.Errorf("annotators stored: %q, want none", all)
+	}
+	if code := post(t, ts.URL+"/api/label", token, "A", writes["/api/label"]); code != http.StatusOK {
+		t.Errorf("POST /api/label as A: %d", code)
+	}
+}
+
+func cutForLog(s string) string {
+	if len(s) > 20 {
+		return s[:20] + "…"
+	}
+	return s
+}

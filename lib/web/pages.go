@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"math"
 	"net/http"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -37,6 +38,7 @@ var funcs = template.FuncMap{
 	},
 	"relIs": func(rel *int, want int) bool { return rel != nil && *rel == want },
 	"add":   func(a, b int) int { return a + b },
+	"join":  strings.Join,
 	"deref": func(p any) any {
 		switch v := p.(type) {
 		case *int:
@@ -131,19 +133,25 @@ type searchPage struct {
 	Error      string
 	Elapsed    time.Duration
 	Searched   bool
+	Filters    memory.Filters // as typed: source (a comma list), since, until, sender
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	p := searchPage{base: s.base(r, "Search", "search"), Query: r.FormValue("q"), Retriever: strings.TrimSpace(r.FormValue("retriever")),
-		K: atoiDefault(r.FormValue("k"), DefaultK), Retrievers: s.opts.Retrievers}
+		K: atoiDefault(r.FormValue("k"), DefaultK), Retrievers: s.opts.Retrievers,
+		Filters: memory.Filters{Sources: memory.SplitNames(r.FormValue("source")), Since: r.FormValue("since"), Until: r.FormValue("until"), Sender: r.FormValue("sender")}}
 	if strings.TrimSpace(p.Query) != "" {
 		p.Searched = true
 		m, err := s.memory(p.Retriever)
+		q := memory.Query{Text: p.Query, K: p.K}
+		if err == nil {
+			err = m.ParseFilters(&q, p.Filters, nil)
+		}
 		if err == nil {
 			p.Used = m.Retriever()
 			start := time.Now()
 			var resp memory.Response
-			resp, err = m.Search(r.Context(), memory.Query{Text: p.Query, K: p.K})
+			resp, err = m.Search(r.Context(), q)
 			p.Elapsed = time.Since(start).Round(time.Microsecond)
 			p.Results = resp.Results
 			if p.Confidence = resp.Confidence; p.Confidence != nil && p.Confidence.Low {
@@ -382,27 +390,57 @@ func eventValue(kind, v string) string {
 	return note
 }
 
+// AdjudicateRows is how many rows one Adjudicate page lists; more are paged
+// (n and p turn the page). A row holds its whole window of messages, so a
+// page of 20 stays small enough to open at once.
+const AdjudicateRows = 20
+
+// Lists of the Adjudicate page (?show=).
+const (
+	ShowDisagreements = "disagreements" // rows both annotators labelled differently (the default)
+	ShowSingles       = "singles"       // rows only one of them labelled
+)
+
 type adjudicatePage struct {
 	base
-	Annotators []string
-	A, B       string
-	Error      string
-	Agreement  *workbench.Agreement
-	Rows       []adjudicateRow
-	Decided    int
-	Consensus  string
+	Annotators  []string
+	A, B        string
+	Error       string
+	Agreement   *workbench.Agreement
+	Show        string // ShowDisagreements or ShowSingles
+	Open        bool   // only rows without an adjudication that stands
+	Rows        []adjudicateRow
+	Page, Pages int // from 1
+	// Disagreements counts the rows both labelled differently, Decided those
+	// of them with an adjudication that stands, Singles the rows one labelled.
+	Disagreements, Decided, Singles int
+	Obsolete                        []workbench.ObsoleteAdjudication
+	Definitions                     [3]string
+	Consensus                       string
 }
 
 type adjudicateRow struct {
 	workbench.AdjudicationRow
+	N        int
 	Question string
+	Answer   string
 	Source   string
 	StartAt  time.Time
 	Messages []judgeMessage
 }
 
+// adjudicate serves GET /adjudicate?a=A&b=B[&show=singles][&open=1][&page=N]:
+// the consensus of A and B computed as their labels stand now
+// (workbench.Bench.Consensus), the disagreements (or the rows one of them
+// labelled) AdjudicateRows to a page, with the question, its reference
+// answer and the label definitions in the header, and the adjudications a
+// later change made obsolete.
 func (s *Server) adjudicate(w http.ResponseWriter, r *http.Request) {
-	p := adjudicatePage{base: s.base(r, "Adjudicate", "adjudicate"), A: r.FormValue("a"), B: r.FormValue("b"), Consensus: workbench.Consensus}
+	p := adjudicatePage{base: s.base(r, "Adjudicate", "adjudicate"), A: r.FormValue("a"), B: r.FormValue("b"), Consensus: workbench.Consensus,
+		Show: ShowDisagreements, Open: r.FormValue("open") == "1", Page: max(1, atoiDefault(r.FormValue("page"), 1)), Definitions: LabelDefinitions}
+	if r.FormValue("show") == ShowSingles {
+		p.Show = ShowSingles
+	}
 	all, err := s.bench.Annotators()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -416,51 +454,86 @@ func (s *Server) adjudicate(w http.ResponseWriter, r *http.Request) {
 	if p.A == "" && p.B == "" && len(p.Annotators) >= 2 {
 		p.A, p.B = p.Annotators[0], p.Annotators[1]
 	}
-	if p.A != "" && p.B != "" {
-		rows, err := s.bench.Adjudication(p.A, p.B)
-		if err != nil {
-			p.Error = err.Error()
-			s.render(w, "adjudicate.html", "layout", p)
-			return
-		}
-		ag, err := s.bench.Agreement(p.A, p.B)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		p.Agreement = &ag
-		qs, err := s.bench.Questions()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		text := map[string]string{}
-		for _, q := range qs {
-			text[q.QID] = q.Question
-		}
-		m, err := s.memory("")
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		for _, row := range rows {
-			c, err := m.Chunk(row.ChunkID)
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusInternalServerError)
-				return
-			}
-			msgs, err := s.rowMessages(m, row.ChunkID, m.Marker(text[row.QID]), nil)
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusInternalServerError)
-				return
-			}
-			p.Rows = append(p.Rows, adjudicateRow{AdjudicationRow: row, Question: text[row.QID], Source: c.Source, StartAt: c.StartAt, Messages: msgs})
-			if row.Consensus != nil {
-				p.Decided++
-			}
+	if p.A == "" || p.B == "" {
+		s.render(w, "adjudicate.html", "layout", p)
+		return
+	}
+	g, err := s.bench.Consensus(p.A, p.B, false)
+	if err != nil {
+		p.Error = err.Error()
+		s.render(w, "adjudicate.html", "layout", p)
+		return
+	}
+	ag, err := s.bench.Agreement(p.A, p.B)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	p.Agreement, p.Obsolete = &ag, g.Obsolete
+	p.Disagreements, p.Singles = len(g.Disagreements), len(g.Singles)
+	for _, row := range g.Disagreements {
+		if row.Consensus != nil {
+			p.Decided++
 		}
 	}
+	list := g.Disagreements
+	if p.Show == ShowSingles {
+		list = g.Singles
+	}
+	if p.Open {
+		var open []workbench.AdjudicationRow
+		for _, row := range list {
+			if row.Consensus == nil {
+				open = append(open, row)
+			}
+		}
+		list = open
+	}
+	p.Pages = max(1, (len(list)+AdjudicateRows-1)/AdjudicateRows)
+	p.Page = min(p.Page, p.Pages)
+	first := (p.Page - 1) * AdjudicateRows
+	list = list[first:min(len(list), first+AdjudicateRows)]
+	qs, err := s.bench.Questions()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	questions := map[string]workbench.Question{}
+	for _, q := range qs {
+		questions[q.QID] = q
+	}
+	m, err := s.memory("")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	for i, row := range list {
+		c, err := m.Chunk(row.ChunkID)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		q := questions[row.QID]
+		msgs, err := s.rowMessages(m, row.ChunkID, m.Marker(q.Question), nil)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		p.Rows = append(p.Rows, adjudicateRow{AdjudicationRow: row, N: first + i + 1, Question: q.Question, Answer: q.Answer, Source: c.Source, StartAt: c.StartAt, Messages: msgs})
+	}
 	s.render(w, "adjudicate.html", "layout", p)
+}
+
+// URL is the Adjudicate page of p's pair with show, open and page.
+func (p adjudicatePage) URL(show string, open bool, page int) string {
+	v := url.Values{"a": {p.A}, "b": {p.B}, "show": {show}}
+	if open {
+		v.Set("open", "1")
+	}
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	return "/adjudicate?" + v.Encode()
 }
 
 type agreementPage struct {

@@ -135,3 +135,47 @@ func TestAgreementPageDefaultsToTwoAnnotatorsNotConsensus(t *testing.T) {
 		t.Errorf("Agreement page opens on another pair than friend and me:\n%s", body)
 	}
 }
+
+// TestAdjudicatePageComputesTheConsensusAtEachLoad: two annotators who
+// agree on every row have nothing to adjudicate; after an adjudication the
+// progress counts it; once both agree on the adjudicated row it no longer
+// counts and the page says so.
+func TestAdjudicatePageComputesTheConsensusAtEachLoad(t *testing.T) {
+	ts, bench := newServer(t, io.Discard)
+	v, _ := bench.View("", "w2", false)
+	c0, c1 := v.Rows[0].ChunkID, v.Rows[1].ChunkID
+	two, zero, one := 2, 0, 1
+	for _, who := range []string{"A", "B"} {
+		for _, row := range []struct {
+			chunk string
+			rel   *int
+		}{{c0, &two}, {c1, &zero}} {
+			if err := bench.Label(who, "w2", row.chunk, row.rel); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	page := func() string {
+		t.Helper()
+		code, body := get(t, ts.URL+"/adjudicate?a=A&b=B")
+		if code != http.StatusOK {
+			t.Fatalf("GET /adjudicate: %d", code)
+		}
+		return body
+	}
+	if body := page(); !strings.Contains(body, `<b id="progress">0 / 0</b>`) || !strings.Contains(body, "agree on every row both labelled") {
+		t.Error("two annotators who agree everywhere: the page does not say so")
+	}
+	bench.Label("B", "w2", c1, &one)
+	if code := post(t, ts.URL+"/api/adjudicate", token, "A", map[string]any{"a": "A", "b": "B", "qid": "w2", "chunk_id": c1, "rel": 1}); code != http.StatusOK {
+		t.Fatalf("POST /api/adjudicate: %d", code)
+	}
+	if body := page(); !strings.Contains(body, `<b id="progress">1 / 1</b>`) {
+		t.Error("after adjudicating the one disagreement the progress is not 1 / 1")
+	}
+	bench.Label("A", "w2", c1, &one)
+	body := page()
+	if !strings.Contains(body, `<b id="progress">0 / 0</b>`) || !strings.Contains(body, "adjudications that no longer count: 1") || !strings.Contains(body, "both annotators now agree") {
+		t.Error("once both agree on the adjudicated row the page does not report the adjudication obsolete")
+	}
+}

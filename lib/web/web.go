@@ -10,11 +10,11 @@
 // with go:embed, so the pages work with the network unplugged.
 //
 // Safety. Every POST carries the server's CSRF token (header X-CSRF-Token or
-// form field csrf, compared in constant time), and a POST whose Origin is
-// another site's or whose Sec-Fetch-Site is "cross-site" or "same-site" is
-// refused. A request whose Host is neither a loopback name nor one of
-// AllowedHosts is refused, whatever address the server listens on (a DNS-rebinding page cannot reach
-// the app). A body over MaxRequestBody bytes is answered 413 naming the
+// form field csrf, compared in constant time), and a POST another site sent
+// is refused (lib/loopback: Go's http.CrossOriginProtection). A request whose
+// Host is neither a loopback name nor one of AllowedHosts is refused with
+// loopback.HostRefused, whatever address the server listens on (a
+// DNS-rebinding page cannot reach the app). A body over MaxRequestBody bytes is answered 413 naming the
 // limit. The annotator form's "back" target is followed only when it is a
 // path on this site: "/" not followed by "/" or a backslash, and no control
 // character. /assets/ serves files, never a folder listing. Every string a
@@ -24,19 +24,25 @@
 // pattern, the status and the duration only: never a query string, a
 // question or a message.
 //
-// Judging. The annotator's name lives in a cookie; each label, note and
-// keep/drop is its own small POST, stored at once (a killed server loses
-// nothing) with blind/revealed and the seconds the row was current for a
-// label. Rows are shown blind unless ?reveal=1 (the evidence box, origins
-// and evidence marks only then). POST /api/undo and /api/redo walk the
-// annotator's stored history (workbench.Bench.Undo); GET /history lists it.
-// GET /adjudicate?a=A&b=B lists the rows A and B labelled differently and
-// POST /api/adjudicate writes the consensus annotator's label. A write the workbench
+// Judging. The annotator's name lives in a cookie, held on every write to
+// the name rule of the form (workbench.CheckPerson); each label, note and
+// keep/drop is its own small POST, sent in key order and stored at once (a
+// killed server loses nothing) with blind/revealed, the seconds the row was
+// current and the part of them with the sources hidden. Rows are shown
+// blind unless ?reveal=1 (the evidence box, origins and evidence marks only
+// then); the page swaps them in and out without a reload, so the row's timer
+// runs on, and keeps each row's times across reloads in the tab's session
+// storage. POST /api/undo and /api/redo walk the annotator's stored history
+// (workbench.Bench.Undo) and answer with the counters; GET /history lists
+// it.
+// GET /adjudicate?a=A&b=B lists the rows A and B labelled differently (the
+// consensus computed at each load, paged; ?show=singles the rows one of them
+// labelled) and POST /api/adjudicate writes the consensus annotator's label. A write the workbench
 // refuses (an unknown question, a chunk outside the question's pool, a
 // relevance other than 0, 1 or 2) stores nothing and is answered 404 or 400
 // with {"error": "…"}.
 //
-// Imports: lib/memory, lib/workbench, lib/store and the
+// Imports: lib/loopback, lib/memory, lib/workbench, lib/store and the
 // standard library.
 package web
 
@@ -52,13 +58,13 @@ import (
 	"io"
 	"io/fs"
 	"log"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/linemem/linemem/lib/loopback"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/store"
 	"github.com/linemem/linemem/lib/workbench"
@@ -177,8 +183,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
 	switch {
 	case !s.allowedHost(r.Host):
-		http.Error(w, "this server answers only to a loopback address or a host named by serve --allowed-host", http.StatusForbidden)
-	case r.Method == http.MethodPost && crossSite(r):
+		http.Error(w, loopback.HostRefused(r.Host, "serve --allowed-host"), http.StatusForbidden)
+	case r.Method == http.MethodPost && loopback.CrossSite(r) != nil:
 		http.Error(w, "a request from another site is refused", http.StatusForbidden)
 	case r.Method == http.MethodPost && r.ContentLength > MaxRequestBody:
 		tooLarge(w)
@@ -226,49 +232,10 @@ func tooLarge(w http.ResponseWriter) {
 	apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over the limit of %d bytes (%d MiB); a note may hold up to %d bytes", MaxRequestBody, MaxRequestBody>>20, workbench.MaxNoteBytes))
 }
 
-// crossSite reports a request another site sent: Sec-Fetch-Site other than
-// "same-origin" or "none" (a page on another port of this host is
-// "same-site"), or an Origin that names another host than the request's, or
-// is "null" without Sec-Fetch-Site "same-origin" (a browser sends "null" for
-// this app's own forms, whose pages have no referrer). A request without
-// either header (curl, an old browser) is not judged here; the CSRF token
-// still guards it.
-func crossSite(r *http.Request) bool {
-	site := r.Header.Get("Sec-Fetch-Site")
-	if site != "" && site != "same-origin" && site != "none" {
-		return true
-	}
-	origin := r.Header.Get("Origin")
-	switch {
-	case origin == "":
-		return false
-	case origin == "null":
-		return site != "same-origin"
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return true
-	}
-	return !strings.EqualFold(u.Host, r.Host)
-}
-
 // allowedHost reports whether a Host header names this machine's loopback
-// or one of Options.AllowedHosts.
+// or one of Options.AllowedHosts (loopback.HostAllowed).
 func (s *Server) allowedHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if host == "localhost" {
-		return true
-	}
-	for _, a := range s.opts.AllowedHosts {
-		if strings.EqualFold(host, a) {
-			return true
-		}
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return loopback.HostAllowed(host, s.opts.AllowedHosts)
 }
 
 // noListing serves the files of fsys and answers 404 for a folder.
@@ -300,19 +267,9 @@ func SafeBack(back, fallback string) string {
 	return back
 }
 
-// IsLoopback reports whether addr (HOST:PORT) binds a loopback address only.
-// An empty host (all interfaces) is not loopback.
-func IsLoopback(addr string) (bool, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false, fmt.Errorf("address %q: want HOST:PORT: %w", addr, err)
-	}
-	if host == "localhost" {
-		return true, nil
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback(), nil
-}
+// IsLoopback reports whether addr (HOST:PORT) binds a loopback address only
+// (loopback.IsLoopbackAddr).
+func IsLoopback(addr string) (bool, error) { return loopback.IsLoopbackAddr(addr) }
 
 // memory returns the everyday search with retriever name as the database
 // is now (memory.Pool).
@@ -332,16 +289,29 @@ func (s *Server) annotator(r *http.Request) string {
 
 func (s *Server) setAnnotator(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("annotator"))
-	if err := workbench.CheckAnnotator(name); err != nil {
+	if err := workbench.CheckPerson(name); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	if name == workbench.Consensus {
-		http.Error(w, fmt.Sprintf("%q is the annotator the Adjudicate page writes; choose another name", name), http.StatusBadRequest)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: annotatorKey, Value: url.QueryEscape(name), Path: "/", SameSite: http.SameSiteStrictMode, HttpOnly: true, MaxAge: 365 * 24 * 3600})
 	http.Redirect(w, r, SafeBack(r.PostFormValue("back"), "/judge"), http.StatusSeeOther)
+}
+
+// writer returns the annotator an API write is made as: the cookie's name,
+// held to the rule the annotator form applies (workbench.CheckPerson), so a
+// forged cookie can neither write as the consensus nor store a name the
+// command line cannot name. A refusal is answered 400.
+func (s *Server) writer(w http.ResponseWriter, r *http.Request) (string, bool) {
+	ann := s.annotator(r)
+	if ann == "" {
+		apiError(w, http.StatusBadRequest, "set your annotator name first")
+		return "", false
+	}
+	if err := workbench.CheckPerson(ann); err != nil {
+		apiError(w, http.StatusBadRequest, "the annotator cookie: "+err.Error()+"; set your name again on the Judge page")
+		return "", false
+	}
+	return ann, true
 }
 
 type apiRow struct {
@@ -352,15 +322,16 @@ type apiRow struct {
 	Keep    *bool    `json:"keep"`
 	Blind   *bool    `json:"blind"`   // label: judged with the sources hidden
 	Seconds *float64 `json:"seconds"` // label: time spent on the row
-	A       string   `json:"a"`       // adjudication: the two annotators
-	B       string   `json:"b"`
+	// BlindSeconds is, of Seconds, the time spent with the sources hidden.
+	BlindSeconds *float64 `json:"blind_seconds"`
+	A            string   `json:"a"` // adjudication: the two annotators
+	B            string   `json:"b"`
 }
 
 func (s *Server) readAPI(w http.ResponseWriter, r *http.Request) (apiRow, string, bool) {
 	var row apiRow
-	ann := s.annotator(r)
-	if ann == "" {
-		apiError(w, http.StatusBadRequest, "set your annotator name first")
+	ann, ok := s.writer(w, r)
+	if !ok {
 		return row, "", false
 	}
 	body, err := io.ReadAll(r.Body)
@@ -404,7 +375,7 @@ func (s *Server) label(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.bench.LabelAs(ann, row.QID, row.ChunkID, row.Rel, workbench.Judging{Blind: row.Blind, Seconds: row.Seconds}); err != nil {
+	if err := s.bench.LabelAs(ann, row.QID, row.ChunkID, row.Rel, workbench.Judging{Blind: row.Blind, Seconds: row.Seconds, BlindSeconds: row.BlindSeconds}); err != nil {
 		benchError(w, err)
 		return
 	}
@@ -447,12 +418,12 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 // Bench.Redo) applied to the annotator's history, then the row or question
 // the event was about as it now stands: {"done": false} when there was
 // nothing to take back or apply, else {"done": true, "qid", "chunk_id",
-// "kind", "rel", "note", "keep"}.
+// "kind", "rel", "note", "keep"} and the counts a label write answers with
+// ("question", "all").
 func (s *Server) undoRedo(step func(*workbench.Bench, string) (workbench.Event, bool, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ann := s.annotator(r)
-		if ann == "" {
-			apiError(w, http.StatusBadRequest, "set your annotator name first")
+		ann, ok := s.writer(w, r)
+		if !ok {
 			return
 		}
 		ev, ok, err := step(s.bench, ann)
@@ -468,8 +439,13 @@ func (s *Server) undoRedo(step func(*workbench.Bench, string) (workbench.Event, 
 			Rel     *int   `json:"rel"`
 			Note    string `json:"note"`
 			Keep    *bool  `json:"keep"`
+			progressCounts
 		}{Done: ok, QID: ev.QID, ChunkID: ev.ChunkID, Kind: ev.Kind}
 		if ok {
+			if out.progressCounts, err = s.counts(ann, ev.QID); err != nil {
+				apiError(w, http.StatusInternalServerError, err.Error())
+				return
+			}
 			v, err := s.bench.View(ann, ev.QID, false)
 			if err != nil {
 				apiError(w, http.StatusInternalServerError, err.Error())
@@ -488,7 +464,8 @@ func (s *Server) undoRedo(step func(*workbench.Bench, string) (workbench.Event, 
 }
 
 // adjudicateRow answers POST /api/adjudicate {a, b, qid, chunk_id, rel}:
-// the consensus label of a row where a and b differ.
+// the consensus label of a row where a and b differ, answered with the
+// progress over the disagreements {"decided", "disagreements"}.
 func (s *Server) adjudicateRow(w http.ResponseWriter, r *http.Request) {
 	var row apiRow
 	body, err := io.ReadAll(r.Body)
@@ -508,19 +485,36 @@ func (s *Server) adjudicateRow(w http.ResponseWriter, r *http.Request) {
 		benchError(w, err)
 		return
 	}
-	s.progress(w, workbench.Consensus, row.QID)
-}
-
-// progress answers an API write with the annotator's counts.
-func (s *Server) progress(w http.ResponseWriter, ann, qid string) {
-	ps, err := s.bench.Progress(ann)
+	g, err := s.bench.Consensus(row.A, row.B, false)
 	if err != nil {
 		apiError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	var out struct {
-		Question struct{ Judged, Rows int } `json:"question"`
-		All      struct{ Judged, Rows int } `json:"all"`
+	out := struct {
+		Decided       int `json:"decided"`
+		Disagreements int `json:"disagreements"`
+	}{Disagreements: len(g.Disagreements)}
+	for _, d := range g.Disagreements {
+		if d.Consensus != nil {
+			out.Decided++
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(out)
+}
+
+// progressCounts are an annotator's labelled and pooled rows, of one
+// question and of all.
+type progressCounts struct {
+	Question struct{ Judged, Rows int } `json:"question"`
+	All      struct{ Judged, Rows int } `json:"all"`
+}
+
+func (s *Server) counts(ann, qid string) (progressCounts, error) {
+	var out progressCounts
+	ps, err := s.bench.Progress(ann)
+	if err != nil {
+		return out, err
 	}
 	for _, p := range ps {
 		out.All.Judged += p.Judged
@@ -528,6 +522,16 @@ func (s *Server) progress(w http.ResponseWriter, ann, qid string) {
 		if p.QID == qid {
 			out.Question.Judged, out.Question.Rows = p.Judged, p.Rows
 		}
+	}
+	return out, nil
+}
+
+// progress answers an API write with the annotator's counts.
+func (s *Server) progress(w http.ResponseWriter, ann, qid string) {
+	out, err := s.counts(ann, qid)
+	if err != nil {
+		apiError(w, http.StatusInternalServerError, err.Error())
+		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(out)

@@ -257,3 +257,18 @@ func TestLabelOutsideThePoolIsRefused(t *testing.T) {
 		t.Errorf("stored %v, want only w2's label", labels)
 	}
 }
+
+// TestSearchPageFilters: the Search page reads source (a comma list),
+// since, until and sender as `linemem search` and MCP do; an unknown sender
+// is shown as the error offering the closest names.
+func TestSearchPageFilters(t *testing.T) {
+	ts, _ := newServer(t, io.Discard)
+	code, body := get(t, ts.URL+"/search?q="+url.QueryEscape("集合")+"&source="+url.QueryEscape("club, mika")+"&since="+url.QueryEscape("2024-01-01T00:00:00+09:00"))
+	if code != http.StatusOK || strings.Contains(body, `class="error"`) {
+		t.Errorf("filters a person types: %d, error shown: %v", code, strings.Contains(body, `class="error"`))
+	}
+	code, body = get(t, ts.URL+"/search?q="+url.QueryEscape("集合")+"&sender=nobodyatall")
+	if code != http.StatusOK || !strings.Contains(body, "no one called &#34;nobodyatall&#34;") || !strings.Contains(body, "closest:") {
+		t.Errorf("unknown sender: %d, body lacks the error with the closest names", code)
+	}
+}

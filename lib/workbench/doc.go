@@ -24,13 +24,15 @@
 //
 // Judgments. One row per (annotator, qid, chunk_id) with rel 0, 1, 2 or
 // none (a note without a label yet), a note, the time (RFC 3339), whether
-// the label was given blind (the question's sources hidden) and the seconds
-// spent on the row (both NULL where unknown). The judgments JSONL (spec §13,
-// §14) is {"qid", "chunk_id", "rel", "annotator"} plus optional "note",
-// "at", "blind" and "seconds"; an import is one transaction, a repeated
+// the label was given blind (the question's sources hidden), the seconds
+// spent on the row and, of them, the seconds with the sources hidden (each
+// NULL where unknown). The judgments JSONL (spec §13, §14) is {"qid",
+// "chunk_id", "rel", "annotator"} plus optional "note", "at", "blind",
+// "seconds" and "blind_seconds"; an import is one transaction, a repeated
 // (annotator, qid, chunk_id) replaces the earlier row, and an unknown qid or
-// chunk_id, a rel outside 0…2, a "blind" that is not a boolean or "seconds"
-// outside 0…MaxSeconds is an input error naming FILE:LINE.
+// chunk_id, a rel outside 0…2, a "blind" that is not a boolean, "seconds"
+// outside 0…MaxSeconds, "blind_seconds" outside 0…seconds or an annotator
+// name CheckPerson refuses is an input error naming FILE:LINE.
 //
 // History. Every change of a label, a note or a keep/drop is an event in
 // gold_events with the value before and after it. Undo takes back the
@@ -41,10 +43,16 @@
 // restart.
 //
 // Adjudication. For two annotators A and B, the rows they label differently
-// (or only one of them labels) are listed with both labels; choosing a label
-// writes it as annotator Consensus, after copying into Consensus every row
-// and keep/drop A and B agree on. A's and B's labels never change, so their
-// κ stays what it was; Consensus exports like anyone.
+// are listed, then apart the rows only one of them labelled; choosing a
+// label writes it as annotator Consensus and records the labels A and B had
+// on the row then. The consensus is computed, never frozen: at each call
+// (Bench.Consensus, the export, each load of the Adjudicate page) it is the
+// rows A and B agree on now, plus the adjudicated rows whose disagreement
+// still stands (A and B keep the labels the adjudication saw), plus, when
+// asked, the rows only one of them labelled with that label. An
+// adjudication made obsolete by a later agreement or by a changed label is
+// reported and does not count. A's and B's labels never change, so their κ
+// stays what it was.
 //
 // Agreement. Cohen's κ = (p_o − p_e)/(1 − p_e) over the rows both annotators
 // labelled, p_o the observed share of equal labels and p_e = Σ_c p_A(c)·p_B(c)

@@ -27,24 +27,38 @@ type Dropped struct {
 // Export is the gold of one annotator.
 type Export struct {
 	Annotator string
-	Qrels     trec.Qrels // labelled rows of the retained questions, relevance 0 included
-	Retained  []Question // in pooling order
-	Dropped   []Dropped  // in pooling order
-	Unjudged  int        // pool rows of retained questions without a label (read as relevance 0)
-	Groups    []Group    // evidence groups of the retained questions
-	How       HowJudged  // how the qrels rows were labelled
+	Qrels     trec.Qrels     // labelled rows of the retained questions, relevance 0 included
+	Retained  []Question     // in pooling order
+	Dropped   []Dropped      // in pooling order
+	Unjudged  int            // pool rows of retained questions without a label (read as relevance 0)
+	Groups    []Group        // evidence groups of the retained questions
+	How       HowJudged      // how the qrels rows were labelled
+	Of        *ConsensusGold // the consensus computed, for annotator Consensus
 }
 
 // HowJudged counts how an export's labels were given: blind (sources
 // hidden), revealed, or unrecorded (labels given before this was recorded,
 // or imported without it), and the seconds spent on the rows that recorded
-// them.
+// them. Of the labels that also recorded their blind seconds (Split), the
+// time is divided into BlindSeconds (sources hidden) and RevealedSeconds =
+// Σ (seconds − blind_seconds).
 type HowJudged struct {
-	Blind, Revealed, Unrecorded int
-	Timed                       int       // labels with seconds
-	Seconds                     float64   // their sum
-	Median                      float64   // their median (mean of the middle two for an even count); 0 when none
-	secs                        []float64 // collected before Median is taken
+	Blind, Revealed, Unrecorded   int
+	Timed                         int     // labels with seconds
+	Seconds                       float64 // their sum
+	Median                        float64 // their median (mean of the middle two for an even count); 0 when none
+	Split                         int     // labels with seconds and blind seconds
+	BlindSeconds, RevealedSeconds float64 // their time with the sources hidden and shown
+	ByRel                         [3]SplitTime
+	secs                          []float64 // collected before Median is taken
+}
+
+// SplitTime is the time of the labels of one relevance grade that recorded
+// their blind seconds: Labels of them, BlindSeconds = Σ blind_seconds and
+// RevealedSeconds = Σ (seconds − blind_seconds).
+type SplitTime struct {
+	Labels                        int
+	BlindSeconds, RevealedSeconds float64
 }
 
 func (h *HowJudged) add(j Judgment) {
@@ -60,6 +74,18 @@ func (h *HowJudged) add(j Judgment) {
 		h.Timed++
 		h.Seconds += *j.Seconds
 		h.secs = append(h.secs, *j.Seconds)
+		if j.BlindSeconds != nil {
+			blind, revealed := *j.BlindSeconds, *j.Seconds-*j.BlindSeconds
+			h.Split++
+			h.BlindSeconds += blind
+			h.RevealedSeconds += revealed
+			if j.Rel != nil && *j.Rel >= 0 && *j.Rel < len(h.ByRel) {
+				g := &h.ByRel[*j.Rel]
+				g.Labels++
+				g.BlindSeconds += blind
+				g.RevealedSeconds += revealed
+			}
+		}
 	}
 }
 
@@ -71,18 +97,58 @@ func (h *HowJudged) finish() {
 	h.secs = nil
 }
 
-// Export collects annotator's gold.
+// Export collects annotator's gold. The consensus is computed from two
+// annotators: ExportConsensus.
 func (b *Bench) Export(annotator string) (Export, error) {
-	ex := Export{Annotator: annotator, Qrels: trec.Qrels{}}
-	qs, err := b.Questions()
-	if err != nil {
-		return ex, err
+	if annotator == Consensus {
+		return Export{Annotator: annotator}, fmt.Errorf("%q is computed from two annotators' labels: name the two (ExportConsensus)", Consensus)
 	}
 	labels, err := b.Labels(annotator)
 	if err != nil {
-		return ex, err
+		return Export{}, err
 	}
 	decisions, err := b.Decisions(annotator)
+	if err != nil {
+		return Export{}, err
+	}
+	ex, err := b.export(annotator, labels, decisions)
+	if err != nil {
+		return ex, err
+	}
+	js, err := b.Judgments(annotator)
+	if err != nil {
+		return ex, err
+	}
+	for _, j := range js {
+		if _, ok := ex.Qrels[j.QID][j.ChunkID]; ok && j.Rel != nil {
+			ex.How.add(j)
+		}
+	}
+	ex.How.finish()
+	return ex, nil
+}
+
+// ExportConsensus collects the consensus gold of a and bName as their labels
+// stand now (Bench.Consensus; withSingles takes the rows only one of them
+// labelled). Its report counts the rows by how they came about and lists
+// the adjudications that no longer count.
+func (b *Bench) ExportConsensus(a, bName string, withSingles bool) (Export, error) {
+	g, err := b.Consensus(a, bName, withSingles)
+	if err != nil {
+		return Export{Annotator: Consensus}, err
+	}
+	ex, err := b.export(Consensus, g.Labels, g.Decisions)
+	if err != nil {
+		return ex, err
+	}
+	ex.Of = &g
+	return ex, nil
+}
+
+// export collects the gold of labels and decisions under name.
+func (b *Bench) export(name string, labels map[string]map[string]int, decisions map[string]bool) (Export, error) {
+	ex := Export{Annotator: name, Qrels: trec.Qrels{}}
+	qs, err := b.Questions()
 	if err != nil {
 		return ex, err
 	}
@@ -120,16 +186,6 @@ func (b *Bench) Export(annotator string) (Export, error) {
 		}
 		ex.Groups = append(ex.Groups, groups[q.QID]...)
 	}
-	js, err := b.Judgments(annotator)
-	if err != nil {
-		return ex, err
-	}
-	for _, j := range js {
-		if _, ok := ex.Qrels[j.QID][j.ChunkID]; ok && j.Rel != nil {
-			ex.How.add(j)
-		}
-	}
-	ex.How.finish()
 	return ex, nil
 }
 
@@ -153,12 +209,37 @@ func (ex Export) WriteReport(w io.Writer) error {
 	for _, d := range ex.Dropped {
 		fmt.Fprintf(&b, "dropped %s: %s\n", d.QID, d.Reason)
 	}
-	h := ex.How
-	fmt.Fprintf(&b, "labels: %d blind, %d with sources revealed, %d unrecorded", h.Blind, h.Revealed, h.Unrecorded)
-	if h.Timed > 0 {
-		fmt.Fprintf(&b, "; %d timed: %.0f s in all, median %.1f s a row", h.Timed, h.Seconds, h.Median)
+	if g := ex.Of; g != nil {
+		fmt.Fprintf(&b, "consensus of %s and %s: %d rows agreed, %d adjudicated", g.A, g.B, g.Agreed, g.Adjudicated)
+		if g.SinglesTaken > 0 {
+			fmt.Fprintf(&b, ", %d taken from the one annotator who labelled them", g.SinglesTaken)
+		}
+		pending := 0
+		for _, r := range g.Disagreements {
+			if r.Consensus == nil {
+				pending++
+			}
+		}
+		fmt.Fprintf(&b, "; %d disagreements not adjudicated, %d rows labelled by one annotator only\n", pending, len(g.Singles))
+		for _, o := range g.Obsolete {
+			fmt.Fprintf(&b, "obsolete adjudication %s %s (chose %d): %s\n", o.QID, o.ChunkID, o.Rel, o.Reason)
+		}
 	}
-	b.WriteString("\n")
+	if h := ex.How; ex.Of == nil {
+		fmt.Fprintf(&b, "labels: %d blind, %d with sources revealed, %d unrecorded", h.Blind, h.Revealed, h.Unrecorded)
+		if h.Timed > 0 {
+			fmt.Fprintf(&b, "; %d timed: %.0f s in all, median %.1f s a row", h.Timed, h.Seconds, h.Median)
+		}
+		if h.Split > 0 {
+			fmt.Fprintf(&b, "; of %d labels: %.0f s read blind, %.0f s with sources revealed", h.Split, h.BlindSeconds, h.RevealedSeconds)
+			for rel, g := range h.ByRel {
+				if g.Labels > 0 {
+					fmt.Fprintf(&b, "; label %d: %d labels, %.1f s blind and %.1f s revealed a label", rel, g.Labels, g.BlindSeconds/float64(g.Labels), g.RevealedSeconds/float64(g.Labels))
+				}
+			}
+		}
+		b.WriteString("\n")
+	}
 	if ex.Unjudged > 0 {
 		fmt.Fprintf(&b, "warning: %d pool rows of retained questions are unlabelled and count as relevance 0\n", ex.Unjudged)
 	}

@@ -9,6 +9,8 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/jsonl"
@@ -27,13 +29,17 @@ type Judgment struct {
 	At        string   `json:"at,omitempty"` // RFC 3339
 	Blind     *bool    `json:"blind,omitempty"`
 	Seconds   *float64 `json:"seconds,omitempty"`
+	// BlindSeconds is the part of Seconds spent with the sources hidden.
+	BlindSeconds *float64 `json:"blind_seconds,omitempty"`
 }
 
 // Judging is how a label was given: Blind reports that the question's
-// sources were hidden, Seconds the time spent on the row; nil = unknown.
+// sources were hidden, Seconds the time spent on the row and BlindSeconds
+// the part of it spent with the sources hidden; nil = unknown.
 type Judging struct {
-	Blind   *bool
-	Seconds *float64
+	Blind        *bool
+	Seconds      *float64
+	BlindSeconds *float64
 }
 
 // MaxSeconds is the longest time a label may record on its row (a day):
@@ -44,6 +50,9 @@ func (j Judging) check() error {
 	if j.Seconds != nil && (math.IsNaN(*j.Seconds) || *j.Seconds < 0 || *j.Seconds > MaxSeconds) {
 		return fmt.Errorf("seconds must be between 0 and %d, got %v", MaxSeconds, *j.Seconds)
 	}
+	if b := j.BlindSeconds; b != nil && (math.IsNaN(*b) || *b < 0 || j.Seconds == nil || *b > *j.Seconds) {
+		return fmt.Errorf("blind_seconds must be between 0 and seconds, got %v", *b)
+	}
 	return nil
 }
 
@@ -51,15 +60,37 @@ func (j Judging) check() error {
 const MaxAnnotatorBytes = 64
 
 // CheckAnnotator reports why name cannot name an annotator: it is empty,
-// longer than MaxAnnotatorBytes, starts or ends with white space, or holds a
-// comma (the separator of `gold agreement --annotators`), a tab or a line
-// break. The Judge page and judgments import apply the same rule, so every
-// stored annotator can be named on the command line.
+// longer than MaxAnnotatorBytes, not UTF-8, starts or ends with white space,
+// or holds a comma (the separator of `gold agreement --annotators`) or a
+// control character (tabs and line breaks among them). Every write of a
+// label, note or keep/drop and judgments import apply it, so every stored
+// annotator can be named on the command line.
 func CheckAnnotator(name string) error {
-	if name == "" || len(name) > MaxAnnotatorBytes || strings.TrimSpace(name) != name || strings.ContainsAny(name, ",\n\r\t") {
-		return fmt.Errorf("an annotator name: 1–%d bytes, no commas, tabs or line breaks, no surrounding spaces, got %q", MaxAnnotatorBytes, name)
+	if name == "" || len(name) > MaxAnnotatorBytes || !utf8.ValidString(name) || strings.TrimSpace(name) != name ||
+		strings.ContainsFunc(name, func(r rune) bool { return r == ',' || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) {
+		return fmt.Errorf("an annotator name: 1–%d bytes of UTF-8, no commas, control characters or line breaks, no surrounding spaces, got %q", MaxAnnotatorBytes, cutName(name))
 	}
 	return nil
+}
+
+// CheckPerson is CheckAnnotator, and that name is not Consensus, which only
+// adjudication writes.
+func CheckPerson(name string) error {
+	if err := CheckAnnotator(name); err != nil {
+		return err
+	}
+	if name == Consensus {
+		return fmt.Errorf("%q is the annotator adjudication writes; choose another name", Consensus)
+	}
+	return nil
+}
+
+// cutName is name cut to MaxAnnotatorBytes bytes for a message.
+func cutName(name string) string {
+	if len(name) <= MaxAnnotatorBytes {
+		return name
+	}
+	return name[:MaxAnnotatorBytes] + "…"
 }
 
 // ErrUnknown marks a qid that was never pooled, a chunk_id that is not stored
@@ -89,7 +120,7 @@ func (b *Bench) LabelAs(annotator, qid, chunkID string, rel *int, how Judging) e
 		}
 		after := labelState{Rel: rel}
 		if rel != nil {
-			after.Blind, after.Seconds = how.Blind, how.Seconds
+			after.Blind, after.Seconds, after.BlindSeconds = how.Blind, how.Seconds, how.BlindSeconds
 		}
 		if sameRel(before.Rel, after.Rel) {
 			return nil
@@ -135,26 +166,29 @@ type labelState struct {
 	Rel     *int     `json:"rel"`
 	Blind   *bool    `json:"blind,omitempty"`
 	Seconds *float64 `json:"seconds,omitempty"`
+	// BlindSeconds is the part of Seconds spent with the sources hidden.
+	BlindSeconds *float64 `json:"blind_seconds,omitempty"`
 }
 
 func sameRel(a, b *int) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
 
 func readLabel(tx *sql.Tx, annotator, qid, chunkID string) (labelState, error) {
 	var n labelColumns
-	err := tx.QueryRow(`SELECT rel, blind, seconds FROM gold_judgments WHERE annotator = ? AND qid = ? AND chunk_id = ?`,
-		annotator, qid, chunkID).Scan(&n.rel, &n.blind, &n.secs)
+	err := tx.QueryRow(`SELECT rel, blind, seconds, blind_seconds FROM gold_judgments WHERE annotator = ? AND qid = ? AND chunk_id = ?`,
+		annotator, qid, chunkID).Scan(&n.rel, &n.blind, &n.secs, &n.blindSecs)
 	if errors.Is(err, sql.ErrNoRows) {
 		return labelState{}, nil
 	}
 	return n.state(), err
 }
 
-// labelColumns are the nullable columns rel, blind and seconds of a
-// gold_judgments row as scanned.
+// labelColumns are the nullable columns rel, blind, seconds and
+// blind_seconds of a gold_judgments row as scanned.
 type labelColumns struct {
-	rel   sql.NullInt64
-	blind sql.NullBool
-	secs  sql.NullFloat64
+	rel       sql.NullInt64
+	blind     sql.NullBool
+	secs      sql.NullFloat64
+	blindSecs sql.NullFloat64
 }
 
 // state is the columns with NULL as nil.
@@ -170,13 +204,16 @@ func (n labelColumns) state() labelState {
 	if n.secs.Valid {
 		st.Seconds = &n.secs.Float64
 	}
+	if n.blindSecs.Valid {
+		st.BlindSeconds = &n.blindSecs.Float64
+	}
 	return st
 }
 
 func (b *Bench) writeLabel(tx *sql.Tx, annotator, qid, chunkID string, st labelState) error {
-	_, err := tx.Exec(`INSERT INTO gold_judgments (annotator, qid, chunk_id, rel, note, at, blind, seconds) VALUES (?, ?, ?, ?, '', ?, ?, ?)
-		ON CONFLICT (annotator, qid, chunk_id) DO UPDATE SET rel = excluded.rel, at = excluded.at, blind = excluded.blind, seconds = excluded.seconds`,
-		annotator, qid, chunkID, relValue(st.Rel), b.now(), nullable(st.Blind), nullable(st.Seconds))
+	_, err := tx.Exec(`INSERT INTO gold_judgments (annotator, qid, chunk_id, rel, note, at, blind, seconds, blind_seconds) VALUES (?, ?, ?, ?, '', ?, ?, ?, ?)
+		ON CONFLICT (annotator, qid, chunk_id) DO UPDATE SET rel = excluded.rel, at = excluded.at, blind = excluded.blind, seconds = excluded.seconds, blind_seconds = excluded.blind_seconds`,
+		annotator, qid, chunkID, relValue(st.Rel), b.now(), nullable(st.Blind), nullable(st.Seconds), nullable(st.BlindSeconds))
 	if err != nil {
 		return err
 	}
@@ -232,8 +269,8 @@ func (b *Bench) inTx(f func(*sql.Tx) error) error {
 // pool (the last three wrap ErrUnknown): a label or a note is written only on
 // a row of the question's pool.
 func (b *Bench) checkRow(annotator, qid, chunkID string, rel *int) error {
-	if annotator == "" {
-		return errors.New("an annotator name is required")
+	if err := CheckAnnotator(annotator); err != nil {
+		return err
 	}
 	if rel != nil && (*rel < 0 || *rel > 2) {
 		return fmt.Errorf("relevance must be 0, 1 or 2, got %d", *rel)
@@ -263,8 +300,8 @@ func (b *Bench) checkRow(annotator, qid, chunkID string, rel *int) error {
 // Decide records annotator's keep (true) or drop (false) of a question; a nil
 // keep clears the decision. A change is an event of annotator's history.
 func (b *Bench) Decide(annotator, qid string, keep *bool) error {
-	if annotator == "" {
-		return errors.New("an annotator name is required")
+	if err := CheckAnnotator(annotator); err != nil {
+		return err
 	}
 	var n int
 	if err := b.db.QueryRow(`SELECT COUNT(*) FROM gold_questions WHERE qid = ?`, qid).Scan(&n); err != nil {
@@ -342,7 +379,7 @@ func (b *Bench) Annotators() ([]string, error) {
 // Judgments returns annotator's rows ("" = everyone's), ordered by annotator,
 // question pooling order and chunk ID.
 func (b *Bench) Judgments(annotator string) ([]Judgment, error) {
-	rows, err := b.db.Query(`SELECT j.annotator, j.qid, j.chunk_id, j.rel, j.note, j.at, j.blind, j.seconds FROM gold_judgments j
+	rows, err := b.db.Query(`SELECT j.annotator, j.qid, j.chunk_id, j.rel, j.note, j.at, j.blind, j.seconds, j.blind_seconds FROM gold_judgments j
 		JOIN gold_questions q ON q.qid = j.qid
 		WHERE ? = '' OR j.annotator = ? ORDER BY j.annotator, q.position, j.chunk_id`, annotator, annotator)
 	if err != nil {
@@ -353,11 +390,11 @@ func (b *Bench) Judgments(annotator string) ([]Judgment, error) {
 	for rows.Next() {
 		var j Judgment
 		var n labelColumns
-		if err := rows.Scan(&j.Annotator, &j.QID, &j.ChunkID, &n.rel, &j.Note, &j.At, &n.blind, &n.secs); err != nil {
+		if err := rows.Scan(&j.Annotator, &j.QID, &j.ChunkID, &n.rel, &j.Note, &j.At, &n.blind, &n.secs, &n.blindSecs); err != nil {
 			return nil, err
 		}
 		st := n.state()
-		j.Rel, j.Blind, j.Seconds = st.Rel, st.Blind, st.Seconds
+		j.Rel, j.Blind, j.Seconds, j.BlindSeconds = st.Rel, st.Blind, st.Seconds, st.BlindSeconds
 		out = append(out, j)
 	}
 	return out, rows.Err()
@@ -439,6 +476,7 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (ImportReport, error) 
 			At        *string          `json:"at"`
 			Blind     *json.RawMessage `json:"blind"`
 			Seconds   *json.RawMessage `json:"seconds"`
+			BlindSecs *json.RawMessage `json:"blind_seconds"`
 		}
 		if err := json.Unmarshal(data, &raw); err != nil {
 			return inputerr.At(name, line, `a JSON object {"qid", "chunk_id", "rel", "annotator"} with string fields: `+err.Error())
@@ -446,7 +484,7 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (ImportReport, error) 
 		if raw.QID == nil || raw.ChunkID == nil || raw.Rel == nil || raw.Annotator == nil || *raw.Annotator == "" {
 			return inputerr.At(name, line, `"qid", "chunk_id", "rel" and a non-empty "annotator"`)
 		}
-		if err := CheckAnnotator(*raw.Annotator); err != nil {
+		if err := CheckPerson(*raw.Annotator); err != nil {
 			return inputerr.At(name, line, `"annotator" `+err.Error())
 		}
 		var rel int
@@ -480,6 +518,13 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (ImportReport, error) 
 			}
 			j.Seconds = &secs
 		}
+		if raw.BlindSecs != nil && string(*raw.BlindSecs) != "null" {
+			var secs float64
+			if err := json.Unmarshal(*raw.BlindSecs, &secs); err != nil || secs < 0 || j.Seconds == nil || secs > *j.Seconds {
+				return inputerr.Atf(name, line, `"blind_seconds" a number from 0 to "seconds" (which must be given), got %s`, string(*raw.BlindSecs))
+			}
+			j.BlindSeconds = &secs
+		}
 		if raw.At != nil {
 			if _, err := time.Parse(time.RFC3339, *raw.At); err != nil {
 				return inputerr.Atf(name, line, `"at" in RFC 3339, got %q`, *raw.At)
@@ -496,8 +541,8 @@ func (b *Bench) ImportJudgments(name string, r io.Reader) (ImportReport, error) 
 	}
 	err = b.inTx(func(tx *sql.Tx) error {
 		for _, j := range rows {
-			if _, err := tx.Exec(`INSERT OR REPLACE INTO gold_judgments (annotator, qid, chunk_id, rel, note, at, blind, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-				j.Annotator, j.QID, j.ChunkID, *j.Rel, j.Note, j.At, nullable(j.Blind), nullable(j.Seconds)); err != nil {
+			if _, err := tx.Exec(`INSERT OR REPLACE INTO gold_judgments (annotator, qid, chunk_id, rel, note, at, blind, seconds, blind_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				j.Annotator, j.QID, j.ChunkID, *j.Rel, j.Note, j.At, nullable(j.Blind), nullable(j.Seconds), nullable(j.BlindSeconds)); err != nil {
 				return err
 			}
 			res, err := tx.Exec(`INSERT INTO gold_pool (qid, chunk_id, origin, detail, rank, score)

@@ -196,8 +196,9 @@ func TestUndoRedoWalksTheStoredHistory(t *testing.T) {
 }
 
 // TestAdjudicationWritesConsensus: the rows two annotators label differently
-// are listed; adjudicating one copies the agreed rows into consensus, sets
-// the chosen label and leaves κ of the two as it was.
+// are listed, disagreements before the rows one of them labelled; an
+// adjudication sets the chosen label and leaves κ of the two as it was; the
+// consensus export holds the agreed row and the adjudicated ones.
 func TestAdjudicationWritesConsensus(t *testing.T) {
 	st, _ := workbenchtest.Pooled(t, t.TempDir())
 	b := workbench.Open(st)
@@ -214,17 +215,17 @@ func TestAdjudicationWritesConsensus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 2 || rows[0].ChunkID > rows[1].ChunkID || rows[0].Consensus != nil {
-		t.Fatalf("adjudication rows %+v, want the 2 differing rows without consensus", rows)
+	if len(rows) != 2 || rows[0].ChunkID != c[1] || rows[0].Single() || rows[1].ChunkID != c[2] || !rows[1].Single() || rows[0].Consensus != nil {
+		t.Fatalf("adjudication rows %+v, want the disagreement on %s, then the single row %s, without consensus", rows, c[1], c[2])
 	}
 	for _, r := range rows {
 		if err := b.Adjudicate("A", "B", r.QID, r.ChunkID, rel(1)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	lc, _ := b.Labels(workbench.Consensus)
-	if want := map[string]int{c[0]: 2, c[1]: 1, c[2]: 1}; fmt.Sprint(lc["w2"]) != fmt.Sprint(want) {
-		t.Errorf("consensus %v, want %v", lc["w2"], want)
+	g, err := b.Consensus("A", "B", false)
+	if want := map[string]int{c[0]: 2, c[1]: 1, c[2]: 1}; err != nil || fmt.Sprint(g.Labels["w2"]) != fmt.Sprint(want) || g.Agreed != 1 || g.Adjudicated != 2 {
+		t.Errorf("consensus %v (%d agreed, %d adjudicated), %v; want %v, 1 and 2", g.Labels["w2"], g.Agreed, g.Adjudicated, err, want)
 	}
 	after, _ := b.Agreement("A", "B")
 	if before.Kappa != after.Kappa && !(math.IsNaN(before.Kappa) && math.IsNaN(after.Kappa)) {
@@ -239,8 +240,164 @@ func TestAdjudicationWritesConsensus(t *testing.T) {
 	if err := b.Adjudicate("A", "Bx", "w2", c[1], rel(2)); err == nil {
 		t.Error("adjudicating A with Bx, who judged nothing, wrote consensus")
 	}
-	ex, err := b.Export(workbench.Consensus)
+	ex, err := b.ExportConsensus("A", "B", false)
 	if err != nil || len(ex.Qrels["w2"]) != 3 {
 		t.Errorf("consensus export %v, %v", ex.Qrels, err)
+	}
+	if _, err := b.Export(workbench.Consensus); err == nil {
+		t.Error("Export(consensus) without the two annotators accepted")
+	}
+}
+
+// TestConsensusIsComputedNow: the consensus follows the two annotators'
+// labels as they stand at each call, never a snapshot.
+func TestConsensusIsComputedNow(t *testing.T) {
+	setup := func(t *testing.T) (*workbench.Bench, []string) {
+		st, _ := workbenchtest.Pooled(t, t.TempDir())
+		b := workbench.Open(st)
+		v, _ := b.View("", "w2", false)
+		return b, []string{v.Rows[0].ChunkID, v.Rows[1].ChunkID, v.Rows[2].ChunkID}
+	}
+	labels := func(b *workbench.Bench, who string, c []string, rels ...int) {
+		for i, r := range rels {
+			if err := b.Label(who, "w2", c[i], rel(r)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	consensus := func(t *testing.T, b *workbench.Bench) (workbench.Export, workbench.ConsensusGold) {
+		t.Helper()
+		ex, err := b.ExportConsensus("A", "B", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ex, *ex.Of
+	}
+	t.Run("agreeing on every row", func(t *testing.T) {
+		b, c := setup(t)
+		labels(b, "A", c, 2, 0, 1)
+		labels(b, "B", c, 2, 0, 1)
+		ex, g := consensus(t, b)
+		if want := map[string]int{c[0]: 2, c[1]: 0, c[2]: 1}; fmt.Sprint(ex.Qrels["w2"]) != fmt.Sprint(want) || g.Agreed != len(want) || len(g.Disagreements)+len(g.Singles) != 0 {
+			t.Errorf("qrels %v, %d agreed; want %v, all %d agreed, nothing to adjudicate", ex.Qrels["w2"], g.Agreed, want, len(want))
+		}
+	})
+	t.Run("agreement after an adjudication", func(t *testing.T) {
+		b, c := setup(t)
+		labels(b, "A", c, 2, 0)
+		labels(b, "B", c, 2, 1)
+		if err := b.Adjudicate("A", "B", "w2", c[1], rel(1)); err != nil {
+			t.Fatal(err)
+		}
+		labels(b, "A", c[2:], 1)
+		labels(b, "B", c[2:], 1)
+		ex, g := consensus(t, b)
+		if want := map[string]int{c[0]: 2, c[1]: 1, c[2]: 1}; fmt.Sprint(ex.Qrels["w2"]) != fmt.Sprint(want) || g.Agreed != 2 || g.Adjudicated != 1 {
+			t.Errorf("qrels %v (%d agreed, %d adjudicated), want %v (2 and 1)", ex.Qrels["w2"], g.Agreed, g.Adjudicated, want)
+		}
+		labels(b, "A", c[1:], 1)
+		ex, g = consensus(t, b)
+		if len(g.Obsolete) != 1 || g.Obsolete[0].ChunkID != c[1] || g.Obsolete[0].Reason != workbench.ObsoleteAgreed || g.Agreed != 3 || ex.Qrels["w2"][c[1]] != 1 {
+			t.Errorf("A now agrees with B on %s: obsolete %+v, %d agreed; want it reported obsolete and 3 agreed", c[1], g.Obsolete, g.Agreed)
+		}
+	})
+	t.Run("both change an agreed row 0 → 1", func(t *testing.T) {
+		b, c := setup(t)
+		labels(b, "A", c, 2, 0)
+		labels(b, "B", c, 2, 0)
+		if ex, _ := consensus(t, b); ex.Qrels["w2"][c[1]] != 0 {
+			t.Fatalf("before: %v", ex.Qrels["w2"])
+		}
+		labels(b, "A", c[1:], 1)
+		labels(b, "B", c[1:], 1)
+		if ex, _ := consensus(t, b); ex.Qrels["w2"][c[1]] != 1 {
+			t.Errorf("after both changed %s to 1: %v", c[1], ex.Qrels["w2"])
+		}
+	})
+	t.Run("a label changed after its adjudication", func(t *testing.T) {
+		b, c := setup(t)
+		labels(b, "A", c, 2, 0)
+		labels(b, "B", c, 2, 2)
+		if err := b.Adjudicate("A", "B", "w2", c[1], rel(2)); err != nil {
+			t.Fatal(err)
+		}
+		labels(b, "A", c[1:], 1)
+		ex, g := consensus(t, b)
+		if _, in := ex.Qrels["w2"][c[1]]; in || len(g.Obsolete) != 1 || g.Obsolete[0].Reason != workbench.ObsoleteChanged || g.Disagreements[0].Obsolete != workbench.ObsoleteChanged {
+			t.Errorf("A changed 0 → 1 after the adjudication: qrels %v, obsolete %+v; want the row out and reported", ex.Qrels["w2"], g.Obsolete)
+		}
+		var report strings.Builder
+		ex.WriteReport(&report)
+		if !strings.Contains(report.String(), "obsolete adjudication w2 "+c[1]+" (chose 2): "+workbench.ObsoleteChanged) {
+			t.Errorf("report lacks the obsolete adjudication:\n%s", report.String())
+		}
+	})
+	t.Run("rows one annotator labelled, taken when asked", func(t *testing.T) {
+		b, c := setup(t)
+		labels(b, "A", c, 2, 0, 1)
+		labels(b, "B", c, 2)
+		g, err := b.Consensus("A", "B", true)
+		if want := map[string]int{c[0]: 2, c[1]: 0, c[2]: 1}; err != nil || fmt.Sprint(g.Labels["w2"]) != fmt.Sprint(want) || g.SinglesTaken != 2 || len(g.Singles) != 2 {
+			t.Errorf("with singles: %v (%d taken of %d), %v; want %v", g.Labels["w2"], g.SinglesTaken, len(g.Singles), err, want)
+		}
+		if g, _ := b.Consensus("A", "B", false); len(g.Labels["w2"]) != 1 {
+			t.Errorf("without singles: %v, want the agreed row only", g.Labels["w2"])
+		}
+	})
+}
+
+// TestImportHoldsAnnotatorsToTheNameRule: an import naming the consensus or
+// a name with a control character is refused at its line, and nothing is
+// stored.
+func TestImportHoldsAnnotatorsToTheNameRule(t *testing.T) {
+	st, _ := workbenchtest.Pooled(t, t.TempDir())
+	b := workbench.Open(st)
+	v, _ := b.View("", "w1", false)
+	for _, name := range []string{workbench.Consensus, "a\u0007b", "a\u2028b", strings.Repeat("x", workbench.MaxAnnotatorBytes+1)} {
+		line := fmt.Sprintf(`{"qid":"w1","chunk_id":%q,"rel":1,"annotator":%q}`, v.Rows[0].ChunkID, name)
+		_, err := b.ImportJudgments("j.jsonl", strings.NewReader(`{"qid":"w1","chunk_id":"`+v.Rows[0].ChunkID+`","rel":1,"annotator":"A"}`+"\n"+line+"\n"))
+		if err == nil || !strings.Contains(err.Error(), "j.jsonl:2") {
+			t.Errorf("import as %q: %v, want an error at j.jsonl:2", name, err)
+		}
+	}
+	if all, _ := b.Annotators(); len(all) != 0 {
+		t.Errorf("annotators stored: %q", all)
+	}
+}
+
+// TestExportSplitsBlindAndRevealedTime: labels that record their blind
+// seconds report, in all and per relevance grade, the time read blind
+// (Σ blind_seconds) and with the sources revealed (Σ (seconds −
+// blind_seconds)); blind seconds above seconds are refused.
+func TestExportSplitsBlindAndRevealedTime(t *testing.T) {
+	st, _ := workbenchtest.Pooled(t, t.TempDir())
+	b := workbench.Open(st)
+	v, _ := b.View("", "w2", false)
+	rows := []struct {
+		rel           int
+		seconds, blnd float64
+	}{{2, 6, 4}, {2, 3, 3}, {0, 2.5, 0.5}}
+	for i, r := range rows {
+		if err := b.LabelAs("A", "w2", v.Rows[i].ChunkID, rel(r.rel), workbench.Judging{Blind: yes(false), Seconds: secs(r.seconds), BlindSeconds: secs(r.blnd)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ex, err := b.Export("A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := ex.How
+	if h.Split != 3 || h.BlindSeconds != 4+3+0.5 || h.RevealedSeconds != (6-4)+(3-3)+(2.5-0.5) ||
+		h.ByRel[2] != (workbench.SplitTime{Labels: 2, BlindSeconds: 4 + 3, RevealedSeconds: 6 - 4 + 3 - 3}) ||
+		h.ByRel[0] != (workbench.SplitTime{Labels: 1, BlindSeconds: 0.5, RevealedSeconds: 2.5 - 0.5}) {
+		t.Errorf("how judged %+v", h)
+	}
+	var report bytes.Buffer
+	ex.WriteReport(&report)
+	if want := fmt.Sprintf("label 2: 2 labels, %.1f s blind and %.1f s revealed a label", (4+3)/2.0, (6-4+3-3)/2.0); !strings.Contains(report.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, report.String())
+	}
+	if err := b.LabelAs("A", "w2", v.Rows[0].ChunkID, rel(1), workbench.Judging{Seconds: secs(2), BlindSeconds: secs(3)}); err == nil {
+		t.Error("3 blind seconds of 2 stored")
 	}
 }

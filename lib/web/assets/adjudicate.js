@@ -1,6 +1,8 @@
-// Adjudicate page: the rows two annotators labelled differently, one
-// cursor (Tab, click, j/k); a and b take one side's label, 0/1/2 set a new
-// one, saved at once as the consensus annotator.
+// Adjudicate page: the rows two annotators labelled differently (or one
+// labelled), one cursor (Tab, click, j/k); a and b take one side's label,
+// 0/1/2 set a new one, saved at once as the consensus annotator. The header
+// shows the current row's question and reference answer; the progress over
+// the disagreements is the server's count after each write.
 "use strict";
 (function () {
   const root = document.getElementById("adjudicate");
@@ -14,6 +16,8 @@
     if (cur >= 0) rows[cur].classList.remove("current");
     cur = i;
     rows[cur].classList.add("current");
+    document.getElementById("curquestion").textContent = rows[cur].dataset.question;
+    document.getElementById("curanswer").textContent = rows[cur].dataset.answer || "none given";
   }
 
   function focusRow(i) {
@@ -32,9 +36,8 @@
     row.classList.remove("rel0", "rel1", "rel2");
     row.classList.add("judged", "rel" + rel);
     row.querySelector(".cons").textContent = String(rel);
-    lm.post("/api/adjudicate", { a: root.dataset.a, b: root.dataset.b, qid: row.dataset.qid, chunk_id: row.dataset.chunk, rel: rel }, row).then(() => {
-      const done = rows.filter((r) => r.dataset.rel !== "").length;
-      document.getElementById("progress").textContent = done + " / " + rows.length;
+    lm.post("/api/adjudicate", { a: root.dataset.a, b: root.dataset.b, qid: row.dataset.qid, chunk_id: row.dataset.chunk, rel: rel }, row).then((p) => {
+      document.getElementById("progress").textContent = p.decided + " / " + p.disagreements;
     }, () => {});
     focusRow(i + 1);
   }
@@ -58,10 +61,18 @@
       case "0": case "1": case "2": if (row) decide(cur, e.key); break;
       case " ": if (row) lm.page(row, e.shiftKey ? -1 : 1); break;
       case "m": if (row) lm.nextMarked(row); break;
+      case "n": case "p": {
+        const a = document.getElementById(e.key === "n" ? "nextpage" : "prevpage");
+        if (a) location.href = a.href;
+        break;
+      }
       default: return;
     }
     e.preventDefault();
   });
+  if (window.matchMedia("(max-width: 600px)").matches) {
+    root.querySelectorAll(".qhead details.fold").forEach((d) => { d.open = false; });
+  }
   if (rows.length) {
     const first = Math.max(0, rows.findIndex((r) => r.dataset.rel === ""));
     rows[first].focus({ preventScroll: true });

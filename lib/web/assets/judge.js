@@ -9,30 +9,100 @@
   if (!root) return;
   const lm = window.lmJudging;
   const qid = root.dataset.qid;
-  const blind = root.dataset.reveal !== "1";
+  let blind = root.dataset.reveal !== "1";
   const rows = Array.from(document.querySelectorAll("li.row"));
   const head = document.getElementById("qhead");
-  const spent = rows.map(() => 0); // milliseconds each row was the current one
+  // Milliseconds each row was the current one, in all and with the sources
+  // hidden, kept in sessionStorage so that a reload of this tab keeps them.
+  const store = "linemem-time:" + root.dataset.annotator + ":" + qid;
+  const spent = rows.map(() => 0);
+  const spentBlind = rows.map(() => 0);
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(store) || "{}");
+    rows.forEach((r, i) => { if (kept[r.dataset.chunk]) [spent[i], spentBlind[i]] = kept[r.dataset.chunk]; });
+  } catch (e) { /* no storage: the times start at zero */ }
   let cur = -1;
   let since = performance.now();
 
   lm.setup(root, head);
 
+  // flush adds the time since the last flush to the current row and saves
+  // every row's times.
+  function flush() {
+    const now = performance.now();
+    if (cur >= 0) {
+      spent[cur] += now - since;
+      if (blind) spentBlind[cur] += now - since;
+    }
+    since = now;
+    const kept = {};
+    rows.forEach((r, i) => { if (spent[i] > 0) kept[r.dataset.chunk] = [spent[i], spentBlind[i]]; });
+    try { sessionStorage.setItem(store, JSON.stringify(kept)); } catch (e) { /* storage full or off */ }
+  }
+  window.addEventListener("pagehide", flush);
+  document.addEventListener("visibilitychange", flush);
+
   function setCur(i) {
     if (i === cur) return;
-    const now = performance.now();
-    if (cur >= 0) spent[cur] += now - since;
-    since = now;
+    flush();
     if (cur >= 0) rows[cur].classList.remove("current");
     cur = i;
     rows[cur].classList.add("current");
     root.dataset.cur = String(cur);
   }
 
+  const tenths = (ms) => Math.round(ms / 100) / 10;
+
   function seconds(i) {
-    let ms = spent[i];
-    if (i === cur) ms += performance.now() - since;
-    return Math.round(ms / 100) / 10;
+    if (i === cur) flush();
+    return tenths(spent[i]);
+  }
+
+  function blindSeconds(i) {
+    if (i === cur) flush();
+    return Math.min(tenths(spentBlind[i]), tenths(spent[i]));
+  }
+
+  // toggleSources shows or hides the question's sources without leaving the
+  // page: it reads the page as the other view and takes over its origins,
+  // evidence box and evidence marks, so the row's timer runs on.
+  function toggleSources() {
+    flush();
+    const reveal = blind;
+    const url = location.pathname + (reveal ? "?reveal=1" : "");
+    fetch(url, { headers: { Accept: "text/html" } }).then((r) => {
+      if (!r.ok) throw new Error("status " + r.status);
+      return r.text();
+    }).then((html) => {
+      const doc = new DOMParser().parseFromString(html, "text/html");
+      const fresh = doc.getElementById("judge");
+      if (!fresh) throw new Error("no Judge page");
+      const link = document.getElementById("reveal");
+      const nlink = doc.getElementById("reveal");
+      link.setAttribute("href", nlink.getAttribute("href"));
+      link.textContent = nlink.textContent;
+      link.nextElementSibling.replaceWith(document.importNode(nlink.nextElementSibling, true));
+      const ev = root.querySelector("details.evidence");
+      if (ev) ev.remove();
+      const nev = fresh.querySelector("details.evidence");
+      if (nev) root.querySelector(".defsbox").after(document.importNode(nev, true));
+      rows.forEach((row) => {
+        const nrow = doc.getElementById(row.id);
+        if (!nrow) return;
+        row.querySelectorAll(".head .origin").forEach((o) => o.remove());
+        const labels = row.querySelector(".head .labels");
+        nrow.querySelectorAll(".head .origin").forEach((o) => labels.before(document.importNode(o, true)));
+        const fresher = new Map(Array.from(nrow.querySelectorAll("ul.msgs li[data-id]")).map((li) => [li.dataset.id, li]));
+        row.querySelectorAll("ul.msgs li[data-id]").forEach((li) => {
+          const n = fresher.get(li.dataset.id);
+          if (n) { li.className = n.className; li.innerHTML = n.innerHTML; }
+        });
+      });
+      flush();
+      blind = !reveal;
+      root.dataset.reveal = reveal ? "1" : "0";
+      history.replaceState(null, "", url + location.hash);
+    }).catch(() => lm.say("could not load the sources: press s again", false));
   }
 
   function focusRow(i) {
@@ -58,7 +128,7 @@
     const row = rows[i];
     const before = row.dataset.rel === "" ? null : Number(row.dataset.rel);
     show(row, rel);
-    return lm.post("/api/label", { qid: qid, chunk_id: row.dataset.chunk, rel: rel, blind: blind, seconds: seconds(i) }, row)
+    return lm.post("/api/label", { qid: qid, chunk_id: row.dataset.chunk, rel: rel, blind: blind, seconds: seconds(i), blind_seconds: blindSeconds(i) }, row)
       .then(progress, (err) => { if (!err.lost) show(row, before); });
   }
 
@@ -77,16 +147,16 @@
         return;
       }
       if (ev.kind === "decision") {
+        progress(ev);
         document.getElementById("decision").textContent = ev.keep === null ? "—" : ev.keep ? "keep" : "drop";
         return;
       }
+      progress(ev);
       const i = rows.findIndex((r) => r.dataset.chunk === ev.chunk_id);
       if (i < 0) return;
       show(rows[i], ev.rel);
       rows[i].querySelector("textarea.note").value = ev.note;
       focusRow(i);
-      const judged = rows.filter((r) => r.dataset.rel !== "").length;
-      document.getElementById("progress").textContent = judged + " / " + rows.length;
     }, () => {});
   }
 
@@ -124,11 +194,6 @@
   document.getElementById("keep").addEventListener("click", () => decide(true));
   document.getElementById("drop").addEventListener("click", () => decide(false));
 
-  function sourcesURL() {
-    const a = document.getElementById("reveal");
-    return a.href.split("#")[0] + (cur >= 0 ? "#" + rows[cur].id : "");
-  }
-
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.target.closest("input, textarea, select")) return;
@@ -160,17 +225,24 @@
       case "p": go("prev"); break;
       case "K": decide(true); break;
       case "D": decide(false); break;
-      case "s": location.href = sourcesURL(); break;
+      case "s": toggleSources(); break;
       default: return;
     }
     e.preventDefault();
   });
 
+  document.getElementById("reveal").addEventListener("click", (e) => { e.preventDefault(); toggleSources(); });
+
+  // On a narrow screen the label definitions and the key legend start
+  // folded, so that the current row shows below the header.
+  if (window.matchMedia("(max-width: 600px)").matches) {
+    root.querySelectorAll(".qhead details.fold").forEach((d) => { d.open = false; });
+  }
   const fromHash = rows.findIndex((r) => "#" + r.id === location.hash);
   const first = fromHash >= 0 ? fromHash : Math.max(0, rows.findIndex((r) => r.dataset.rel === ""));
   if (rows.length) {
     rows[first].focus({ preventScroll: true });
     setCur(first);
-    if (fromHash >= 0) rows[first].scrollIntoView({ block: "start" });
+    if (fromHash >= 0 || first > 0) rows[first].scrollIntoView({ block: "start" });
   }
 })();

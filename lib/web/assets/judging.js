@@ -79,11 +79,23 @@ window.lmJudging = (function () {
     }, () => {});
   }
 
-  // post saves body at path. It resolves with the answer; a refused write
-  // rejects with the server's message (shown in the banner); a lost server
-  // keeps the request and resolves once a retry gets through.
+  // last settles when the latest write has been answered: writes go out one
+  // at a time, in the order the keys were pressed, so an undo never
+  // overtakes the label before it.
+  let last = Promise.resolve();
+
+  // post saves body at path, after every earlier write. It resolves with the
+  // answer; a refused write rejects with the server's message (shown in the
+  // banner); a lost server keeps the request and resolves once a retry gets
+  // through.
   function post(path, body, row) {
     busy(1);
+    const p = last.then(() => write(path, body, row));
+    last = p.catch(() => {});
+    return p.finally(() => busy(-1));
+  }
+
+  function write(path, body, row) {
     return new Promise((resolve, reject) => {
       const req = { path: path, body: body, row: row, resolve: resolve };
       if (queue.length > 0) { lose(req); return; }
@@ -105,7 +117,7 @@ window.lmJudging = (function () {
           resolve(p);
         });
       }, () => lose(req));
-    }).finally(() => busy(-1));
+    });
   }
 
   function pane(row) { return row.querySelector("ul.msgs"); }
@@ -143,23 +155,39 @@ window.lmJudging = (function () {
   }
 
   // watchOverflow keeps a row's "N more messages" line: the messages below
-  // its pane's visible part.
+  // its pane's visible part. The rows are measured together, every reading
+  // before any writing, so that a page of many rows is laid out once.
+  const watched = [];
+  let measuring = 0;
+
+  function moreBelow(p) {
+    const bottom = p.scrollTop + p.clientHeight;
+    let n = 0;
+    for (const li of p.children) if (li.offsetTop + li.offsetHeight / 2 > bottom) n++;
+    return n;
+  }
+
+  function showMore(row, line, n) {
+    line.hidden = n === 0;
+    line.textContent = n === 1 ? "1 more message ↓ (Space)" : n + " more messages ↓ (Space)";
+    row.dataset.more = String(n);
+  }
+
+  function measureAll() {
+    measuring = 0;
+    const counts = watched.map((w) => moreBelow(w.pane));
+    watched.forEach((w, i) => showMore(w.row, w.line, counts[i]));
+  }
+
   function watchOverflow(row) {
     const p = pane(row);
     const line = row.querySelector("p.overflow");
     if (!p || !line) return;
-    const update = () => {
-      const bottom = p.scrollTop + p.clientHeight;
-      let n = 0;
-      for (const li of p.children) if (li.offsetTop + li.offsetHeight / 2 > bottom) n++;
-      line.hidden = n === 0;
-      line.textContent = n === 1 ? "1 more message ↓ (Space)" : n + " more messages ↓ (Space)";
-      row.dataset.more = String(n);
-    };
-    p.addEventListener("scroll", update, { passive: true });
-    window.addEventListener("resize", update);
-    update();
+    watched.push({ row: row, pane: p, line: line });
+    p.addEventListener("scroll", () => showMore(row, line, moreBelow(p)), { passive: true });
+    if (!measuring) measuring = requestAnimationFrame(measureAll);
   }
+  window.addEventListener("resize", () => { if (!measuring) measuring = requestAnimationFrame(measureAll); });
 
   // setup remembers the page's root and sticky header, and keeps the
   // header's height in --head so rows scroll into view below it.
