@@ -37,9 +37,9 @@ type TokenizerComparison struct {
 // Every index gets its own retrieval.Builder over corpus and its own
 // experiment.Setup under setup's protocol; the bootstrap matrix depends only
 // on B, the seed and the number of evaluated questions, so all setups
-// resample the same questions and the differences are paired. Evaluations in
-// reuse (runs under setup.Protocol.Tokenizer, e.g. the single retrievers of
-// Table 3) are taken as they are instead of being searched again.
+// resample the same questions and the differences are paired. o's single
+// retrievers (runs under its protocol's tokenizer, Table 3) are taken as
+// they are instead of being searched again.
 //
 // Caveats: BM25's k1 and b are the paper's for every tokenizer, untuned; the
 // paper (§5.1, §9.1) suspects its tokenizer disadvantages colloquial
@@ -47,7 +47,12 @@ type TokenizerComparison struct {
 // are about these questions, not about BM25 in general. Indexing with kagome
 // costs far more than the other two (morphological analysis of every chunk
 // in three representations).
-func CompareTokenizers(setup *experiment.Setup, corpus retrieval.Corpus, reuse []*experiment.Evaluation) (*TokenizerComparison, error) {
+func CompareTokenizers(o *experiment.Outcome, corpus retrieval.Corpus) (*TokenizerComparison, error) {
+	setup := o.Setup
+	reuse, err := o.Singles()
+	if err != nil {
+		return nil, err
+	}
 	evs := map[string]map[string]*experiment.Evaluation{}
 	for _, tok := range tokenize.ReproduceNames() {
 		evs[tok] = map[string]*experiment.Evaluation{}

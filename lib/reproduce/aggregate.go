@@ -14,11 +14,6 @@ import (
 // aggregateArtefact compares remedies for aggregate questions.
 var aggregateArtefact = tableArtefact(AggregateSlug, NeedsSweep, false, aggregateTable)
 
-// CompareRemedies is beyond.CompareRemedies over the Study's setup.
-func CompareRemedies(s *Study, names []string) ([]beyond.RemedyRow, error) {
-	return beyond.CompareRemedies(s.Setup, names)
-}
-
 // aggregateTable compares the selected hybrid with each remedy applied to
 // it (beyond.RemedyNames), by question type: Recall@5 with its interval, Recall@10,
 // Recall@20, Success@5 and the paired differences in Recall@5 and Success@5
@@ -29,7 +24,7 @@ func aggregateTable(s *Study) (report.Table, error) {
 		return report.Table{}, err
 	}
 	names := beyond.RemedyNames(cfg.Name)
-	rows, err := CompareRemedies(s, names)
+	rows, err := beyond.CompareRemedies(s.Outcome, names)
 	if err != nil {
 		return report.Table{}, err
 	}

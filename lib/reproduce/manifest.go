@@ -12,7 +12,6 @@ import (
 	"github.com/linemem/linemem/lib/expand"
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/ingest"
-	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
@@ -78,7 +77,10 @@ func writeManifest(s *Study, path string, outputs []string) error {
 			"beyond_expansion_and_selection": expansionAndSelectionParameters(s),
 		},
 		Versions: versions(),
-		Selected: map[string]any{"name": cfg.Name, metrics.Recall5: cfg.Result.Mean[metrics.Recall5], metrics.MRR5: cfg.Result.Mean[metrics.MRR5], metrics.NDCG5: cfg.Result.Mean[metrics.NDCG5]},
+		Selected: map[string]any{"name": cfg.Name},
+	}
+	for _, metric := range intervalMetrics(s.Protocol) {
+		m.Selected[metric] = cfg.Result.Mean[metric]
 	}
 	for _, path := range outputs {
 		sum, n, err := ingest.HashFile(path)

@@ -47,7 +47,7 @@ func queryExpansionTable(s *Study) (report.Table, error) {
 	if err != nil {
 		return report.Table{}, err
 	}
-	single, err := bestSingle(s)
+	single, err := s.Outcome.BestSingle()
 	if err != nil {
 		return report.Table{}, err
 	}

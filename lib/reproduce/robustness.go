@@ -115,7 +115,7 @@ func metricName(m string) string {
 	if m == metrics.Success5 {
 		return "Success@5"
 	}
-	return metricLabel(m)
+	return metrics.Label(m)
 }
 
 // DistributionTable lists, per retriever and metric, the mean over seeds
