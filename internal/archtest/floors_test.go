@@ -58,6 +58,7 @@ var sameFloor = map[string][]string{
 	"lib/bootstrap":       {"lib/metrics"},
 	"lib/analysis":        {"lib/metrics"},
 	"lib/experiment":      {"lib/analysis", "lib/bootstrap", "lib/metrics"},
+	"lib/beyond":          {"lib/answereval"},
 	"lib/notebook":        {"lib/reproduce"},
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -25,6 +26,9 @@ type TokenizerComparison struct {
 	// Rows are representation-major (represent.Names order), then
 	// tokenize.Names order (the paper's tokenizer first): 3 × 3 rows.
 	Rows []TokenizerRow
+	// K1 and B are BM25's parameters under every tokenizer (bm25.K1,
+	// bm25.B: the paper's, untuned).
+	K1, B float64
 }
 
 // CompareTokenizers evaluates {rep}_bm25 for every representation of
@@ -73,7 +77,7 @@ func CompareTokenizers(o *experiment.Outcome, corpus retrieval.Corpus) (*Tokeniz
 			runtime.GC()
 		}
 	}
-	c := &TokenizerComparison{}
+	c := &TokenizerComparison{K1: bm25.K1, B: bm25.B}
 	for _, rep := range represent.Names {
 		base := evs[tokenize.Default][rep]
 		for _, tok := range tokenize.ReproduceNames() {

@@ -173,9 +173,9 @@ func TestLabel(t *testing.T) {
 		{metrics.NDCG5, "nDCG@5"},
 		{"ndcg@10", "nDCG@10"},
 		{metrics.Success1, "Success@1"},
-		{"recall_any@5", "recall_any@5"}, // a family without a label keeps its name
-		{"precision@5", "precision@5"},   // unknown family: unchanged
-		{"recall@0", "recall@0"},         // bad cutoff: unchanged
+		{"recall_any@5", "Recall_any@5"},
+		{"precision@5", "precision@5"}, // unknown family: unchanged
+		{"recall@0", "recall@0"},       // bad cutoff: unchanged
 		{"", ""},
 	}
 	for _, c := range cases {

@@ -6,8 +6,6 @@ import (
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
-	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/tokenize/kagome"
 )
 
 // The embedding_text component ablation: its table and figure.
@@ -29,15 +27,11 @@ var (
 	}), metrics.Recall5)
 )
 
-// AblationTokenizers are the BM25 tokenizers of the embedding_text ablation:
-// the paper's and kagome.
-var AblationTokenizers = []string{tokenize.Default, kagome.Name}
-
 // ablation runs the embedding_text component ablation (lib/beyond) over
 // the Study, once.
 func ablation(s *Study) ([]beyond.AblationRow, error) {
 	return cached(s, "ablation", func() ([]beyond.AblationRow, error) {
-		return beyond.Ablation(beyond.AblationInput{Chunks: s.Chunks, Summaries: s.Summaries, Questions: s.Questions, Qrels: s.Qrels, Tokenizers: AblationTokenizers, Protocol: s.Protocol})
+		return beyond.Ablation(beyond.AblationInput{Chunks: s.Chunks, Summaries: s.Summaries, Questions: s.Questions, Qrels: s.Qrels, Tokenizers: beyond.AblationTokenizers, Protocol: s.Protocol})
 	})
 }
 

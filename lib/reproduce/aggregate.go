@@ -6,7 +6,6 @@ import (
 
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 )
@@ -28,7 +27,7 @@ func aggregateTable(s *Study) (report.Table, error) {
 	if err != nil {
 		return report.Table{}, err
 	}
-	label := map[string]string{names[0]: "selected hybrid", names[1]: "+ mmr λ = " + fusion.FormatBeta(beyond.RemedyLambda), names[2]: "+ period γ = " + fusion.FormatBeta(beyond.RemedyGamma)}
+	label := map[string]string{names[0]: "selected hybrid", names[1]: fmt.Sprintf("+ mmr λ = %.2f", beyond.RemedyLambda), names[2]: fmt.Sprintf("+ period γ = %.2f", beyond.RemedyGamma)}
 	t := report.Table{Number: 0, Slug: AggregateSlug,
 		Caption: "Remedies for aggregate questions applied to the selected hybrid, by question type",
 		Columns: []string{"Question type", "Questions", "Method", "Recall@5 (95% CI)", "Recall@10", "Recall@20", "Success@5", "ΔRecall@5 (95% CI)", "ΔSuccess@5 (95% CI)"},

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/report"
@@ -183,20 +185,21 @@ func (a Artefact) write(s *Study, outDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := out.write(s, outDir)
+	width, height := s.Opts.FigureSize()
+	paths, err := out.write(outDir, width, height)
 	if err != nil {
 		return paths, fmt.Errorf("%s: %w", a.Slug, err)
 	}
 	return paths, nil
 }
 
-func (o Output) write(s *Study, outDir string) ([]string, error) {
+// write writes o into outDir, a figure at width × height.
+func (o Output) write(outDir string, width, height vg.Length) ([]string, error) {
 	switch {
 	case o.Table != nil:
 		return WriteTable(*o.Table, outDir)
 	case o.Figure != nil:
-		w, h := s.Opts.FigureSize()
-		return o.Figure.Save(outDir, w, h)
+		return o.Figure.Save(outDir, width, height)
 	case o.File != nil:
 		path := filepath.Join(outDir, o.File.Name)
 		return []string{path}, os.WriteFile(path, o.File.Data, 0o644)
@@ -275,4 +278,48 @@ func figureArtefact(slug string, needs Need, paper bool, build func(*Study) (Fig
 		}
 		return Output{Figure: &f}, nil
 	}}
+}
+
+// tableRunArtefacts registers each of tables as a runArtefact under the
+// slug of the table it lays out.
+func tableRunArtefacts[R any](tables []func(R) report.Table) []runArtefact[R] {
+	out := make([]runArtefact[R], len(tables))
+	for i, table := range tables {
+		out[i] = runArtefact[R]{Build: func(r R) (Output, error) {
+			t := table(r)
+			return Output{Table: &t}, nil
+		}}
+	}
+	return out
+}
+
+// runArtefact is one output of a layout over several runs (a multi-seed
+// run, the users of a benchmark): its slug and how to build it from the
+// runs R. A list of them, in writing order, is that layout's registry, as
+// Artefacts is the registry of one study.
+type runArtefact[R any] struct {
+	Slug  string
+	Build func(R) (Output, error)
+}
+
+// writeRun builds every artefact of arts over r and writes it into outDir
+// (created if missing), figures at width × height, and returns the paths
+// written, in order.
+func writeRun[R any](r R, arts []runArtefact[R], outDir string, width, height vg.Length) ([]string, error) {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, a := range arts {
+		out, err := a.Build(r)
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", a.Slug, err)
+		}
+		paths, err := out.write(outDir, width, height)
+		written = append(written, paths...)
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", a.Slug, err)
+		}
+	}
+	return written, nil
 }

@@ -1,6 +1,7 @@
 package reproduce
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -8,9 +9,9 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"gonum.org/v1/plot"
@@ -89,7 +90,16 @@ func RunRobustness(ro robustness.Options, base Options) (*Robustness, error) {
 // Tables returns the robustness tables: the mean of every metric with its
 // intervals, its spread over seeds, the selections, the paper's claims and the pairwise orders.
 func (r *Robustness) Tables() []report.Table {
-	return []report.Table{r.DistributionTable(), r.SpreadTable(), r.SelectionTable(), r.ClaimsTable(), r.OrderTable()}
+	ts := make([]report.Table, len(robustnessTables))
+	for i, table := range robustnessTables {
+		ts[i] = table(r)
+	}
+	return ts
+}
+
+// robustnessTables lay out the tables of a multi-seed run, in order.
+var robustnessTables = []func(*Robustness) report.Table{
+	(*Robustness).DistributionTable, (*Robustness).SpreadTable, (*Robustness).SelectionTable, (*Robustness).ClaimsTable, (*Robustness).OrderTable,
 }
 
 func (r *Robustness) n() int { return len(r.Seeds) }
@@ -254,7 +264,7 @@ func (r *Robustness) ClaimsTable() report.Table {
 		add(c.Statement, c.Paper, c.Seeds)
 	}
 	for _, m := range r.Metrics {
-		if m == experiment.PaperProtocol().SelectionMetric {
+		if m == r.Opts.Protocol.SelectionMetric {
 			continue
 		}
 		paper := "–"
@@ -275,7 +285,7 @@ func (r *Robustness) ClaimsTable() report.Table {
 func (r *Robustness) orderMetrics() []string {
 	var ms []string
 	for _, m := range r.Metrics {
-		if _, ok := robustness.PaperValueOf(experiment.PaperProtocol().Singles[0], m); ok {
+		if _, ok := robustness.PaperValueOf(r.Opts.Protocol.Singles[0], m); ok {
 			ms = append(ms, m)
 		}
 	}
@@ -322,7 +332,7 @@ func (r *Robustness) OrderTable() report.Table {
 // the paper's value.
 func (r *Robustness) Figure() (*plot.Plot, error) {
 	const metric = metrics.Recall5
-	names := append(experiment.PaperProtocol().Singles, robustness.SelectedHybrid)
+	names := append(slices.Clone(r.Opts.Protocol.Singles), robustness.SelectedHybrid)
 	items := make([]report.LabeledCI, len(names))
 	for i, name := range names {
 		row, ok := r.Row(name, metric)
@@ -363,52 +373,38 @@ func (r *Robustness) Figure() (*plot.Plot, error) {
 	return p, nil
 }
 
+// robustnessArtefacts are what a multi-seed run writes, in order: the
+// tables of robustnessTables, the figure and the per-seed CSV.
+var robustnessArtefacts = append(tableRunArtefacts(robustnessTables),
+	runArtefact[*Robustness]{RobustnessFigureSlug, func(r *Robustness) (Output, error) {
+		p, err := r.Figure()
+		return Output{Figure: &Figure{Slug: RobustnessFigureSlug, Plot: p, Notes: []string{
+			"Dot and bar: the mean over seeds and the 10th to 90th percentile of the per-seed values; open circles: one seed each; ×: the paper's published value.",
+			"Selected hybrid: each seed's own selection (pairing and β may differ between seeds).",
+			r.setupNote(),
+		}}}, err
+	}},
+	runArtefact[*Robustness]{strings.TrimSuffix(RobustnessPerSeedFile, ".csv"), func(r *Robustness) (Output, error) {
+		data, err := r.perSeed()
+		return Output{File: &File{Name: RobustnessPerSeedFile, Data: data}}, err
+	}},
+)
+
 // WriteAll writes the tables, the figure with its caption file (at
 // r.Opts.FigureSize) and the per-seed CSV into outDir and returns the paths
 // written.
 func (r *Robustness) WriteAll(outDir string) ([]string, error) {
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, err
-	}
-	var written []string
-	for _, t := range r.Tables() {
-		paths, err := WriteTable(t, outDir)
-		written = append(written, paths...)
-		if err != nil {
-			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
-		}
-	}
-	p, err := r.Figure()
-	if err != nil {
-		return written, err
-	}
-	f := Figure{Slug: RobustnessFigureSlug, Plot: p, Notes: []string{
-		"Dot and bar: the mean over seeds and the 10th to 90th percentile of the per-seed values; open circles: one seed each; ×: the paper's published value.",
-		"Selected hybrid: each seed's own selection (pairing and β may differ between seeds).",
-		r.setupNote(),
-	}}
 	width, height := r.Opts.FigureSize()
-	paths, err := f.Save(outDir, width, height)
-	written = append(written, paths...)
-	if err != nil {
-		return written, err
-	}
-	path := filepath.Join(outDir, RobustnessPerSeedFile)
-	if err := r.writePerSeed(path); err != nil {
-		return written, err
-	}
-	return append(written, path), nil
+	return writeRun(r, robustnessArtefacts, outDir, width, height)
 }
 
-// writePerSeed writes one row per seed and run: the single retrievers, the
+// perSeed renders one row per seed and run: the single retrievers, the
 // selected hybrid, its difference from the best single retriever, and the
-// selected hybrid's Recall@5 per question type. Values are full precision.
-func (r *Robustness) writePerSeed(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
+// selected hybrid's selection metric per question type. Values are full
+// precision.
+func (r *Robustness) perSeed() ([]byte, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
 	w.Write(append([]string{"seed", "chunks", "questions", "kind", "retriever"}, r.Metrics...))
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, res := range r.Results {
@@ -429,7 +425,7 @@ func (r *Robustness) writePerSeed(path string) error {
 			cells := append(slices.Clone(head), "selected_by_type", typ)
 			for _, metric := range r.Metrics {
 				v := ""
-				if metric == experiment.PaperProtocol().SelectionMetric {
+				if metric == r.Opts.Protocol.SelectionMetric {
 					v = num(res.SelectedByType[typ])
 				}
 				cells = append(cells, v)
@@ -438,11 +434,7 @@ func (r *Robustness) writePerSeed(path string) error {
 		}
 	}
 	w.Flush()
-	err = w.Error()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return b.Bytes(), w.Error()
 }
 
 // savedRobustness is what Save writes: the per-seed results and the settings

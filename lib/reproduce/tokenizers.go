@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/linemem/linemem/lib/beyond"
-	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -36,7 +35,7 @@ func tokenizerTable(s *Study) (report.Table, error) {
 	t := report.Table{Slug: TokenizersSlug, Caption: "BM25 by tokenizer on each representation",
 		Columns: append(append([]string{"Retriever", "Tokenizer"}, ciColumns(s.Protocol)...), "Δ"+selectionLabel(s)+" vs "+tokenize.Default+" ("+levelWords(s.Protocol)+" CI)"),
 		Notes: []string{
-			tokenize.Default + " is the paper's regular-expression tokenizer (§5.1); kagome keeps content words in base form (IPA dictionary); char-bigram indexes overlapping character 2-grams after NFKC. BM25 k1 = " + strconv.FormatFloat(bm25.K1, 'g', -1, 64) + ", b = " + strconv.FormatFloat(bm25.B, 'g', -1, 64) + " for all three.",
+			tokenize.Default + " is the paper's regular-expression tokenizer (§5.1); kagome keeps content words in base form (IPA dictionary); char-bigram indexes overlapping character 2-grams after NFKC. BM25 k1 = " + strconv.FormatFloat(c.K1, 'g', -1, 64) + ", b = " + strconv.FormatFloat(c.B, 'g', -1, 64) + " for all three.",
 			bootstrapNote(s) + " Δ: paired bootstrap difference from the same representation under " + tokenize.Default + ", on the same resamples.",
 		}}
 	for _, r := range c.Rows {
