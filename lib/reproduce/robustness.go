@@ -121,13 +121,6 @@ var robustnessAbbreviations = []report.Abbreviation{
 	{Full: "Success@", Short: "S@"},
 }
 
-func metricName(m string) string {
-	if m == metrics.Success5 {
-		return "Success@5"
-	}
-	return metrics.Label(m)
-}
-
 // DistributionTable lists, per retriever and metric, the mean over seeds
 // with its seed-level interval beside the question-level interval averaged
 // over seeds, the value on the committed seed (synth.DefaultSeed) and the
@@ -142,7 +135,7 @@ func (r *Robustness) DistributionTable() report.Table {
 	defaultAt := slices.Index(r.Seeds, synth.DefaultSeed)
 	for _, row := range r.Rows {
 		f := rowFormat(row)
-		t.Rows = append(t.Rows, []string{row.Retriever, metricName(row.Metric), f(row.Mean),
+		t.Rows = append(t.Rows, []string{row.Retriever, metrics.Label(row.Metric), f(row.Mean),
 			report.CI3(row.SeedCI.Lo, row.SeedCI.Hi), report.CI3(row.QuestionCI.Lo, row.QuestionCI.Hi),
 			r.seedValue(row, defaultAt, f), paperCell(row, f)})
 	}
@@ -167,7 +160,7 @@ func (r *Robustness) SpreadTable() report.Table {
 	inRange, inP, withPaper := 0, 0, 0
 	for _, row := range r.Rows {
 		f := rowFormat(row)
-		t.Rows = append(t.Rows, []string{row.Retriever, metricName(row.Metric), f(row.Min), f(row.P10), f(row.Mean), f(row.P90), f(row.Max), paperCell(row, f)})
+		t.Rows = append(t.Rows, []string{row.Retriever, metrics.Label(row.Metric), f(row.Min), f(row.P10), f(row.Mean), f(row.P90), f(row.Max), paperCell(row, f)})
 		if v, ok := robustness.PaperValueOf(row.Retriever, row.Metric); ok {
 			withPaper++
 			if v >= row.Min && v <= row.Max {
@@ -272,7 +265,7 @@ func (r *Robustness) ClaimsTable() report.Table {
 			best, _ := robustness.PaperValueOf("embedding_text_bm25", m)
 			paper = "yes (" + report.Signed3(v-best) + ")"
 		}
-		add(fmt.Sprintf("the selected hybrid's %s is above the best single retriever's", metricName(m)), paper, r.HybridWins[m])
+		add(fmt.Sprintf("the selected hybrid's %s is above the best single retriever's", metrics.Label(m)), paper, r.HybridWins[m])
 	}
 	t.Notes = []string{
 		r.setupNote(),
@@ -303,7 +296,7 @@ func (r *Robustness) OrderTable() report.Table {
 	}
 	t.Align = []report.Alignment{report.AlignLeft, report.AlignLeft}
 	for _, m := range ms {
-		t.Columns = append(t.Columns, metricName(m))
+		t.Columns = append(t.Columns, metrics.Label(m))
 		t.Align = append(t.Align, report.AlignRight)
 	}
 	ties := 0
@@ -473,3 +466,7 @@ func LoadRobustness(path string) (*Robustness, error) {
 	}
 	return &Robustness{Summary: sum, Scale: saved.Scale, Opts: savedOptions(saved.Tokenizer, saved.B, saved.Seed), EmbedModel: saved.EmbedModel}, nil
 }
+
+// metricName is metrics.Label, the name the real-data benchmark's tables
+// call it by.
+func metricName(m string) string { return metrics.Label(m) }

@@ -1,17 +1,20 @@
-// Package reproduce runs the paper's whole pipeline on a data folder laid out
-// like data/synthetic/ (sources/, questions.jsonl, qrels.txt or evidence.jsonl,
-// summaries.jsonl, optionally precomputed vectors) and writes every table and
-// figure of the paper and beyond it, a per-question metrics CSV holding
-// question IDs only, and manifest.json.
+// Package reproduce lays the paper's tables and figures out, and those of
+// the analyses beyond it, from a study of a data folder laid out like
+// data/synthetic/ (lib/datafolder: sources/, questions.jsonl, qrels.txt or
+// evidence.jsonl, summaries.jsonl, optionally precomputed vectors), and
+// writes them with a per-question metrics CSV holding question IDs only and
+// manifest.json.
 //
 // Prepare (ingest, representations, vectors, questions and gold) returns a
-// Study: the shared state, with the evaluations every artefact reuses
-// (single retrievers, the sweep, the selected hybrid) computed once on
-// demand. Each table, figure or file is an Artefact of the registry
-// Artefacts, declared in a file named for what it makes; Build builds one
-// by slug, Write writes one, and Study.WriteAll writes them all in registry
-// order followed by the manifest. `linemem reproduce` and the notebooks
-// call the same entries.
+// Study: the shared state, with the protocol run every artefact reuses
+// (Study.Outcome, an experiment.Outcome: single retrievers, the sweep, the
+// selected hybrid, computed once on demand). The numbers come from
+// lib/experiment and lib/beyond; this package computes none of them (the
+// layout rule of docs/ARCHITECTURE.md). Each table, figure or file is an
+// Artefact of the registry Artefacts, declared in a file named for what it
+// makes; Build builds one by slug, Write writes one, and Study.WriteAll
+// writes them all in registry order followed by the manifest. `linemem
+// reproduce` and the notebooks call the same entries.
 package reproduce
 
 import (
