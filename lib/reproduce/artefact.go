@@ -280,8 +280,8 @@ func figureArtefact(slug string, needs Need, paper bool, build func(*Study) (Fig
 	}}
 }
 
-// tableRunArtefacts registers each of tables as a runArtefact under the
-// slug of the table it lays out.
+// tableRunArtefacts registers each of tables as a runArtefact; its slug is
+// the table's own (report.Table.BaseName), known once it is built.
 func tableRunArtefacts[R any](tables []func(R) report.Table) []runArtefact[R] {
 	out := make([]runArtefact[R], len(tables))
 	for i, table := range tables {
@@ -294,9 +294,9 @@ func tableRunArtefacts[R any](tables []func(R) report.Table) []runArtefact[R] {
 }
 
 // runArtefact is one output of a layout over several runs (a multi-seed
-// run, the users of a benchmark): its slug and how to build it from the
-// runs R. A list of them, in writing order, is that layout's registry, as
-// Artefacts is the registry of one study.
+// run, the users of a benchmark): its slug ("" for a table: its own) and how
+// to build it from the runs R. A list of them, in writing order, is that
+// layout's registry, as Artefacts is the registry of one study.
 type runArtefact[R any] struct {
 	Slug  string
 	Build func(R) (Output, error)
@@ -312,13 +312,17 @@ func writeRun[R any](r R, arts []runArtefact[R], outDir string, width, height vg
 	var written []string
 	for _, a := range arts {
 		out, err := a.Build(r)
+		name := a.Slug
+		if name == "" && out.Table != nil {
+			name = out.Table.BaseName()
+		}
 		if err != nil {
-			return written, fmt.Errorf("%s: %w", a.Slug, err)
+			return written, fmt.Errorf("%s: %w", name, err)
 		}
 		paths, err := out.write(outDir, width, height)
 		written = append(written, paths...)
 		if err != nil {
-			return written, fmt.Errorf("%s: %w", a.Slug, err)
+			return written, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	return written, nil

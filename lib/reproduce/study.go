@@ -300,9 +300,9 @@ func (s *Study) Evidence() (ev []gold.Evidence, ok bool, err error) {
 
 // ResolvedGold resolves the data folder's evidence.jsonl over the stored
 // messages and chunks (gold.Resolve, its qrels and report), once per study:
-// the Study's qrels when
-// the folder ships no qrels.txt, and the evidence groups, the lossless
-// comparison's paper chunking and the answers read the same report.
+// they are the Study's qrels when the folder ships no qrels.txt, and the
+// evidence groups and the lossless comparison's paper chunking read the
+// same resolution.
 func (s *Study) ResolvedGold() (ranking.Qrels, gold.Report, error) {
 	type resolved struct {
 		qrels ranking.Qrels
