@@ -152,13 +152,13 @@ func runEvalAnswers(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	run := reproduce.ScoreAnswers(mem.Retriever(), f.k, items, qrels, f1tok, b, seed)
+	run := answereval.ScoreRun(mem.Retriever(), f.k, items, qrels, f1tok, b, seed)
 	run.Model = ans.Model()
 	if outDir != "" {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
 			return err
 		}
-		if _, err := reproduce.AnswersTable([]reproduce.AnswerRun{run}, b, seed).WriteFiles(outDir); err != nil {
+		if _, err := reproduce.AnswersTable([]answereval.Run{run}, b, seed).WriteFiles(outDir); err != nil {
 			return err
 		}
 	}

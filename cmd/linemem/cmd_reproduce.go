@@ -62,6 +62,7 @@ func runReproduce(env *environment, c *command, args []string) error {
 		if _, err := reproduce.Lookup(only); err != nil {
 			return fmt.Errorf("%w: --only: %v", errUsage, err)
 		}
+		opts.Artefacts = []string{only}
 	}
 	start := time.Now()
 	s, err := reproduce.Prepare(opts)

@@ -22,7 +22,7 @@ var floors = map[string]int{
 
 	"lib/lineexport": 1, "lib/chunking": 1, "lib/questions": 1, "lib/trec": 1, "lib/represent": 1,
 	"lib/tokenize": 1, "lib/tokenize/bigram": 1, "lib/tokenize/everyday": 1, "lib/tokenize/kagome": 1, "lib/tokenize/paperregex": 1,
-	"lib/gold": 1, "lib/store": 1, "lib/ingest": 1, "lib/synth": 1, "lib/datasets": 1,
+	"lib/gold": 1, "lib/store": 1, "lib/ingest": 1, "lib/datafolder": 1, "lib/synth": 1, "lib/datasets": 1,
 
 	"lib/bm25": 2, "lib/dense": 2, "lib/fusion": 2, "lib/diversify": 2, "lib/hierarchy": 2,
 	"lib/provider/cache": 2, "lib/provider/ratelimit": 2, "lib/provider/lsa": 2, "lib/provider/openai": 2,
@@ -46,8 +46,9 @@ var sameFloor = map[string][]string{
 	"lib/tokenize":        {"lib/tokenize/bigram", "lib/tokenize/everyday", "lib/tokenize/kagome", "lib/tokenize/paperregex"},
 	"lib/store":           {"lib/chunking"},
 	"lib/ingest":          {"lib/chunking", "lib/lineexport", "lib/store"},
-	"lib/synth":           {"lib/chunking", "lib/datasets", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
-	"lib/datasets":        {"lib/chunking", "lib/gold", "lib/lineexport", "lib/questions", "lib/represent", "lib/trec"},
+	"lib/datafolder":      {"lib/gold", "lib/ingest", "lib/questions", "lib/trec"},
+	"lib/synth":           {"lib/chunking", "lib/datafolder", "lib/gold", "lib/lineexport", "lib/questions", "lib/trec"},
+	"lib/datasets":        {"lib/chunking", "lib/datafolder", "lib/gold", "lib/lineexport", "lib/questions", "lib/represent", "lib/trec"},
 	"lib/hierarchy":       {"lib/bm25", "lib/fusion"},
 	"lib/diversify":       {"lib/fusion"},
 	"lib/provider/openai": {"lib/provider/ratelimit"},
@@ -58,6 +59,7 @@ var sameFloor = map[string][]string{
 	"lib/bootstrap":       {"lib/metrics"},
 	"lib/analysis":        {"lib/metrics"},
 	"lib/experiment":      {"lib/analysis", "lib/bootstrap", "lib/metrics"},
+	"lib/beyond":          {"lib/answereval"},
 	"lib/notebook":        {"lib/reproduce"},
 }
 

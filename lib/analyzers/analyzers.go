@@ -13,31 +13,26 @@
 // intervals over B paired bootstrap resamples of the questions (the same
 // resamples for every tokenizer of a corpus).
 //
-// Imports: lib/chat, lib/chunking, lib/lineexport, lib/ingest, lib/gold,
-// lib/questions, lib/trec, lib/ranking, lib/retrieval, lib/experiment,
+// Imports: lib/chat, lib/chunking, lib/lineexport, lib/datafolder,
+// lib/gold, lib/questions, lib/ranking, lib/retrieval, lib/experiment,
 // lib/metrics and the standard library.
 package analyzers
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/gold"
-	"github.com/linemem/linemem/lib/ingest"
 	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // Metrics are the two measures of the table, in column order.
@@ -58,14 +53,13 @@ type Corpus struct {
 	Qrels     ranking.Qrels
 }
 
-// LoadFolder reads the data folder dir as corpus name (see the package doc).
+// LoadFolder reads the data folder dir as corpus name (see the package doc)
+// with lib/datafolder's reader.
 func LoadFolder(name, dir string) (*Corpus, error) {
-	inputs, problems := ingest.Collect([]string{filepath.Join(dir, "sources")})
-	if len(problems) > 0 {
-		return nil, errors.Join(problems...)
-	}
-	if len(inputs) == 0 {
-		return nil, fmt.Errorf("%s: no LINE exports under sources/", dir)
+	folder := datafolder.Folder(dir)
+	inputs, err := folder.Sources()
+	if err != nil {
+		return nil, err
 	}
 	c := &Corpus{Name: name}
 	for _, in := range inputs {
@@ -80,24 +74,13 @@ func LoadFolder(name, dir string) (*Corpus, error) {
 		c.Messages = append(c.Messages, res.Messages...)
 		c.Chunks = append(c.Chunks, chunks...)
 	}
-	var err error
-	if c.Questions, err = questions.ReadFile(filepath.Join(dir, "questions.jsonl")); err != nil {
+	set, err := folder.QuestionSet()
+	if err != nil {
 		return nil, err
 	}
-	qrelsPath := filepath.Join(dir, "qrels.txt")
-	switch _, statErr := os.Stat(qrelsPath); {
-	case statErr == nil:
-		if c.Qrels, err = trec.ReadQrelsFile(qrelsPath); err != nil {
-			return nil, err
-		}
-	case errors.Is(statErr, fs.ErrNotExist):
-		ev, err := gold.ReadEvidenceFile(filepath.Join(dir, "evidence.jsonl"))
-		if err != nil {
-			return nil, fmt.Errorf("%s: no qrels.txt, and its evidence: %w", dir, err)
-		}
-		c.Qrels, _ = gold.Resolve(ev, c.Messages, c.Chunks)
-	default:
-		return nil, statErr
+	c.Questions, c.Qrels = set.Questions, set.Qrels
+	if c.Qrels == nil {
+		c.Qrels, _ = gold.Resolve(set.Evidence, c.Messages, c.Chunks)
 	}
 	return c, nil
 }

@@ -11,8 +11,14 @@ import (
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/retrieval"
+	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/tokenize/kagome"
 	"github.com/linemem/linemem/lib/trec"
 )
+
+// AblationTokenizers are the BM25 tokenizers of the embedding_text ablation:
+// the paper's and kagome.
+var AblationTokenizers = []string{tokenize.Default, kagome.Name}
 
 // AblationVariant is one way to compose the embedding_text of a chunk from
 // its summary and raw_text.

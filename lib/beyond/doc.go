@@ -2,11 +2,12 @@
 // paper names in §7–§9 and leaves unmeasured, measured with its protocol
 // (experiment.Protocol: top-RunDepth runs, per-question metrics,
 // percentile-bootstrap intervals from one seeded B × n matrix, paired
-// differences on shared resamples). Each analysis takes an experiment.Setup
-// and what it needs beyond it (a sweep, evaluations to reuse, a corpus) and
-// returns a plain result struct; laying results out as tables and figures is
-// lib/reproduce's job, and the CLI and notebooks can use the structs as they
-// are.
+// differences on shared resamples). Each analysis takes the study's
+// protocol run, an experiment.Outcome (its Setup, single retrievers, sweep
+// and selection, each run once), and what it needs beyond it (a corpus, a
+// store) and returns a plain result struct; laying results out as tables
+// and figures is lib/reproduce's job, and the CLI and notebooks can use the
+// structs as they are.
 //
 //   - CompareTokenizers (tokenizers.go): BM25 on every representation under
 //     every tokenizer, paired against the paper's.
@@ -24,16 +25,23 @@
 //     (lossless windows).
 //   - NestedCV and SelectionAware (selection.go): an honest estimate of the
 //     selected hybrid's gain.
-//   - GroupScores (groups.go): evidence-group recall.
+//   - CompareEvidenceGroups (groups.go): evidence-group recall beside chunk
+//     recall.
+//   - Answers (answers.go): extractive answers from two retrievers' top k,
+//     scored (lib/answereval).
+//   - OfflineExpansion (expansion_offline.go): QueryExpansion with the
+//     offline expanders over the study's retrievers.
 //
 // Every analysis reads the bootstrap, the metrics and the selection metric
-// from one experiment.Protocol (a Setup's, or one passed in); nothing here
-// falls back to the paper's values. Families of paired comparisons
+// from one experiment.Protocol (the Outcome's, or one passed in); nothing
+// here falls back to the paper's values. Families of paired comparisons
 // (CompareOn, compare.go) carry two-sided bootstrap p-values
 // (bootstrap.PairedP) with Holm's correction (bootstrap.Holm) across the
 // family.
 //
 // It imports the evaluation floors (experiment, retrieval, fusion, analysis,
-// metrics, bootstrap, represent, tokenize, gold, chunking, provider/lsa)
-// and the data types of chat, questions and trec, never lib/reproduce or lib/report.
+// metrics, bootstrap, represent, tokenize, gold, chunking, provider/lsa,
+// expand), the everyday search and answers (memory, answer, answereval) and
+// the data types of chat, questions, store and trec, never lib/reproduce or
+// lib/report.
 package beyond

@@ -29,14 +29,14 @@ type FusionComparison struct {
 	Linear, ZScore []experiment.Config
 }
 
-// CompareFusion fuses the pairing of the configuration that the linear sweep
-// sw selected three ways (package fusion): the paper's linear min–max hybrid
-// at the selected β (its evaluation with intervals is linear); reciprocal
+// CompareFusion fuses the pairing of the configuration that o's linear sweep
+// selected three ways (package fusion): the paper's linear min–max hybrid
+// at the selected β (o's selected evaluation with intervals); reciprocal
 // rank fusion, Σ 1/(60 + rank), which has no weight to tune; and the z-score
 // linear hybrid (1 − β)·vec_z + β·bm25_z at every β of the grid, reported at
 // the selected β and at its own best β (first maximum of the selection
-// metric). The alternatives are sweeps of setup (Setup.SweepFusion) over the
-// same component runs, so nothing is searched again when setup ran sw.
+// metric). The alternatives are sweeps of o's Setup (Setup.SweepFusion) over
+// the same component runs, so nothing is searched again.
 // Differences are paired against the linear row.
 //
 // Caveats: every row is conditional on the pairing the linear sweep chose,
@@ -45,8 +45,16 @@ type FusionComparison struct {
 // same in-sample advantage while RRF has none. A z-score chunk missing from
 // one list gets that list's mean, not its minimum, so the two weighted rules
 // need not peak at the same β.
-func CompareFusion(setup *experiment.Setup, sw *experiment.Sweep, linear *experiment.Evaluation) (*FusionComparison, error) {
-	cfg := sw.SelectedConfig()
+func CompareFusion(o *experiment.Outcome) (*FusionComparison, error) {
+	setup := o.Setup
+	sw, err := o.Sweep()
+	if err != nil {
+		return nil, err
+	}
+	linear, cfg, err := o.Selected()
+	if err != nil {
+		return nil, err
+	}
 	p, err := setup.Protocol.Pairing(cfg.Pairing)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,7 @@ func (h HeldOutSplit) Gain() float64 { return h.HeldOut - h.SingleHeldOut }
 
 // HeldOut is the result of HeldOutSelection.
 type HeldOut struct {
+	Metric    string // the selection metric every split selects and scores by
 	Seed      uint64
 	Questions int               // evaluated questions n
 	Full      experiment.Config // selected on all n questions (in-sample)
@@ -44,9 +45,9 @@ type HeldOut struct {
 }
 
 // HeldOutSelection measures the selection optimism of paper §8.1 and §9.1
-// (pairing and β chosen and reported on the same questions) for the sweep sw
-// and the single retrievers singles, selected by metric (the protocol's
-// selection metric, Recall@5). It shuffles the
+// (pairing and β chosen and reported on the same questions) for o's sweep
+// and single retrievers, selected by metric, the protocol's selection
+// metric (the paper's Recall@5). It shuffles the
 // n evaluated questions splits times with one generator,
 // rand.New(rand.NewPCG(seed, seed)), split r being its r-th Perm(n): the
 // first ⌊n/2⌋ positions form the selection half, the rest the held-out half.
@@ -67,10 +68,19 @@ type HeldOut struct {
 // halves are drawn from the same question set, not an independent one, so
 // this approximates the confirmation the paper asks for without replacing
 // it.
-func HeldOutSelection(sw *experiment.Sweep, singles []*experiment.Evaluation, metric string, splits int, seed uint64) (*HeldOut, error) {
+func HeldOutSelection(o *experiment.Outcome, splits int, seed uint64) (*HeldOut, error) {
 	if splits < 1 {
 		return nil, fmt.Errorf("held-out selection: %d splits, want at least 1", splits)
 	}
+	sw, err := o.Sweep()
+	if err != nil {
+		return nil, err
+	}
+	singles, err := o.Singles()
+	if err != nil {
+		return nil, err
+	}
+	metric := o.Protocol().SelectionMetric
 	full := sw.SelectedConfig()
 	n := len(full.Result.QIDs)
 	if n < 2 {
@@ -81,7 +91,7 @@ func HeldOutSelection(sw *experiment.Sweep, singles []*experiment.Evaluation, me
 			return nil, fmt.Errorf("held-out selection: %s was evaluated on other questions than the sweep", ev.Name)
 		}
 	}
-	h := &HeldOut{Seed: seed, Questions: n, Full: full}
+	h := &HeldOut{Metric: metric, Seed: seed, Questions: n, Full: full}
 	rng := rand.New(rand.NewPCG(seed, seed))
 	for range splits {
 		perm := rng.Perm(n)

@@ -84,7 +84,7 @@ type Protocol struct {
 	Qrels    trec.Qrels
 	Singles  []*experiment.Evaluation // the protocol's Singles order
 	Selected *experiment.Evaluation   // the sweep's selected configuration
-	Setup    *experiment.Setup
+	Outcome  *experiment.Outcome      // the run, for what else an analysis reads of it
 }
 
 // ProtocolInput is what RunProtocol reads: one chunking of the messages,
@@ -96,6 +96,11 @@ type ProtocolInput struct {
 	Summaries map[string]string // by chunk ID
 	Messages  []chat.Message
 	Evidence  []gold.Evidence
+	// Gold, when not nil, is Evidence already resolved over Chunks with
+	// Qrels (the study's own chunks, resolved once per study); Evidence is
+	// then not resolved again.
+	Gold      *gold.Report
+	Qrels     trec.Qrels
 	Questions []questions.Question
 	Protocol  experiment.Protocol
 	// Vectors, when not nil, are used under Model instead of a fresh fit
@@ -104,15 +109,22 @@ type ProtocolInput struct {
 	Model   string
 }
 
-// RunProtocol resolves gold from in.Evidence over in.Chunks (gold.Resolve),
-// fits the local LSA embedder on the chunks' capped embedding_text (as the
+// RunProtocol resolves gold from in.Evidence over in.Chunks (gold.Resolve)
+// unless in.Gold holds it already, fits the local LSA embedder on the chunks' capped embedding_text (as the
 // study's local embedder does) and embeds summary and embedding_text unless
-// in.Vectors is set, evaluates in.Protocol's single retrievers and its
-// sweep over its pairings and weights with its tokenizer and bootstrap, and
-// scores the selected configuration.
+// in.Vectors is set, and runs in.Protocol on the chunking
+// (experiment.Outcome): its single retrievers, its sweep over its pairings
+// and weights with its tokenizer and bootstrap, and the selected
+// configuration scored.
 func RunProtocol(in ProtocolInput) (*Protocol, error) {
 	label, chunks, summaries, vs, model := in.Label, in.Chunks, in.Summaries, in.Vectors, in.Model
-	qrels, rep := gold.Resolve(in.Evidence, in.Messages, chunks)
+	var qrels trec.Qrels
+	var rep gold.Report
+	if in.Gold != nil {
+		qrels, rep = in.Qrels, *in.Gold
+	} else {
+		qrels, rep = gold.Resolve(in.Evidence, in.Messages, chunks)
+	}
 	p := &Protocol{Label: label, Chunks: chunks, Gold: rep, Qrels: qrels}
 	if vs == nil {
 		reps := map[string][]string{}
@@ -131,17 +143,12 @@ func RunProtocol(in ProtocolInput) (*Protocol, error) {
 	}
 	var err error
 	builder := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks, Summaries: summaries}, vs, retrieval.Options{Tokenizer: in.Protocol.Tokenizer, EmbedModel: model})
-	p.Setup = &experiment.Setup{Questions: in.Questions, Qrels: qrels, Builder: builder, Protocol: in.Protocol}
-	if p.Singles, err = p.Setup.EvaluateAll(in.Protocol.Singles); err != nil {
+	p.Outcome = experiment.NewOutcome(&experiment.Setup{Questions: in.Questions, Qrels: qrels, Builder: builder, Protocol: in.Protocol})
+	if p.Singles, err = p.Outcome.Singles(); err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
-	sw, err := p.Setup.Sweep(in.Protocol.Pairings, in.Protocol.Betas)
-	if err != nil {
+	if p.Selected, _, err = p.Outcome.Selected(); err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
-	}
-	cfg := sw.SelectedConfig()
-	if p.Selected, err = p.Setup.Score(cfg.Name, sw.FusedRun(cfg)); err != nil {
-		return nil, err
 	}
 	return p, nil
 }

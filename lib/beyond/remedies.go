@@ -52,7 +52,7 @@ func RemedyNames(base string) []string {
 }
 
 // CompareRemedies evaluates names (a base first, then methods compared with
-// it) on AggregateMetrics over base's questions and retrievers, under its
+// it) on AggregateMetrics over the questions and retrievers of o's Setup, under its
 // protocol otherwise (top RunDepth runs, B resamples from Seed), overall and
 // per question type. Overall rows use one
 // B × n matrix shared by every method; each type draws its own matrix of the
@@ -60,7 +60,8 @@ func RemedyNames(base string) []string {
 // method, so differences are paired within a type too. Rows come by type
 // (analysis.Overall first, then metrics.Result.TypeOrder), methods in the
 // order of names within a type.
-func CompareRemedies(base *experiment.Setup, names []string) ([]RemedyRow, error) {
+func CompareRemedies(o *experiment.Outcome, names []string) ([]RemedyRow, error) {
+	base := o.Setup
 	if len(names) == 0 {
 		return nil, fmt.Errorf("compare remedies: no retriever names")
 	}

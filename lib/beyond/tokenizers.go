@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -25,6 +26,9 @@ type TokenizerComparison struct {
 	// Rows are representation-major (represent.Names order), then
 	// tokenize.Names order (the paper's tokenizer first): 3 × 3 rows.
 	Rows []TokenizerRow
+	// K1 and B are BM25's parameters under every tokenizer (bm25.K1,
+	// bm25.B: the paper's, untuned).
+	K1, B float64
 }
 
 // CompareTokenizers evaluates {rep}_bm25 for every representation of
@@ -37,9 +41,9 @@ type TokenizerComparison struct {
 // Every index gets its own retrieval.Builder over corpus and its own
 // experiment.Setup under setup's protocol; the bootstrap matrix depends only
 // on B, the seed and the number of evaluated questions, so all setups
-// resample the same questions and the differences are paired. Evaluations in
-// reuse (runs under setup.Protocol.Tokenizer, e.g. the single retrievers of
-// Table 3) are taken as they are instead of being searched again.
+// resample the same questions and the differences are paired. o's single
+// retrievers (runs under its protocol's tokenizer, Table 3) are taken as
+// they are instead of being searched again.
 //
 // Caveats: BM25's k1 and b are the paper's for every tokenizer, untuned; the
 // paper (§5.1, §9.1) suspects its tokenizer disadvantages colloquial
@@ -47,7 +51,12 @@ type TokenizerComparison struct {
 // are about these questions, not about BM25 in general. Indexing with kagome
 // costs far more than the other two (morphological analysis of every chunk
 // in three representations).
-func CompareTokenizers(setup *experiment.Setup, corpus retrieval.Corpus, reuse []*experiment.Evaluation) (*TokenizerComparison, error) {
+func CompareTokenizers(o *experiment.Outcome, corpus retrieval.Corpus) (*TokenizerComparison, error) {
+	setup := o.Setup
+	reuse, err := o.Singles()
+	if err != nil {
+		return nil, err
+	}
 	evs := map[string]map[string]*experiment.Evaluation{}
 	for _, tok := range tokenize.ReproduceNames() {
 		evs[tok] = map[string]*experiment.Evaluation{}
@@ -68,7 +77,7 @@ func CompareTokenizers(setup *experiment.Setup, corpus retrieval.Corpus, reuse [
 			runtime.GC()
 		}
 	}
-	c := &TokenizerComparison{}
+	c := &TokenizerComparison{K1: bm25.K1, B: bm25.B}
 	for _, rep := range represent.Names {
 		base := evs[tokenize.Default][rep]
 		for _, tok := range tokenize.ReproduceNames() {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/datasets"
 	"github.com/linemem/linemem/lib/inputerr"
 )
@@ -97,12 +98,12 @@ func TestLoCoMo(t *testing.T) {
 	m := ids("conv-x.json", src)
 	// The two sessions are 50 days apart: one chunk each.
 	c0, c1 := chat.ChunkID("conv-x.json", 0, m[:2]), chat.ChunkID("conv-x.json", 1, m[2:])
-	checkLines(t, b, datasets.QuestionsFile, []string{
+	checkLines(t, b, datafolder.QuestionsFile, []string{
 		`{"qid":"conv-x-q001","question":"What did Ann make over time in pottery?","type":"aggregate","answer":"a bowl"}`,
 		`{"qid":"conv-x-q002","question":"When did Ann join a pottery class?","type":"named_entity","answer":"2023"}`,
 		`{"qid":"conv-x-q003","question":"What animal did Bob show?","type":"contextual","answer":"a dog"}`,
 	})
-	checkLines(t, b, datasets.NoAnswerFile, []string{`{"qid":"conv-x-q004","question":"What did Bob make?","type":"adversarial"}`})
+	checkLines(t, b, datafolder.NoAnswerFile, []string{`{"qid":"conv-x-q004","question":"What did Bob make?","type":"adversarial"}`})
 	want := []string{
 		"conv-x-q001 0 " + c0 + " 2", "conv-x-q001 0 " + c1 + " 2",
 		"conv-x-q002 0 " + c0 + " 2",
@@ -111,8 +112,8 @@ func TestLoCoMo(t *testing.T) {
 	if c1 < c0 {
 		want[0], want[1] = want[1], want[0]
 	}
-	checkLines(t, b, datasets.QrelsFile, want)
-	checkLines(t, b, datasets.SummariesFile, []string{
+	checkLines(t, b, datafolder.QrelsFile, want)
+	checkLines(t, b, datafolder.SummariesFile, []string{
 		`{"chunk_id":"` + c0 + `","summary":"Ann and Bob talked about a pottery class and a dog."}`,
 		`{"chunk_id":"` + c1 + `","summary":"Ann said she made a bowl."}`,
 	})
@@ -182,7 +183,7 @@ func TestRealPersonaChat(t *testing.T) {
 	terms := datasets.ContentTerms(targets[0].text)
 	ne := strings.Join(terms[:3], "、") + "について話したのはどの会話？"
 	ctx := "「" + datasets.TrimmedSpan(targets[1].text) + "」と話したときのこと"
-	checkLines(t, b, datasets.QuestionsFile, []string{
+	checkLines(t, b, datafolder.QuestionsFile, []string{
 		`{"qid":"AA-q01","question":"` + ne + `","type":"named_entity","answer":"` + targets[0].text + `"}`,
 		`{"qid":"AA-q02","question":"` + ctx + `","type":"contextual","answer":"` + targets[1].text + `"}`,
 	})
@@ -190,13 +191,13 @@ func TestRealPersonaChat(t *testing.T) {
 		"AA-AB.json": chat.ChunkID("AA-AB.json", 0, ids("AA-AB.json", ab)),
 		"AA-AC.json": chat.ChunkID("AA-AC.json", 0, ids("AA-AC.json", ac)),
 	}
-	checkLines(t, b, datasets.QrelsFile, []string{
+	checkLines(t, b, datafolder.QrelsFile, []string{
 		"AA-q01 0 " + chunkOf[targets[0].source] + " 2",
 		"AA-q02 0 " + chunkOf[targets[1].source] + " 2",
 	})
 	// No summaries in the data set: the lead of the chunk.
 	var first struct{ ChunkID, Summary string }
-	if err := json.Unmarshal(bytes.SplitN(b.Files[datasets.SummariesFile], []byte("\n"), 2)[0], &first); err != nil {
+	if err := json.Unmarshal(bytes.SplitN(b.Files[datafolder.SummariesFile], []byte("\n"), 2)[0], &first); err != nil {
 		t.Fatal(err)
 	}
 	if want := strings.Join([]string{ab[0].text, ab[1].text, ab[2].text}, " / "); first.Summary != want {
@@ -240,16 +241,16 @@ func TestLongMemEval(t *testing.T) {
 		}
 		chunk[name] = chat.ChunkID(name, 0, ids(name, m))
 	}
-	checkLines(t, b, datasets.QuestionsFile, []string{
+	checkLines(t, b, datafolder.QuestionsFile, []string{
 		`{"qid":"q1","question":"What colour is my car?","type":"named_entity","answer":"red"}`,
 		`{"qid":"q2","question":"What drinks did I ask about?","type":"aggregate","answer":"tea"}`,
 	})
-	checkLines(t, b, datasets.NoAnswerFile, []string{`{"qid":"q3_abs","question":"What colour is my bike?","type":"abstention"}`})
+	checkLines(t, b, datafolder.NoAnswerFile, []string{`{"qid":"q3_abs","question":"What colour is my bike?","type":"abstention"}`})
 	// q1: the has_answer turn's chunk; q2 marks no turn, so every turn of
 	// both answer sessions.
 	q2 := []string{chunk["session-s2.json"], chunk["session-s3.json"]}
 	slices.Sort(q2)
-	checkLines(t, b, datasets.QrelsFile, []string{
+	checkLines(t, b, datafolder.QrelsFile, []string{
 		"q1 0 " + chunk["session-s1.json"] + " 2",
 		"q2 0 " + q2[0] + " 2", "q2 0 " + q2[1] + " 2",
 	})

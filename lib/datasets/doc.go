@@ -7,9 +7,9 @@
 // below). A conversion is a pure function of its input file and options:
 // converting twice gives the same bytes.
 //
-// Imports: floor 0 and, on floor 1, lib/chunking, lib/gold, lib/lineexport,
-// lib/questions, lib/represent (FirstRunes) and lib/trec. lib/synth imports
-// this package for the data folder layout and its one writer, WriteFiles.
+// Imports: floor 0 and, on floor 1, lib/chunking, lib/datafolder (the data
+// folder layout and its one writer, WriteFiles), lib/gold, lib/lineexport,
+// lib/questions, lib/represent (FirstRunes) and lib/trec.
 //
 // # Common rules
 //

@@ -18,6 +18,7 @@ import (
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/lineexport"
@@ -31,26 +32,6 @@ import (
 // ConverterVersion is recorded in every dataset.json. It changes whenever a
 // converter's output for the same input changes.
 const ConverterVersion = "2"
-
-// Files of a data folder, in the layout `linemem reproduce` reads (lib/synth
-// writes the same), plus the two this package adds.
-const (
-	SourcesDir    = "sources"
-	QuestionsFile = "questions.jsonl"
-	EvidenceFile  = "evidence.jsonl"
-	QrelsFile     = "qrels.txt"
-	SummariesFile = "summaries.jsonl"
-	// NoAnswerFile holds questions whose answer is not in the history
-	// (LoCoMo category 5, LongMemEval `_abs`): an abstention set, never
-	// retrieval questions.
-	NoAnswerFile = "noanswer.jsonl"
-	// DatasetFile records what the folder was converted from (file names,
-	// sha256, sizes), the converter and its version, every mapping
-	// decision's counts and every question dropped with the reason.
-	DatasetFile = "dataset.json"
-	// UsersDir holds one data folder per user when a conversion is split.
-	UsersDir = "users"
-)
 
 // TextPrefixRunes is how many runes of a turn's text an evidence item quotes.
 const TextPrefixRunes = 20
@@ -192,7 +173,7 @@ func (f *Folder) Build() (*Built, error) {
 			sessionOf[res.Messages[i].ID] = t
 		}
 		turnOf[src.Name] = keys
-		b.Files[SourcesDir+"/"+src.Name] = data
+		b.Files[datafolder.SourcesDir+"/"+src.Name] = data
 		msgs = append(msgs, res.Messages...)
 		b.Chunks = append(b.Chunks, chunks...)
 	}
@@ -250,22 +231,22 @@ func (f *Folder) Build() (*Built, error) {
 	b.Info.Questions, b.Info.NoAnswer = len(b.Questions), len(f.NoAnswer)
 	slices.SortFunc(b.Info.Dropped, func(x, y Dropped) int { return strings.Compare(x.QID, y.QID) })
 	var err error
-	if b.Files[QuestionsFile], err = encodeLines(b.Questions); err != nil {
+	if b.Files[datafolder.QuestionsFile], err = encodeLines(b.Questions); err != nil {
 		return nil, err
 	}
-	if b.Files[NoAnswerFile], err = encodeLines(f.NoAnswer); err != nil {
+	if b.Files[datafolder.NoAnswerFile], err = encodeLines(f.NoAnswer); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	if err := gold.WriteEvidence(&buf, kept); err != nil {
 		return nil, err
 	}
-	b.Files[EvidenceFile] = buf.Bytes()
+	b.Files[datafolder.EvidenceFile] = buf.Bytes()
 	buf = bytes.Buffer{}
 	if err := trec.WriteQrels(&buf, b.Qrels); err != nil {
 		return nil, err
 	}
-	b.Files[QrelsFile] = buf.Bytes()
+	b.Files[datafolder.QrelsFile] = buf.Bytes()
 	byID := make(map[string]chat.Message, len(msgs))
 	for _, m := range msgs {
 		byID[m.ID] = m
@@ -289,14 +270,14 @@ func (f *Folder) Build() (*Built, error) {
 		}
 		sums = append(sums, summaryLine{c.ID, s})
 	}
-	if b.Files[SummariesFile], err = encodeLines(sums); err != nil {
+	if b.Files[datafolder.SummariesFile], err = encodeLines(sums); err != nil {
 		return nil, err
 	}
 	info, err := json.MarshalIndent(b.Info, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	b.Files[DatasetFile] = append(info, '\n')
+	b.Files[datafolder.DatasetFile] = append(info, '\n')
 	return b, nil
 }
 
@@ -325,40 +306,11 @@ func LeadSummary(msgs []chat.Message) string {
 	return represent.FirstRunes(b.String(), LeadSummaryMaxRunes)
 }
 
-// WriteDir writes the built folder into dir (WriteFiles).
-func (b *Built) WriteDir(dir string) error { return WriteFiles(dir, b.Files) }
+// WriteDir writes the built folder into dir (datafolder.WriteFiles).
+func (b *Built) WriteDir(dir string) error { return datafolder.WriteFiles(dir, b.Files) }
 
 // Names lists Files' paths in byte order.
-func (b *Built) Names() []string { return FileNames(b.Files) }
-
-// WriteFiles writes a data folder into dir: each file of files (path
-// relative to dir, with "/" separators → content) in byte order of the
-// paths, with its folders created (0755) as needed and the file written
-// 0644, replacing a file of the same name. Nothing else in dir is touched.
-// It is the one writer of the data folder layout, for converted and for
-// synthetic folders.
-func WriteFiles(dir string, files map[string][]byte) error {
-	for _, name := range FileNames(files) {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, files[name], 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// FileNames lists the paths of files in byte order.
-func FileNames(files map[string][]byte) []string {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func (b *Built) Names() []string { return datafolder.FileNames(b.Files) }
 
 // exportMessage is one message of a JSON-by-date export (spec §2).
 type exportMessage struct {
@@ -470,8 +422,8 @@ func (f *Folder) Split(noAnswerUser []string) []*Folder {
 
 // Write builds the folder into dir and, with perUser, each user's folder
 // into dir/users/USER. It returns the pooled build. dir is new, empty, or the
-// folder of an earlier conversion (it holds DatasetFile), whose SourcesDir
-// and UsersDir are removed first so that no source or user of the earlier
+// folder of an earlier conversion (it holds datafolder.DatasetFile), whose datafolder.SourcesDir
+// and datafolder.UsersDir are removed first so that no source or user of the earlier
 // run stays behind; any other non-empty dir is refused and left untouched.
 func (f *Folder) Write(dir string, perUser bool, noAnswerUser []string) (*Built, error) {
 	b, err := f.Build()
@@ -492,7 +444,7 @@ func (f *Folder) Write(dir string, perUser bool, noAnswerUser []string) (*Built,
 		if err != nil {
 			return nil, err
 		}
-		if err := sb.WriteDir(filepath.Join(dir, UsersDir, safeName(sub.Info.Users[0]))); err != nil {
+		if err := sb.WriteDir(filepath.Join(dir, datafolder.UsersDir, safeName(sub.Info.Users[0]))); err != nil {
 			return nil, err
 		}
 	}
@@ -508,10 +460,10 @@ func clearEarlierConversion(dir string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(dir, DatasetFile)); err != nil {
-		return fmt.Errorf("datasets: %s is not empty and holds no %s of an earlier conversion: convert into a new or empty folder", dir, DatasetFile)
+	if _, err := os.Stat(filepath.Join(dir, datafolder.DatasetFile)); err != nil {
+		return fmt.Errorf("datasets: %s is not empty and holds no %s of an earlier conversion: convert into a new or empty folder", dir, datafolder.DatasetFile)
 	}
-	for _, sub := range []string{SourcesDir, UsersDir} {
+	for _, sub := range []string{datafolder.SourcesDir, datafolder.UsersDir} {
 		if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
 			return err
 		}

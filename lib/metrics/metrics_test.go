@@ -164,3 +164,25 @@ func TestNamesParse(t *testing.T) {
 		}
 	}
 }
+
+func TestLabel(t *testing.T) {
+	cases := []struct{ name, want string }{
+		{metrics.Recall5, "Recall@5"},
+		{"recall@10", "Recall@10"},
+		{metrics.MRR5, "MRR@5"},
+		{metrics.NDCG5, "nDCG@5"},
+		{"ndcg@10", "nDCG@10"},
+		{metrics.Success1, "Success@1"},
+		{"recall_any@5", "Recall_any@5"},
+		{"precision@5", "precision@5"}, // unknown family: unchanged
+		{"recall@0", "recall@0"},       // bad cutoff: unchanged
+		{"", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := metrics.Label(c.name); got != c.want {
+				t.Errorf("Label(%q) = %q, want %q", c.name, got, c.want)
+			}
+		})
+	}
+}

@@ -6,45 +6,42 @@ import (
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
-	"github.com/linemem/linemem/lib/tokenize"
-	"github.com/linemem/linemem/lib/tokenize/kagome"
 )
 
 // The embedding_text component ablation: its table and figure.
 var (
 	ablationTableArtefact = tableArtefact(AblationSlug, 0, false, func(s *Study) (report.Table, error) {
-		rows, err := Ablation(s)
+		rows, err := ablation(s)
 		if err != nil {
 			return report.Table{}, err
 		}
-		return AblationTable(rows, bootstrapWords(s)+"; Δ paired against the paper's composition under the same method."), nil
+		return ablationTable(rows, s), nil
 	})
-	ablationFigureArtefact = figureArtefact(AblationFigureSlug, 0, false, func(s *Study) (Figure, error) {
-		rows, err := Ablation(s)
+	ablationFigureArtefact = withMetrics(figureArtefact(AblationFigureSlug, 0, false, func(s *Study) (Figure, error) {
+		rows, err := ablation(s)
 		if err != nil {
 			return Figure{}, err
 		}
-		p, err := AblationFigure(rows)
+		p, err := ablationFigure(rows)
 		return Figure{Slug: AblationFigureSlug, Plot: p, Notes: []string{"Rows: method · text indexed; the paper's composition is prefix, summary, excerpt label and excerpt."}}, err
-	})
+	}), metrics.Recall5)
 )
 
-// AblationTokenizers are the BM25 tokenizers of the embedding_text ablation:
-// the paper's and kagome.
-var AblationTokenizers = []string{tokenize.Default, kagome.Name}
-
-// Ablation runs the embedding_text component ablation (lib/beyond) over
+// ablation runs the embedding_text component ablation (lib/beyond) over
 // the Study, once.
-func Ablation(s *Study) ([]beyond.AblationRow, error) {
+func ablation(s *Study) ([]beyond.AblationRow, error) {
 	return cached(s, "ablation", func() ([]beyond.AblationRow, error) {
-		return beyond.Ablation(beyond.AblationInput{Chunks: s.Chunks, Summaries: s.Summaries, Questions: s.Questions, Qrels: s.Qrels, Tokenizers: AblationTokenizers, Protocol: s.Protocol})
+		return beyond.Ablation(beyond.AblationInput{Chunks: s.Chunks, Summaries: s.Summaries, Questions: s.Questions, Qrels: s.Qrels, Tokenizers: beyond.AblationTokenizers, Protocol: s.Protocol})
 	})
 }
 
-// AblationTable lays the ablation out as AblationSlug.
-func AblationTable(rows []beyond.AblationRow, note string) report.Table {
+// ablationTable lays the ablation out as AblationSlug, with the interval
+// columns of s's protocol.
+func ablationTable(rows []beyond.AblationRow, s *Study) report.Table {
+	note := bootstrapWords(s) + "; Δ paired against the paper's composition under the same method."
+	cols := ciColumns(s.Protocol)
 	t := report.Table{Slug: AblationSlug, Caption: "embedding_text components: each alone and the paper's composition",
-		Columns: append(append([]string{"Method", "Text indexed"}, ciColumns...), "ΔRecall@5 vs paper's (95% CI)", "p", "Holm p"),
+		Columns: append(append([]string{"Method", "Text indexed"}, cols...), "Δ"+selectionLabel(s)+" vs paper's ("+levelWords(s.Protocol)+" CI)", "p", "Holm p"),
 		// Many interval columns fit a one-column page only with the metric name short.
 		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}},
 		Notes: []string{
@@ -53,17 +50,21 @@ func AblationTable(rows []beyond.AblationRow, note string) report.Table {
 		}}
 	for _, r := range rows {
 		if r.Eval == nil {
-			t.Rows = append(t.Rows, []string{r.Method, r.Variant, "–", "–", "–", "not run: " + r.Skipped, "–", "–"})
+			row := []string{r.Method, r.Variant}
+			for range cols {
+				row = append(row, "–")
+			}
+			t.Rows = append(t.Rows, append(row, "not run: "+r.Skipped, "–", "–"))
 			continue
 		}
 		d, p, h := dCell(r.Diff)
-		t.Rows = append(t.Rows, []string{r.Method, r.Variant, metricCell(r.Eval, metrics.Recall5), metricCell(r.Eval, metrics.MRR5), metricCell(r.Eval, metrics.NDCG5), d, p, h})
+		t.Rows = append(t.Rows, append(append([]string{r.Method, r.Variant}, metricCells(r.Eval, s.Protocol)...), d, p, h))
 	}
 	return t
 }
 
-// AblationFigure plots Recall@5 with its interval for every row that ran.
-func AblationFigure(rows []beyond.AblationRow) (*plot.Plot, error) {
+// ablationFigure plots Recall@5 with its interval for every row that ran.
+func ablationFigure(rows []beyond.AblationRow) (*plot.Plot, error) {
 	var items []report.LabeledCI
 	for _, r := range rows {
 		if r.Eval == nil {

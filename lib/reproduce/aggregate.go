@@ -6,18 +6,12 @@ import (
 
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 )
 
 // aggregateArtefact compares remedies for aggregate questions.
 var aggregateArtefact = tableArtefact(AggregateSlug, NeedsSweep, false, aggregateTable)
-
-// CompareRemedies is beyond.CompareRemedies over the Study's setup.
-func CompareRemedies(s *Study, names []string) ([]beyond.RemedyRow, error) {
-	return beyond.CompareRemedies(s.Setup, names)
-}
 
 // aggregateTable compares the selected hybrid with each remedy applied to
 // it (beyond.RemedyNames), by question type: Recall@5 with its interval, Recall@10,
@@ -29,11 +23,11 @@ func aggregateTable(s *Study) (report.Table, error) {
 		return report.Table{}, err
 	}
 	names := beyond.RemedyNames(cfg.Name)
-	rows, err := CompareRemedies(s, names)
+	rows, err := beyond.CompareRemedies(s.Outcome, names)
 	if err != nil {
 		return report.Table{}, err
 	}
-	label := map[string]string{names[0]: "selected hybrid", names[1]: "+ mmr λ = " + fusion.FormatBeta(beyond.RemedyLambda), names[2]: "+ period γ = " + fusion.FormatBeta(beyond.RemedyGamma)}
+	label := map[string]string{names[0]: "selected hybrid", names[1]: fmt.Sprintf("+ mmr λ = %.2f", beyond.RemedyLambda), names[2]: fmt.Sprintf("+ period γ = %.2f", beyond.RemedyGamma)}
 	t := report.Table{Number: 0, Slug: AggregateSlug,
 		Caption: "Remedies for aggregate questions applied to the selected hybrid, by question type",
 		Columns: []string{"Question type", "Questions", "Method", "Recall@5 (95% CI)", "Recall@10", "Recall@20", "Success@5", "ΔRecall@5 (95% CI)", "ΔSuccess@5 (95% CI)"},

@@ -60,7 +60,7 @@ func TestCompareRemedies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := reproduce.CompareRemedies(s, []string{cfg.Name, cfg.Name, "mmr:" + cfg.Name + "@0.50"})
+	rows, err := beyond.CompareRemedies(s.Outcome, []string{cfg.Name, cfg.Name, "mmr:" + cfg.Name + "@0.50"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestCompareRemediesErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := reproduce.CompareRemedies(s, c.names)
+			_, err := beyond.CompareRemedies(s.Outcome, c.names)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err = %v, want one containing %q", err, c.want)
 			}

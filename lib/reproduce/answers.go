@@ -1,20 +1,16 @@
 package reproduce
 
 import (
-	"context"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/plot"
 
-	"github.com/linemem/linemem/lib/answer"
 	"github.com/linemem/linemem/lib/answereval"
-	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/memory"
+	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
-	"github.com/linemem/linemem/lib/tokenize"
 )
 
 // Slugs of the evidence-attributed answers (spec §13): the table, and the
@@ -27,14 +23,14 @@ const (
 // The evidence-attributed answers: their table and figure.
 var (
 	answersTableArtefact = tableArtefact(AnswersSlug, NeedsSweep|NeedsAnswers, false, func(s *Study) (report.Table, error) {
-		runs, err := Answers(s)
+		runs, err := answers(s)
 		if err != nil {
 			return report.Table{}, err
 		}
 		return AnswersTable(runs, s.Protocol.B, s.Protocol.Seed), nil
 	})
 	answersFigureArtefact = figureArtefact(AnswersFigureSlug, NeedsSweep|NeedsAnswers, false, func(s *Study) (Figure, error) {
-		runs, err := Answers(s)
+		runs, err := answers(s)
 		if err != nil {
 			return Figure{}, err
 		}
@@ -43,71 +39,9 @@ var (
 	})
 )
 
-// AnswerRun is one answerer over one retriever's top k, scored.
-type AnswerRun struct {
-	Label         string // how the table names the retriever ("embedding_text_bm25", "selected hybrid")
-	Retriever     string
-	Provider      string
-	Model         string
-	PromptVersion string // "" for the extractive baseline
-	K             int
-	F1Tokenizer   string
-	Scores        *answereval.Scores
-	Groups        []answereval.Group // overall, then by question type
-}
-
-// ScoreAnswers scores items against qrels and summarises them with b
-// resamples and seed, under the run's labels.
-func ScoreAnswers(label string, k int, items []answereval.Item, qrels map[string]map[string]int, tok tokenize.Tokenizer, b int, seed uint64) AnswerRun {
-	run := AnswerRun{Label: label, K: k, F1Tokenizer: tok.Name()}
-	if len(items) > 0 {
-		a := items[0].Answer
-		run.Retriever, run.Provider, run.Model, run.PromptVersion = a.Retriever, a.Provider, a.Model, a.PromptVersion
-	}
-	run.Scores = answereval.Score(items, qrels, tok)
-	run.Groups = answereval.Summarize(run.Scores, questions.Types, b, seed, bootstrap.DefaultLevel)
-	return run
-}
-
-// Answers answers every question with the extractive baseline from the top
-// answer.DefaultK chunks of two retrievers — embedding_text_bm25, the
-// paper's best single retriever and the everyday default, and the selected
-// hybrid — retrieved through lib/memory under the study's tokenizer and
-// vectors, and scores them (lib/answereval) with the study's B and seed.
-// lib/memory is the everyday search, not the protocol: its fallback for a
-// question whose BM25 terms match nothing can supply chunks the protocol's
-// run lacks.
-func Answers(s *Study) ([]AnswerRun, error) {
-	return cached(s, "answers", func() ([]AnswerRun, error) { return answers(s) })
-}
-
-func answers(s *Study) ([]AnswerRun, error) {
-	_, cfg, err := s.Selected()
-	if err != nil {
-		return nil, err
-	}
-	tok, err := tokenize.New(answer.DefaultExtractiveTokenizer)
-	if err != nil {
-		return nil, err
-	}
-	f1tok, err := tokenize.New(answereval.DefaultTokenizer)
-	if err != nil {
-		return nil, err
-	}
-	ex := answer.NewExtractive(tok)
-	var runs []AnswerRun
-	for _, r := range []struct{ label, name string }{{"embedding_text_bm25", "embedding_text_bm25"}, {"selected hybrid", cfg.Name}} {
-		mem, err := memory.Open(s.Store, memory.Options{Retriever: r.name, Tokenizer: s.Protocol.Tokenizer, EmbedModel: s.EmbedModel})
-		if err != nil {
-			return nil, err
-		}
-		items, err := answereval.Answer(context.Background(), mem, ex, s.Questions, answer.DefaultK, nil)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, ScoreAnswers(r.label, answer.DefaultK, items, s.Qrels, f1tok, s.Protocol.B, s.Protocol.Seed))
-	}
-	return runs, nil
+// answers is beyond.Answers of the Study, once.
+func answers(s *Study) ([]answereval.Run, error) {
+	return cached(s, "answers", func() ([]answereval.Run, error) { return beyond.Answers(s.Outcome, s.Store, s.EmbedModel) })
 }
 
 // answerMetricLabels name the metrics in the table, in answereval.Metrics order.
@@ -132,7 +66,7 @@ var answerMetricOrder = []string{answereval.InReach, answereval.CitationPrecisio
 // the macro mean and its 95% percentile-bootstrap interval, with the number
 // of questions where the metric is defined when that is fewer than the
 // group's; no question or answer text.
-func AnswersTable(runs []AnswerRun, b int, seed uint64) report.Table {
+func AnswersTable(runs []answereval.Run, b int, seed uint64) report.Table {
 	t := report.Table{
 		Slug:    AnswersSlug,
 		Caption: "Evidence-attributed answers from the top-k chunks, by question type",
@@ -220,9 +154,9 @@ var answerMetricShort = map[string]string{
 	answereval.AbstentionInReach:    "Abst-in",
 }
 
-func runs0(runs []AnswerRun) AnswerRun {
+func runs0(runs []answereval.Run) answereval.Run {
 	if len(runs) == 0 {
-		return AnswerRun{F1Tokenizer: answereval.DefaultTokenizer}
+		return answereval.Run{F1Tokenizer: answereval.DefaultTokenizer}
 	}
 	return runs[0]
 }
@@ -238,7 +172,7 @@ func withCI(iv answereval.Interval) string {
 // share of questions whose primary gold was supplied (gold in top k, the
 // ceiling of attribution) above the citation recall the answers reach, both
 // with their 95% bootstrap intervals.
-func AnswersFigure(runs []AnswerRun) (*plot.Plot, error) {
+func AnswersFigure(runs []answereval.Run) (*plot.Plot, error) {
 	var items []report.LabeledCI
 	for _, typ := range append([]string{answereval.AllTypes}, questions.Types...) {
 		for _, run := range runs {
@@ -258,16 +192,4 @@ func AnswersFigure(runs []AnswerRun) (*plot.Plot, error) {
 		}
 	}
 	return report.PointsWithCI("Extractive answers: primary gold supplied vs cited (95% CI)", "share of questions / citation recall", items)
-}
-
-// answersParameters records the settings of Answers for the manifest.
-func answersParameters() map[string]any {
-	return map[string]any{
-		"k":                    answer.DefaultK,
-		"retrievers":           []string{"embedding_text_bm25", "selected hybrid"},
-		"answerer":             answer.ExtractiveName,
-		"extractive_tokenizer": answer.DefaultExtractiveTokenizer,
-		"f1_tokenizer":         answereval.DefaultTokenizer,
-		"metrics":              answereval.Metrics,
-	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/answereval"
+	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/reproduce"
 )
 
@@ -17,7 +18,7 @@ func TestAnswersTableHoldsNoQuestionOrAnswerText(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	runs, err := reproduce.Answers(s)
+	runs, err := beyond.Answers(s.Outcome, s.Store, s.EmbedModel)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,17 +7,61 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/plot/vg"
+
+	"github.com/linemem/linemem/lib/datafolder"
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/report"
 )
 
 // Artefact is one table, figure or file that a reproduction writes: its
 // Slug (what `linemem reproduce --only` and Build take), the shared state of
-// the Study it Needs, and how to Build it. Artefacts lists them all.
+// the Study it Needs, the metrics it reads by name, and how to Build it.
+// Artefacts lists them all.
 type Artefact struct {
 	Slug  string
 	Needs Need
 	Paper bool // a table or figure of the paper (what a benchmark folder holds)
-	Build func(*Study) (Output, error)
+	// Metrics are the metrics the artefact reads by name, which the
+	// protocol must evaluate (Protocol.Metrics); the interval columns and
+	// the selection metric follow the protocol and need no entry here.
+	Metrics []string
+	Build   func(*Study) (Output, error)
+}
+
+// CheckMetrics reports the first metric of a.Metrics that p does not
+// evaluate: building a would otherwise print it as zeros.
+func (a Artefact) CheckMetrics(p experiment.Protocol) error {
+	for _, m := range a.Metrics {
+		if !slices.Contains(p.Metrics, m) {
+			return fmt.Errorf("reproduce: %s needs the metric %s, which the protocol's metrics %v lack", a.Slug, m, p.Metrics)
+		}
+	}
+	return nil
+}
+
+// withMetrics returns a reading the metrics ms by name.
+func withMetrics(a Artefact, ms ...string) Artefact {
+	a.Metrics = ms
+	return a
+}
+
+// checkArtefacts checks the metric needs of the artefacts of slugs under p
+// (nil slugs: every artefact of the registry).
+func checkArtefacts(p experiment.Protocol, slugs []string) error {
+	if slugs == nil {
+		slugs = Slugs()
+	}
+	for _, slug := range slugs {
+		a, err := Lookup(slug)
+		if err != nil {
+			return err
+		}
+		if err := a.CheckMetrics(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Output is what an artefact builds: exactly one of a table, a figure or a
@@ -103,10 +147,13 @@ func Build(s *Study, slug string) (Output, error) {
 	return a.build(s)
 }
 
-// build builds a over s, or says which input it lacks.
+// build builds a over s, or says which input or metric it lacks.
 func (a Artefact) build(s *Study) (Output, error) {
+	if err := a.CheckMetrics(s.Protocol); err != nil {
+		return Output{}, err
+	}
 	if !available(s, a.Needs) {
-		return Output{}, fmt.Errorf("reproduce: %s needs %s in %s", a.Slug, EvidenceFile, s.Opts.DataDir)
+		return Output{}, fmt.Errorf("reproduce: %s needs %s in %s", a.Slug, datafolder.EvidenceFile, s.Opts.DataDir)
 	}
 	return a.Build(s)
 }
@@ -114,7 +161,7 @@ func (a Artefact) build(s *Study) (Output, error) {
 // available reports whether s can meet needs: all but NeedsEvidence are
 // computed on demand.
 func available(s *Study, needs Need) bool {
-	return needs&NeedsEvidence == 0 || s.data.has(EvidenceFile)
+	return needs&NeedsEvidence == 0 || s.data.has(datafolder.EvidenceFile)
 }
 
 // Write builds the artefact of slug over s and writes it into outDir (a
@@ -138,20 +185,21 @@ func (a Artefact) write(s *Study, outDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := out.write(s, outDir)
+	width, height := s.Opts.FigureSize()
+	paths, err := out.write(outDir, width, height)
 	if err != nil {
 		return paths, fmt.Errorf("%s: %w", a.Slug, err)
 	}
 	return paths, nil
 }
 
-func (o Output) write(s *Study, outDir string) ([]string, error) {
+// write writes o into outDir, a figure at width × height.
+func (o Output) write(outDir string, width, height vg.Length) ([]string, error) {
 	switch {
 	case o.Table != nil:
 		return WriteTable(*o.Table, outDir)
 	case o.Figure != nil:
-		w, h := s.Opts.FigureSize()
-		return o.Figure.Save(outDir, w, h)
+		return o.Figure.Save(outDir, width, height)
 	case o.File != nil:
 		path := filepath.Join(outDir, o.File.Name)
 		return []string{path}, os.WriteFile(path, o.File.Data, 0o644)
@@ -183,6 +231,13 @@ func WritePaper(s *Study, outDir string) ([]string, error) {
 }
 
 func writeArtefacts(s *Study, outDir string, keep func(Artefact) bool) ([]string, error) {
+	for _, a := range Artefacts {
+		if keep(a) {
+			if err := a.CheckMetrics(s.Protocol); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
@@ -223,4 +278,52 @@ func figureArtefact(slug string, needs Need, paper bool, build func(*Study) (Fig
 		}
 		return Output{Figure: &f}, nil
 	}}
+}
+
+// tableRunArtefacts registers each of tables as a runArtefact; its slug is
+// the table's own (report.Table.BaseName), known once it is built.
+func tableRunArtefacts[R any](tables []func(R) report.Table) []runArtefact[R] {
+	out := make([]runArtefact[R], len(tables))
+	for i, table := range tables {
+		out[i] = runArtefact[R]{Build: func(r R) (Output, error) {
+			t := table(r)
+			return Output{Table: &t}, nil
+		}}
+	}
+	return out
+}
+
+// runArtefact is one output of a layout over several runs (a multi-seed
+// run, the users of a benchmark): its slug ("" for a table: its own) and how
+// to build it from the runs R. A list of them, in writing order, is that
+// layout's registry, as Artefacts is the registry of one study.
+type runArtefact[R any] struct {
+	Slug  string
+	Build func(R) (Output, error)
+}
+
+// writeRun builds every artefact of arts over r and writes it into outDir
+// (created if missing), figures at width × height, and returns the paths
+// written, in order.
+func writeRun[R any](r R, arts []runArtefact[R], outDir string, width, height vg.Length) ([]string, error) {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, a := range arts {
+		out, err := a.Build(r)
+		name := a.Slug
+		if name == "" && out.Table != nil {
+			name = out.Table.BaseName()
+		}
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", name, err)
+		}
+		paths, err := out.write(outDir, width, height)
+		written = append(written, paths...)
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return written, nil
 }

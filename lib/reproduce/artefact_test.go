@@ -64,7 +64,7 @@ func TestWriteOneArtefactWritesItsFilesOnly(t *testing.T) {
 // from WriteTable.
 func TestWriteTableKeepsOneLegendEntryPerRetriever(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := reproduce.WriteTable(reproduce.AnswersTable([]reproduce.AnswerRun{{Label: "embedding_text_bm25", Scores: &answereval.Scores{}}}, 10, 0), dir); err != nil {
+	if _, err := reproduce.WriteTable(reproduce.AnswersTable([]answereval.Run{{Label: "embedding_text_bm25", Scores: &answereval.Scores{}}}, 10, 0), dir); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, reproduce.AnswersSlug+".tex"))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/linemem/linemem/lib/chunking"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/ingest"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/reproduce"
@@ -64,7 +65,7 @@ func BenchmarkReproducePaperScale(b *testing.B) {
 		}
 		b.ResetTimer()
 		start = time.Now()
-		inputs, problems := ingest.Collect([]string{filepath.Join(data, reproduce.SourcesDir)})
+		inputs, problems := ingest.Collect([]string{filepath.Join(data, datafolder.SourcesDir)})
 		if len(problems) > 0 {
 			b.Fatal(problems[0])
 		}

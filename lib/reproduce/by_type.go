@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 )
 
@@ -15,8 +14,8 @@ var (
 	figure5 = figureArtefact("figure5", NeedsSweep, true, byTypeFigure)
 )
 
-// byType returns Recall@5 of the selected hybrid by question type with
-// intervals, after the overall row.
+// byType returns the selection metric (the paper's Recall@5) of the selected
+// hybrid by question type with intervals, after the overall row.
 func byType(s *Study) ([]bootstrap.TypeInterval, error) {
 	best, _, err := s.Selected()
 	if err != nil {
@@ -26,7 +25,7 @@ func byType(s *Study) ([]bootstrap.TypeInterval, error) {
 	if err != nil {
 		return nil, err
 	}
-	iv := best.CI[metrics.Recall5]
+	iv := best.CI[s.Protocol.SelectionMetric]
 	overall := bootstrap.TypeInterval{Type: "overall", Questions: len(best.Result.QIDs), Mean: iv.Mean, Lo: iv.Lo, Hi: iv.Hi}
 	return append([]bootstrap.TypeInterval{overall}, rows...), nil
 }
@@ -42,7 +41,7 @@ func byTypeTable(s *Study) (report.Table, error) {
 		return report.Table{}, err
 	}
 	t := report.Table{Number: 6, Slug: "by_question_type", Caption: "Selection-conditioned best-hybrid performance by question type",
-		Columns: []string{"Question type", "Questions", "Recall@5", "95% CI"},
+		Columns: []string{"Question type", "Questions", selectionLabel(s), levelWords(s.Protocol) + " CI"},
 		Notes:   []string{"Selected configuration: " + cfg.Name + ". Per-type intervals resample within each type."}}
 	for _, r := range rows[1:] {
 		t.Rows = append(t.Rows, []string{r.Type, strconv.Itoa(r.Questions), report.F3(r.Mean), report.CI3(r.Lo, r.Hi)})
@@ -50,7 +49,8 @@ func byTypeTable(s *Study) (report.Table, error) {
 	return t, nil
 }
 
-// byTypeFigure plots the selected hybrid's Recall@5 overall and by type.
+// byTypeFigure plots the selected hybrid's selection metric overall and by
+// type.
 func byTypeFigure(s *Study) (Figure, error) {
 	rows, err := byType(s)
 	if err != nil {
@@ -60,6 +60,7 @@ func byTypeFigure(s *Study) (Figure, error) {
 	for i, r := range rows {
 		items[i] = report.LabeledCI{Label: fmt.Sprintf("%s (n = %d)", r.Type, r.Questions), Value: r.Mean, Lo: r.Lo, Hi: r.Hi}
 	}
-	p, err := report.PointsWithCI("Selected hybrid Recall@5 by question type (95% CI)", "Recall@5", items)
+	label := selectionLabel(s)
+	p, err := report.PointsWithCI("Selected hybrid "+label+" by question type ("+levelWords(s.Protocol)+" CI)", label, items)
 	return Figure{Number: 5, Slug: "by_question_type", Plot: p}, err
 }

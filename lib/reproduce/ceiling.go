@@ -26,7 +26,7 @@ func ceilingTable(s *Study) (report.Table, error) {
 		pairings = append(pairings, selCfg.Pairing)
 	}
 	for _, label := range pairings {
-		sparse, vec, err := components(s, label)
+		sparse, vec, err := s.Outcome.Components(label)
 		if err != nil {
 			return report.Table{}, err
 		}

@@ -2,7 +2,9 @@ package reproduce
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/experiment"
@@ -23,19 +25,50 @@ func metricCell(ev *experiment.Evaluation, metric string) string {
 	return report.F3(ev.Result.Mean[metric]) + " " + report.CI3(iv.Lo, iv.Hi)
 }
 
-var ciColumns = []string{"Recall@5 (95% CI)", "MRR@5 (95% CI)", "nDCG@5 (95% CI)"}
-
-func metricLabel(metric string) string {
-	switch metric {
-	case metrics.Recall5:
-		return "Recall@5"
-	case metrics.NDCG5:
-		return "nDCG@5"
-	case metrics.MRR5:
-		return "MRR@5"
+// intervalMetrics are the metrics of a table's interval columns (Tables 3
+// and 4 and the tables beyond the paper that follow them): the protocol's
+// metrics in order, without the success family, whose Top-k failures
+// (Success@k = 0) Tables 7 and 8 count instead.
+func intervalMetrics(p experiment.Protocol) []string {
+	var out []string
+	for _, name := range p.Metrics {
+		if m, err := metrics.Parse(name); err == nil && m.Family != "success" {
+			out = append(out, name)
+		}
 	}
-	return metric
+	return out
 }
+
+// ciColumns heads the interval columns of intervalMetrics: "Recall@5 (95% CI)".
+func ciColumns(p experiment.Protocol) []string {
+	ms := intervalMetrics(p)
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = metrics.Label(m) + " (" + levelWords(p) + " CI)"
+	}
+	return out
+}
+
+// metricCells are ev's cells under ciColumns.
+func metricCells(ev *experiment.Evaluation, p experiment.Protocol) []string {
+	ms := intervalMetrics(p)
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = metricCell(ev, m)
+	}
+	return out
+}
+
+// levelWords is the protocol's interval level as a percentage: "95%".
+func levelWords(p experiment.Protocol) string {
+	return strconv.FormatFloat(math.Round(p.Level*1000)/10, 'f', -1, 64) + "%"
+}
+
+// selectionLabel is the protocol's selection metric as tables name it.
+func selectionLabel(s *Study) string { return metrics.Label(s.Protocol.SelectionMetric) }
+
+// metricSlug is a metric name as file names carry it: "recall@5" → "recall5".
+func metricSlug(name string) string { return strings.ReplaceAll(name, "@", "") }
 
 func bootstrapNote(s *Study) string {
 	return fmt.Sprintf("95%% CIs: percentile bootstrap over evaluated questions (B = %d, seed = %d, type-7 percentiles); %d questions evaluated.",

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 )
@@ -16,33 +15,28 @@ var (
 	figure4 = figureArtefact("figure4", NeedsSingles|NeedsSweep, true, differencesFigure)
 )
 
-// differences returns the paired Recall@5 differences of paper Table 5: the
-// selected hybrid minus the best single retriever, and minus the summary
-// hybrid at its best β.
+// differences returns the paired differences in the selection metric of
+// paper Table 5 (Recall@5): the selected hybrid minus the best single
+// retriever, and minus the summary hybrid at its best β.
 func differences(s *Study) ([]experiment.Difference, []string, error) {
 	best, bestCfg, err := s.Selected()
 	if err != nil {
 		return nil, nil, err
 	}
-	singles, err := s.Singles()
+	top, err := s.Outcome.BestSingle()
 	if err != nil {
 		return nil, nil, err
-	}
-	top := singles[0]
-	for _, ev := range singles[1:] {
-		if ev.Result.Mean[metrics.Recall5] > top.Result.Mean[metrics.Recall5] {
-			top = ev
-		}
 	}
 	sh, shCfg, err := s.SummaryHybrid()
 	if err != nil {
 		return nil, nil, err
 	}
-	d1, err := s.Setup.PairedDifference(best, top, metrics.Recall5)
+	sel := s.Protocol.SelectionMetric
+	d1, err := s.Setup.PairedDifference(best, top, sel)
 	if err != nil {
 		return nil, nil, err
 	}
-	d2, err := s.Setup.PairedDifference(best, sh, metrics.Recall5)
+	d2, err := s.Setup.PairedDifference(best, sh, sel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,7 +66,7 @@ func differencesTable(s *Study) (report.Table, error) {
 		return report.Table{}, err
 	}
 	t := report.Table{Number: 5, Slug: "paired_differences", Caption: "Bootstrap difference confidence intervals",
-		Columns: []string{"Comparison", "ΔRecall@5", "95% CI", "Interpretation"},
+		Columns: []string{"Comparison", "Δ" + selectionLabel(s), levelWords(s.Protocol) + " CI", "Interpretation"},
 		Notes:   []string{"Paired percentile bootstrap on the same resamples for both methods; conditional on the configuration selected on these questions."}}
 	for i, d := range diffs {
 		t.Rows = append(t.Rows, []string{labels[i], report.Signed3(d.Mean), report.CI3(d.Lo, d.Hi), interpretation(d)})
@@ -91,7 +85,8 @@ func differencesFigure(s *Study) (Figure, error) {
 	for i, d := range diffs {
 		items[i] = report.LabeledCI{Label: short[i], Value: d.Mean, Lo: d.Lo, Hi: d.Hi}
 	}
-	p, err := report.DifferencesWithCI("Paired-bootstrap 95% CIs of Recall@5 differences (selection-conditioned)", "ΔRecall@5", items)
+	label := selectionLabel(s)
+	p, err := report.DifferencesWithCI("Paired-bootstrap "+levelWords(s.Protocol)+" CIs of "+label+" differences (selection-conditioned)", "Δ"+label, items)
 	notes := []string{"Rows, top to bottom: " + strings.Join(labels, "; ") + " (best: the selected hybrid; S-hybrid: the summary hybrid S-BM25+S-Vec at its best β).", PairingAbbreviations}
 	return Figure{Number: 4, Slug: "paired_differences", Plot: p, Notes: notes}, err
 }

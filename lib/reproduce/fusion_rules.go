@@ -10,33 +10,22 @@ import (
 // Fusion rules: linear min–max, RRF and z-score on the selected pair.
 var (
 	fusionTableArtefact  = tableArtefact(FusionSlug, NeedsSweep, false, fusionTable)
-	fusionFigureArtefact = figureArtefact(FusionFigureSlug, NeedsSweep, false, fusionFigure)
+	fusionFigureArtefact = withMetrics(figureArtefact(FusionFigureSlug, NeedsSweep, false, fusionFigure), metrics.Recall5)
 )
 
-// CompareFusion is beyond.CompareFusion of the Study's sweep and selected
-// hybrid, once.
-func CompareFusion(s *Study) (*beyond.FusionComparison, error) {
-	return cached(s, "fusion", func() (*beyond.FusionComparison, error) {
-		sw, err := s.Sweep()
-		if err != nil {
-			return nil, err
-		}
-		linear, _, err := s.Selected()
-		if err != nil {
-			return nil, err
-		}
-		return beyond.CompareFusion(s.Setup, sw, linear)
-	})
+// compareFusion is beyond.CompareFusion of the Study's Outcome, once.
+func compareFusion(s *Study) (*beyond.FusionComparison, error) {
+	return cached(s, "fusion", func() (*beyond.FusionComparison, error) { return beyond.CompareFusion(s.Outcome) })
 }
 
-// fusionTable lays CompareFusion out as FusionSlug.
+// fusionTable lays beyond.CompareFusion out as FusionSlug.
 func fusionTable(s *Study) (report.Table, error) {
-	c, err := CompareFusion(s)
+	c, err := compareFusion(s)
 	if err != nil {
 		return report.Table{}, err
 	}
 	t := report.Table{Slug: FusionSlug, Caption: "Fusion rules on the selected pair (" + c.Selected.Pairing + ")",
-		Columns: append(append([]string{"Rule", "Retriever"}, ciColumns...), "ΔRecall@5 vs linear (95% CI)"),
+		Columns: append(append([]string{"Rule", "Retriever"}, ciColumns(s.Protocol)...), "Δ"+selectionLabel(s)+" vs linear ("+levelWords(s.Protocol)+" CI)"),
 		// Six columns of intervals fit a one-column page only with the metric name short.
 		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}},
 		Notes: []string{
@@ -44,15 +33,15 @@ func fusionTable(s *Study) (report.Table, error) {
 			"The pairing and the linear β were selected on these questions, and the z-score row at its own best β likewise; RRF has no weight. Δ: paired bootstrap difference from the linear row.",
 		}}
 	for _, r := range c.Rows {
-		t.Rows = append(t.Rows, []string{r.Rule, r.Eval.Name, metricCell(r.Eval, metrics.Recall5), metricCell(r.Eval, metrics.MRR5), metricCell(r.Eval, metrics.NDCG5), diffCell(r.Diff)})
+		t.Rows = append(t.Rows, append(append([]string{r.Rule, r.Eval.Name}, metricCells(r.Eval, s.Protocol)...), diffCell(r.Diff)))
 	}
 	return t, nil
 }
 
 // fusionFigure plots Recall@5 against β for the linear and the z-score rule
-// of CompareFusion, marking the selected configuration.
+// of beyond.CompareFusion, marking the selected configuration.
 func fusionFigure(s *Study) (Figure, error) {
-	c, err := CompareFusion(s)
+	c, err := compareFusion(s)
 	if err != nil {
 		return Figure{}, err
 	}

@@ -12,15 +12,16 @@ import (
 var (
 	table4  = tableArtefact("table4", NeedsSweep, true, hybridsTable)
 	figure2 = figureArtefact("figure2", NeedsSweep, true, func(s *Study) (Figure, error) {
-		return betaFigure(s, 2, "hybrid_recall5_vs_beta", metrics.Recall5, "Linear hybrid Recall@5 vs β by pairing (exploratory)")
+		return betaFigure(s, 2, s.Protocol.SelectionMetric)
 	})
-	figure3 = figureArtefact("figure3", NeedsSweep, true, func(s *Study) (Figure, error) {
-		return betaFigure(s, 3, "hybrid_ndcg5_vs_beta", metrics.NDCG5, "Linear hybrid nDCG@5 vs β by pairing (exploratory)")
-	})
+	figure3 = withMetrics(figureArtefact("figure3", NeedsSweep, true, func(s *Study) (Figure, error) {
+		return betaFigure(s, 3, metrics.NDCG5)
+	}), metrics.NDCG5)
 )
 
-// hybridsTable lists each pairing at its best β, by Recall@5 descending (paper
-// Table 4; exploratory, selected on the same questions).
+// hybridsTable lists each pairing at its best β, by the selection metric
+// descending (paper Table 4: Recall@5; exploratory, selected on the same
+// questions), with the interval columns of the protocol's metrics.
 func hybridsTable(s *Study) (report.Table, error) {
 	sw, err := s.Sweep()
 	if err != nil {
@@ -32,33 +33,37 @@ func hybridsTable(s *Study) (report.Table, error) {
 	}
 	var rows []row
 	for _, p := range s.Protocol.Pairings {
-		ev, cfg, err := s.BestOfPairing(p.Label)
+		ev, cfg, err := s.Outcome.BestOf(p.Label)
 		if err != nil {
 			return report.Table{}, err
 		}
 		rows = append(rows, row{cfg, ev})
 	}
-	// Stable insertion sort by Recall@5 descending keeps pairing order on ties.
+	// Stable insertion sort by the selection metric descending keeps pairing
+	// order on ties.
+	sel := s.Protocol.SelectionMetric
 	for i := 1; i < len(rows); i++ {
-		for j := i; j > 0 && rows[j].ev.Result.Mean[metrics.Recall5] > rows[j-1].ev.Result.Mean[metrics.Recall5]; j-- {
+		for j := i; j > 0 && rows[j].ev.Result.Mean[sel] > rows[j-1].ev.Result.Mean[sel]; j-- {
 			rows[j], rows[j-1] = rows[j-1], rows[j]
 		}
 	}
 	t := report.Table{Number: 4, Slug: "hybrid_sweep", Caption: fmt.Sprintf("Exploratory hybrid comparison selected on the same %d questions", evaluated(s)),
-		Columns: append([]string{"Hybrid combination", "β"}, ciColumns...),
+		Columns: append([]string{"Hybrid combination", "β"}, ciColumns(s.Protocol)...),
 		Notes: []string{
-			"R: raw_text; S: summary; E: embedding_text; Vec: vector retrieval. Each pairing at its best β (first attaining its maximum Recall@5).",
+			"R: raw_text; S: summary; E: embedding_text; Vec: vector retrieval. Each pairing at its best β (first attaining its maximum " + selectionLabel(s) + ").",
 			fmt.Sprintf("Selected over all %d configurations: %s.", len(sw.Configs), sw.SelectedConfig().Name),
 		}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{r.cfg.Pairing, fmt.Sprintf("%.2f", r.cfg.Beta), metricCell(r.ev, metrics.Recall5), metricCell(r.ev, metrics.MRR5), metricCell(r.ev, metrics.NDCG5)})
+		t.Rows = append(t.Rows, append([]string{r.cfg.Pairing, fmt.Sprintf("%.2f", r.cfg.Beta)}, metricCells(r.ev, s.Protocol)...))
 	}
 	return t, nil
 }
 
 // betaFigure plots metric against β for every pairing, marking the selected
-// configuration.
-func betaFigure(s *Study, number int, slug, metric, title string) (Figure, error) {
+// configuration, as paper Figure number, "hybrid_METRIC_vs_beta".
+func betaFigure(s *Study, number int, metric string) (Figure, error) {
+	slug := "hybrid_" + metricSlug(metric) + "_vs_beta"
+	title := "Linear hybrid " + metrics.Label(metric) + " vs β by pairing (exploratory)"
 	sw, err := s.Sweep()
 	if err != nil {
 		return Figure{}, err
@@ -76,7 +81,7 @@ func betaFigure(s *Study, number int, slug, metric, title string) (Figure, error
 	}
 	sel := sw.SelectedConfig()
 	hl := &report.Point{X: sel.Beta, Y: sel.Result.Mean[metric], Label: "selected: " + shortLabel(sel)}
-	p, err := report.BetaCurves(title, metricLabel(metric), series, hl)
+	p, err := report.BetaCurves(title, metrics.Label(metric), series, hl)
 	return Figure{Number: number, Slug: slug, Plot: p, Notes: []string{
 		"The ring marks the configuration selected over all pairings and β (on the same questions: exploratory).",
 		PairingAbbreviations}}, err

@@ -4,11 +4,8 @@ import (
 	"fmt"
 
 	"github.com/linemem/linemem/lib/beyond"
-	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
-	"github.com/linemem/linemem/lib/retrieval"
 )
 
 // losslessArtefact compares the paper's chunks with lossless chunks.
@@ -16,7 +13,8 @@ var losslessArtefact = tableArtefact(LosslessSlug, NeedsMessages|NeedsEvidence, 
 
 // losslessTable runs the paper's protocol on the paper's chunks and on
 // lossless chunks (chunking.Options.Lossless), gold resolved from
-// evidence.jsonl over each, and compares Recall@5 over all questions, a
+// evidence.jsonl over each, and compares the selection metric (the paper's
+// Recall@5) over all questions, a
 // question without primary gold in a chunking counting 0 (LosslessSlug).
 func losslessTable(s *Study) (report.Table, error) {
 	ev, _, err := s.Evidence()
@@ -34,28 +32,32 @@ func losslessTable(s *Study) (report.Table, error) {
 		return report.Table{}, err
 	}
 	sums, borrowed := beyond.BorrowSummaries(lossless, s.Chunks, s.Summaries)
+	qrels, rep, err := s.ResolvedGold()
+	if err != nil {
+		return report.Table{}, err
+	}
 	var runs [2]*beyond.Protocol
-	for i, c := range []struct {
-		label  string
-		chunks []chat.Chunk
-		sums   map[string]string
-		vs     retrieval.VectorSource
-	}{{"paper (trimming)", s.Chunks, s.Summaries, s.Store}, {"lossless", lossless, sums, nil}} {
-		if runs[i], err = beyond.RunProtocol(beyond.ProtocolInput{Label: c.label, Chunks: c.chunks, Summaries: c.sums, Messages: msgs, Evidence: ev, Questions: s.Questions, Protocol: s.Protocol, Vectors: c.vs, Model: s.EmbedModel}); err != nil {
+	for i, in := range []beyond.ProtocolInput{
+		{Label: "paper (trimming)", Chunks: s.Chunks, Summaries: s.Summaries, Gold: &rep, Qrels: qrels, Vectors: s.Store, Model: s.EmbedModel},
+		{Label: "lossless", Chunks: lossless, Summaries: sums, Messages: msgs, Evidence: ev},
+	} {
+		in.Questions, in.Protocol = s.Questions, s.Protocol
+		if runs[i], err = beyond.RunProtocol(in); err != nil {
 			return report.Table{}, err
 		}
 	}
 	paper, loss := runs[0], runs[1]
 	ix := beyond.NewIndices(s.Protocol, len(s.Questions))
+	label, level := selectionLabel(s), levelWords(s.Protocol)
 	t := report.Table{Slug: LosslessSlug, Caption: "The paper's protocol on trimmed and on lossless chunks",
-		Columns: []string{"Retriever", "Recall@5 paper (95% CI)", "Recall@5 lossless (95% CI)", "Δ lossless − paper (95% CI)", "p", "Holm p"},
+		Columns: []string{"Retriever", label + " paper (" + level + " CI)", label + " lossless (" + level + " CI)", "Δ lossless − paper (" + level + " CI)", "p", "Holm p"},
 		// Many interval columns fit a one-column page only with the metric name short.
 		Abbreviations: []report.Abbreviation{{Full: "Recall@", Short: "R@"}},
 		Notes: []string{
 			fmt.Sprintf("Chunks: %d (paper) and %d (lossless; %d without a shipped summary take that of the paper chunk sharing most of their messages). Gold resolved from evidence.jsonl over each: %d and %d evidence items in no chunk; %d and %d questions without primary gold.",
 				len(paper.Chunks), len(loss.Chunks), borrowed, len(paper.Gold.Unchunked), len(loss.Gold.Unchunked), len(paper.Gold.NoPrimary), len(loss.Gold.NoPrimary)),
-			fmt.Sprintf("Recall@5 over all %d questions, a question without primary gold counting 0. Each chunking runs the whole protocol: vectors (the study's for the paper's chunks, the local LSA embedder fitted on the lossless chunks), single retrievers, 126-configuration sweep and selection (selected: %s and %s). Δ: paired over questions; %s. %s",
-				len(s.Questions), paper.Selected.Name, loss.Selected.Name, bootstrapWords(s), holmNote),
+			fmt.Sprintf("%s over all %d questions, a question without primary gold counting 0. Each chunking runs the whole protocol: vectors (the study's for the paper's chunks, the local LSA embedder fitted on the lossless chunks), single retrievers, %d-configuration sweep and selection (selected: %s and %s). Δ: paired over questions; %s. %s",
+				label, len(s.Questions), len(s.Protocol.Pairings)*len(s.Protocol.Betas), paper.Selected.Name, loss.Selected.Name, bootstrapWords(s), holmNote),
 		}}
 	pairs := [][2]*experiment.Evaluation{}
 	labels := []string{}
@@ -68,7 +70,7 @@ func losslessTable(s *Study) (report.Table, error) {
 	var diffs []*beyond.Diff
 	var cells [][2]experiment.Interval
 	for _, p := range pairs {
-		a, b := beyond.AllQuestions(p[0], s.Questions, metrics.Recall5), beyond.AllQuestions(p[1], s.Questions, metrics.Recall5)
+		a, b := beyond.AllQuestions(p[0], s.Questions, s.Protocol.SelectionMetric), beyond.AllQuestions(p[1], s.Questions, s.Protocol.SelectionMetric)
 		d := beyond.PairedDiff(ix, b, a, s.Protocol.Level)
 		diffs = append(diffs, &d)
 		cells = append(cells, [2]experiment.Interval{meanInterval(ix, a, s.Protocol.Level), meanInterval(ix, b, s.Protocol.Level)})

@@ -7,14 +7,13 @@ import (
 	"runtime/debug"
 	"sort"
 
+	"github.com/linemem/linemem/lib/answer"
+	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/expand"
 	"github.com/linemem/linemem/lib/fusion"
 	"github.com/linemem/linemem/lib/ingest"
-	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
-	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
@@ -78,7 +77,10 @@ func writeManifest(s *Study, path string, outputs []string) error {
 			"beyond_expansion_and_selection": expansionAndSelectionParameters(s),
 		},
 		Versions: versions(),
-		Selected: map[string]any{"name": cfg.Name, metrics.Recall5: cfg.Result.Mean[metrics.Recall5], metrics.MRR5: cfg.Result.Mean[metrics.MRR5], metrics.NDCG5: cfg.Result.Mean[metrics.NDCG5]},
+		Selected: map[string]any{"name": cfg.Name},
+	}
+	for _, metric := range intervalMetrics(s.Protocol) {
+		m.Selected[metric] = cfg.Result.Mean[metric]
 	}
 	for _, path := range outputs {
 		sum, n, err := ingest.HashFile(path)
@@ -123,16 +125,29 @@ func versions() map[string]string {
 // the ablation, nested cross-validation, the selection-aware bootstrap and
 // Holm's correction in the manifest.
 func expansionAndSelectionParameters(s *Study) map[string]any {
+	set := beyond.Settings()
 	return map[string]any{
-		"expanders":           OfflineExpanders,
-		"rm3":                 map[string]any{"feedback_docs": expand.DefaultFeedbackDocs, "feedback_terms": expand.DefaultFeedbackTerms, "original_weight": expand.DefaultOriginalWeight},
-		"multi_merge":         fmt.Sprintf("rrf K = %d, question weight 1, each of m sub-queries 1/m", retrieval.MultiRRFK),
-		"decompose_prompt":    expand.PromptVersion,
+		"expanders":           beyond.OfflineExpanders,
+		"rm3":                 map[string]any{"feedback_docs": set.FeedbackDocs, "feedback_terms": set.FeedbackTerms, "original_weight": set.OriginalWeight},
+		"multi_merge":         fmt.Sprintf("rrf K = %d, question weight 1, each of m sub-queries 1/m", set.MultiRRFK),
+		"decompose_prompt":    set.PromptVersion,
 		"ablation_variants":   ablationVariantNames(),
-		"ablation_methods":    append(append([]string(nil), AblationTokenizers...), beyond.AblationVector),
+		"ablation_methods":    append(append([]string(nil), beyond.AblationTokenizers...), beyond.AblationVector),
 		"nested_cv_folds":     beyond.NestedFolds,
 		"nested_cv_split":     "math/rand/v2 PCG(seed, seed), position Perm(n)[i] → fold i mod k",
 		"selection_bootstrap": "selection redone in every resample of the shared B × n matrix; out-of-bag gain on undrawn questions",
 		"holm":                "two-sided paired bootstrap p-values, Holm step-down across each table's comparisons",
+	}
+}
+
+// answersParameters records the settings of beyond.Answers for the manifest.
+func answersParameters() map[string]any {
+	return map[string]any{
+		"k":                    answer.DefaultK,
+		"retrievers":           beyond.AnswerRetrievers,
+		"answerer":             answer.ExtractiveName,
+		"extractive_tokenizer": answer.DefaultExtractiveTokenizer,
+		"f1_tokenizer":         answereval.DefaultTokenizer,
+		"metrics":              answereval.Metrics,
 	}
 }

@@ -18,7 +18,7 @@ func overlapTable(s *Study) (report.Table, error) {
 	if err != nil {
 		return report.Table{}, err
 	}
-	sparse, vec, err := components(s, cfg.Pairing)
+	sparse, vec, err := s.Outcome.Components(cfg.Pairing)
 	if err != nil {
 		return report.Table{}, err
 	}

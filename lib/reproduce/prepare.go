@@ -7,23 +7,16 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/gold"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/ingest"
-	"github.com/linemem/linemem/lib/questions"
 )
 
-// dataFolder is a data folder laid out like data/synthetic/.
-type dataFolder string
+// dataFolder is the Study's data folder (lib/datafolder).
+type dataFolder struct{ datafolder.Folder }
 
-// path is the path of the file name in the folder.
-func (d dataFolder) path(name string) string { return filepath.Join(string(d), name) }
+func (d dataFolder) path(name string) string { return d.Path(name) }
 
-// has reports whether the folder holds name.
-func (d dataFolder) has(name string) bool {
-	_, err := os.Stat(d.path(name))
-	return err == nil
-}
+func (d dataFolder) has(name string) bool { return d.Has(name) }
 
 // record hashes a data file for the manifest.
 func record(s *Study, path string) error {
@@ -42,12 +35,9 @@ func record(s *Study, path string) error {
 // ingestSources ingests the folder's sources/ under Options.Chunking and
 // loads the stored chunks.
 func ingestSources(s *Study) error {
-	files, problems := ingest.Collect([]string{s.data.path(SourcesDir)})
-	if len(problems) > 0 {
-		return problems[0]
-	}
-	if len(files) == 0 {
-		return fmt.Errorf("%s: no .json or .txt exports", s.data.path(SourcesDir))
+	files, err := s.data.Sources()
+	if err != nil {
+		return err
 	}
 	if err := checkNoStaleSources(s, files); err != nil {
 		return err
@@ -94,13 +84,13 @@ func checkNoStaleSources(s *Study, files []ingest.Input) error {
 	}
 	if len(stale) > 0 {
 		return fmt.Errorf("%s holds sources that %s no longer has (%s): use a new database (remove %s, or the benchmark's --work folder)",
-			s.Opts.DBPath, s.data.path(SourcesDir), strings.Join(stale, ", "), s.Opts.DBPath)
+			s.Opts.DBPath, s.data.path(datafolder.SourcesDir), strings.Join(stale, ", "), s.Opts.DBPath)
 	}
 	return nil
 }
 
 func importSummaries(s *Study) error {
-	path := s.data.path(SummariesFile)
+	path := s.data.path(datafolder.SummariesFile)
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("%w (the summary representations need one summary per chunk)", err)
@@ -116,56 +106,29 @@ func importSummaries(s *Study) error {
 	return err
 }
 
+// loadQuestions reads the folder's questions and gold (datafolder's
+// QuestionSet): qrels.txt as shipped, or evidence.jsonl resolved over the
+// stored messages and chunks (Study.ResolvedGold).
 func loadQuestions(s *Study) error {
-	qpath := s.data.path(QuestionsFile)
-	if s.data.has(QrelsFile) {
-		path := s.data.path(QrelsFile)
-		qs, qrels, err := experiment.LoadQuestionSet(qpath, path)
-		if err != nil {
+	set, err := s.data.QuestionSet()
+	if err != nil {
+		return err
+	}
+	for _, path := range set.Files {
+		if err := record(s, path); err != nil {
 			return err
 		}
-		s.Questions, s.Qrels, s.GoldReport = qs, qrels, "qrels.txt as shipped"
-		if err := record(s, qpath); err != nil {
-			return err
-		}
-		return record(s, path)
 	}
-	qs, err := questions.ReadFile(qpath)
+	s.Questions = set.Questions
+	if set.Qrels != nil {
+		s.Qrels, s.GoldReport = set.Qrels, "qrels.txt as shipped"
+		return nil
+	}
+	s.evidence = set.Evidence
+	_, rep, err := s.ResolvedGold()
 	if err != nil {
 		return err
 	}
-	if err := record(s, qpath); err != nil {
-		return err
-	}
-	s.Questions = qs
-	if !s.data.has(EvidenceFile) {
-		return fmt.Errorf("%s: neither %s nor %s", s.Opts.DataDir, QrelsFile, EvidenceFile)
-	}
-	return resolveGold(s)
-}
-
-// resolveGold builds qrels from evidence.jsonl with lib/gold over the stored
-// messages and chunks.
-func resolveGold(s *Study) error {
-	path := s.data.path(EvidenceFile)
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	ev, err := gold.ReadEvidence(path, f)
-	if err != nil {
-		return err
-	}
-	if err := record(s, path); err != nil {
-		return err
-	}
-	msgs, err := storedMessages(s.Store)
-	if err != nil {
-		return err
-	}
-	qrels, rep := gold.Resolve(ev, msgs, s.Chunks)
-	s.Qrels = qrels
 	s.GoldReport = fmt.Sprintf("resolved from evidence.jsonl: %d items exact, %d by excerpt, %d unmatched, %d in no chunk; %d rel-2 and %d rel-1 pairs; %d questions without primary gold",
 		rep.Exact, rep.Excerpt, len(rep.Unmatched), len(rep.Unchunked), rep.Rel2, rep.Rel1, len(rep.NoPrimary))
 	return nil

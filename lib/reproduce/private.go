@@ -1,12 +1,16 @@
 package reproduce
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/linemem/linemem/lib/datafolder"
+)
 
 // SourceLabel is the manifest path of the i-th source (from 0, in ingest
 // order, which is lexical): "sources/#001". Export files are named after chat
 // partners, so the public manifest identifies a source by this label, its
 // SHA-256 and its size; Options.SourceNames keeps the file names instead.
-func SourceLabel(i int) string { return fmt.Sprintf("%s/#%03d", SourcesDir, i+1) }
+func SourceLabel(i int) string { return fmt.Sprintf("%s/#%03d", datafolder.SourcesDir, i+1) }
 
 // recordSource hashes the i-th source for the manifest under SourceLabel(i),
 // or under its path in the data folder with Options.SourceNames.

@@ -6,12 +6,7 @@ import (
 	"strings"
 
 	"github.com/linemem/linemem/lib/beyond"
-	"github.com/linemem/linemem/lib/expand"
-	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/metrics"
-	"github.com/linemem/linemem/lib/provider/lsa"
-	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 )
@@ -22,50 +17,20 @@ const expansionWhat = "RM3 pseudo-relevance feedback and kagome phrase sub-queri
 // queryExpansionArtefact is the multi-query retrieval table.
 var queryExpansionArtefact = tableArtefact(QueryExpansionSlug, NeedsSingles|NeedsSweep, false, queryExpansionTable)
 
-// OfflineExpanders are the expanders reproduce measures: the LLM decomposer
-// sends questions to a remote model and is measured only on request.
-var OfflineExpanders = []string{expand.NameRM3, expand.NamePhrases}
-
-// expansionBuilder returns a Builder over the study's corpus whose vector
-// source folds sub-queries into the stored local model
-// (memory.LocalQueryVectors); with vectors from elsewhere (shipped or
-// remote) there is no local model to fold in with and the hybrid base is
-// left out (ok = false).
-func expansionBuilder(s *Study) (*retrieval.Builder, bool, error) {
-	if !lsa.IsModelName(s.EmbedModel) {
-		return s.Builder, false, nil
-	}
-	vs := memory.LocalQueryVectors(s.Store)
-	return retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, vs, retrieval.Options{Tokenizer: s.Protocol.Tokenizer, EmbedModel: s.EmbedModel}), true, nil
-}
-
-// queryExpansionTable compares multi-query retrieval (OfflineExpanders over
-// the best single retriever and over the selected hybrid) with the selected
-// hybrid, overall and on aggregate questions (QueryExpansionSlug).
+// queryExpansionTable lays beyond.OfflineExpansion out as
+// QueryExpansionSlug: multi-query retrieval (the offline expanders over the
+// best single retriever and over the selected hybrid) against the selected
+// hybrid, overall and on aggregate questions.
 func queryExpansionTable(s *Study) (report.Table, error) {
 	_, cfg, err := s.Selected()
 	if err != nil {
 		return report.Table{}, err
 	}
-	single, err := bestSingle(s)
+	exp, names, err := beyond.OfflineExpansion(s.Outcome, s.Store, retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, s.EmbedModel)
 	if err != nil {
 		return report.Table{}, err
 	}
-	b, folds, err := expansionBuilder(s)
-	if err != nil {
-		return report.Table{}, err
-	}
-	bases := []string{single.Name, cfg.Name}
-	if !folds {
-		bases = bases[:1]
-	}
-	names := beyond.ExpansionNames(cfg.Name, bases, OfflineExpanders)
-	setup := experiment.NewSetup(s.Questions, s.Qrels, b)
-	setup.Protocol = s.Protocol
-	exp, err := beyond.QueryExpansion(setup, names, []string{questions.Aggregate})
-	if err != nil {
-		return report.Table{}, err
-	}
+	set := beyond.Settings()
 	t := report.Table{Slug: QueryExpansionSlug, Caption: "Multi-query retrieval (" + expansionWhat + ") against the selected hybrid",
 		Columns: []string{"Questions", "Retriever", "Recall@5 (95% CI)", "Recall@20", "Recall@200", "ΔRecall@5 vs hybrid (95% CI)", "Holm p"},
 		// Seven columns with long retriever names fit a one-column page only
@@ -74,7 +39,7 @@ func queryExpansionTable(s *Study) (report.Table, error) {
 		Notes: []string{
 			"multi:{expander}:{base} runs the base on the question and on each sub-query (top 200 each) and merges by reciprocal rank fusion, K = 60, the question weighing as much as all its sub-queries together: 1/(60 + r_0) + (1/m)·Σ 1/(60 + r_i).",
 			fmt.Sprintf("rm3: relevance model 3 from the top %d embedding_text BM25 chunks, %d feedback terms (with a letter, in at most %.0f%% of chunks), original weight %.1f, one expanded query. phrases: kagome noun runs and content verbs of the question, the first phrase paired with each other one. The LLM decomposer (multi:llm:…, prompt %s) needs --allow-remote and is not part of reproduce.",
-				expand.DefaultFeedbackDocs, expand.DefaultFeedbackTerms, 100*expand.MaxFeedbackDF, expand.DefaultOriginalWeight, expand.PromptVersion),
+				set.FeedbackDocs, set.FeedbackTerms, 100*set.MaxFeedbackDF, set.OriginalWeight, set.PromptVersion),
 			"Δ: paired difference from the selected hybrid (" + cfg.Name + "); " + bootstrapWords(s) + "; aggregate rows resample within the type. Recall@20 and Recall@200 show whether the candidates changed.",
 		}}
 	for _, f := range exp.Families {
@@ -85,7 +50,7 @@ func queryExpansionTable(s *Study) (report.Table, error) {
 		}
 	}
 	var subs []string
-	for _, e := range OfflineExpanders {
+	for _, e := range beyond.OfflineExpanders {
 		for _, m := range names {
 			if n, ok := exp.SubQueries[m]; ok && strings.HasPrefix(m, retrieval.Multi+":"+e+":") {
 				subs = append(subs, fmt.Sprintf("%s %s", e, strconv.FormatFloat(n, 'f', 2, 64)))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/internal/conformance"
+	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/reproduce"
 )
@@ -200,7 +201,7 @@ func TestTokenizerTableHasEveryRepresentationAndTokenizerInOrder(t *testing.T) {
 
 func TestFusionTableLinearRowIsTheSelectedConfiguration(t *testing.T) {
 	s := prepareConformance(t)
-	c, err := reproduce.CompareFusion(s)
+	c, err := beyond.CompareFusion(s.Outcome)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,25 +252,25 @@ func TestFusionTableLinearRowIsTheSelectedConfiguration(t *testing.T) {
 
 func TestHeldOutSelectionIsDeterministicForASeed(t *testing.T) {
 	s := prepareConformance(t)
-	first, err := reproduce.HeldOutSelection(s, 20, 7)
+	first, err := beyond.HeldOutSelection(s.Outcome, 20, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := reproduce.HeldOutSelection(s, 20, 7)
+	again, err := beyond.HeldOutSelection(s.Outcome, 20, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(first, again) {
 		t.Error("the same seed gave different splits")
 	}
-	prefix, err := reproduce.HeldOutSelection(s, 5, 7)
+	prefix, err := beyond.HeldOutSelection(s.Outcome, 5, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(prefix.Splits, first.Splits[:5]) {
 		t.Error("the first 5 of 20 splits differ from 5 splits")
 	}
-	other, err := reproduce.HeldOutSelection(s, 20, 8)
+	other, err := beyond.HeldOutSelection(s.Outcome, 20, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestHeldOutSelectionRejectsBadInput(t *testing.T) {
 		splits int
 	}{{"no splits", 0}, {"negative splits", -1}} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := reproduce.HeldOutSelection(s, tc.splits, 1); err == nil {
+			if _, err := beyond.HeldOutSelection(s.Outcome, tc.splits, 1); err == nil {
 				t.Errorf("%d splits: no error", tc.splits)
 			}
 		})

@@ -1,6 +1,7 @@
 package reproduce
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -8,9 +9,9 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"gonum.org/v1/plot"
@@ -89,7 +90,16 @@ func RunRobustness(ro robustness.Options, base Options) (*Robustness, error) {
 // Tables returns the robustness tables: the mean of every metric with its
 // intervals, its spread over seeds, the selections, the paper's claims and the pairwise orders.
 func (r *Robustness) Tables() []report.Table {
-	return []report.Table{r.DistributionTable(), r.SpreadTable(), r.SelectionTable(), r.ClaimsTable(), r.OrderTable()}
+	ts := make([]report.Table, len(robustnessTables))
+	for i, table := range robustnessTables {
+		ts[i] = table(r)
+	}
+	return ts
+}
+
+// robustnessTables lay out the tables of a multi-seed run, in order.
+var robustnessTables = []func(*Robustness) report.Table{
+	(*Robustness).DistributionTable, (*Robustness).SpreadTable, (*Robustness).SelectionTable, (*Robustness).ClaimsTable, (*Robustness).OrderTable,
 }
 
 func (r *Robustness) n() int { return len(r.Seeds) }
@@ -111,13 +121,6 @@ var robustnessAbbreviations = []report.Abbreviation{
 	{Full: "Success@", Short: "S@"},
 }
 
-func metricName(m string) string {
-	if m == metrics.Success5 {
-		return "Success@5"
-	}
-	return metricLabel(m)
-}
-
 // DistributionTable lists, per retriever and metric, the mean over seeds
 // with its seed-level interval beside the question-level interval averaged
 // over seeds, the value on the committed seed (synth.DefaultSeed) and the
@@ -132,7 +135,7 @@ func (r *Robustness) DistributionTable() report.Table {
 	defaultAt := slices.Index(r.Seeds, synth.DefaultSeed)
 	for _, row := range r.Rows {
 		f := rowFormat(row)
-		t.Rows = append(t.Rows, []string{row.Retriever, metricName(row.Metric), f(row.Mean),
+		t.Rows = append(t.Rows, []string{row.Retriever, metrics.Label(row.Metric), f(row.Mean),
 			report.CI3(row.SeedCI.Lo, row.SeedCI.Hi), report.CI3(row.QuestionCI.Lo, row.QuestionCI.Hi),
 			r.seedValue(row, defaultAt, f), paperCell(row, f)})
 	}
@@ -157,7 +160,7 @@ func (r *Robustness) SpreadTable() report.Table {
 	inRange, inP, withPaper := 0, 0, 0
 	for _, row := range r.Rows {
 		f := rowFormat(row)
-		t.Rows = append(t.Rows, []string{row.Retriever, metricName(row.Metric), f(row.Min), f(row.P10), f(row.Mean), f(row.P90), f(row.Max), paperCell(row, f)})
+		t.Rows = append(t.Rows, []string{row.Retriever, metrics.Label(row.Metric), f(row.Min), f(row.P10), f(row.Mean), f(row.P90), f(row.Max), paperCell(row, f)})
 		if v, ok := robustness.PaperValueOf(row.Retriever, row.Metric); ok {
 			withPaper++
 			if v >= row.Min && v <= row.Max {
@@ -254,7 +257,7 @@ func (r *Robustness) ClaimsTable() report.Table {
 		add(c.Statement, c.Paper, c.Seeds)
 	}
 	for _, m := range r.Metrics {
-		if m == experiment.PaperProtocol().SelectionMetric {
+		if m == r.Opts.Protocol.SelectionMetric {
 			continue
 		}
 		paper := "–"
@@ -262,7 +265,7 @@ func (r *Robustness) ClaimsTable() report.Table {
 			best, _ := robustness.PaperValueOf("embedding_text_bm25", m)
 			paper = "yes (" + report.Signed3(v-best) + ")"
 		}
-		add(fmt.Sprintf("the selected hybrid's %s is above the best single retriever's", metricName(m)), paper, r.HybridWins[m])
+		add(fmt.Sprintf("the selected hybrid's %s is above the best single retriever's", metrics.Label(m)), paper, r.HybridWins[m])
 	}
 	t.Notes = []string{
 		r.setupNote(),
@@ -275,7 +278,7 @@ func (r *Robustness) ClaimsTable() report.Table {
 func (r *Robustness) orderMetrics() []string {
 	var ms []string
 	for _, m := range r.Metrics {
-		if _, ok := robustness.PaperValueOf(experiment.PaperProtocol().Singles[0], m); ok {
+		if _, ok := robustness.PaperValueOf(r.Opts.Protocol.Singles[0], m); ok {
 			ms = append(ms, m)
 		}
 	}
@@ -293,7 +296,7 @@ func (r *Robustness) OrderTable() report.Table {
 	}
 	t.Align = []report.Alignment{report.AlignLeft, report.AlignLeft}
 	for _, m := range ms {
-		t.Columns = append(t.Columns, metricName(m))
+		t.Columns = append(t.Columns, metrics.Label(m))
 		t.Align = append(t.Align, report.AlignRight)
 	}
 	ties := 0
@@ -322,7 +325,7 @@ func (r *Robustness) OrderTable() report.Table {
 // the paper's value.
 func (r *Robustness) Figure() (*plot.Plot, error) {
 	const metric = metrics.Recall5
-	names := append(experiment.PaperProtocol().Singles, robustness.SelectedHybrid)
+	names := append(slices.Clone(r.Opts.Protocol.Singles), robustness.SelectedHybrid)
 	items := make([]report.LabeledCI, len(names))
 	for i, name := range names {
 		row, ok := r.Row(name, metric)
@@ -363,52 +366,38 @@ func (r *Robustness) Figure() (*plot.Plot, error) {
 	return p, nil
 }
 
+// robustnessArtefacts are what a multi-seed run writes, in order: the
+// tables of robustnessTables, the figure and the per-seed CSV.
+var robustnessArtefacts = append(tableRunArtefacts(robustnessTables),
+	runArtefact[*Robustness]{RobustnessFigureSlug, func(r *Robustness) (Output, error) {
+		p, err := r.Figure()
+		return Output{Figure: &Figure{Slug: RobustnessFigureSlug, Plot: p, Notes: []string{
+			"Dot and bar: the mean over seeds and the 10th to 90th percentile of the per-seed values; open circles: one seed each; ×: the paper's published value.",
+			"Selected hybrid: each seed's own selection (pairing and β may differ between seeds).",
+			r.setupNote(),
+		}}}, err
+	}},
+	runArtefact[*Robustness]{strings.TrimSuffix(RobustnessPerSeedFile, ".csv"), func(r *Robustness) (Output, error) {
+		data, err := r.perSeed()
+		return Output{File: &File{Name: RobustnessPerSeedFile, Data: data}}, err
+	}},
+)
+
 // WriteAll writes the tables, the figure with its caption file (at
 // r.Opts.FigureSize) and the per-seed CSV into outDir and returns the paths
 // written.
 func (r *Robustness) WriteAll(outDir string) ([]string, error) {
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, err
-	}
-	var written []string
-	for _, t := range r.Tables() {
-		paths, err := WriteTable(t, outDir)
-		written = append(written, paths...)
-		if err != nil {
-			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
-		}
-	}
-	p, err := r.Figure()
-	if err != nil {
-		return written, err
-	}
-	f := Figure{Slug: RobustnessFigureSlug, Plot: p, Notes: []string{
-		"Dot and bar: the mean over seeds and the 10th to 90th percentile of the per-seed values; open circles: one seed each; ×: the paper's published value.",
-		"Selected hybrid: each seed's own selection (pairing and β may differ between seeds).",
-		r.setupNote(),
-	}}
 	width, height := r.Opts.FigureSize()
-	paths, err := f.Save(outDir, width, height)
-	written = append(written, paths...)
-	if err != nil {
-		return written, err
-	}
-	path := filepath.Join(outDir, RobustnessPerSeedFile)
-	if err := r.writePerSeed(path); err != nil {
-		return written, err
-	}
-	return append(written, path), nil
+	return writeRun(r, robustnessArtefacts, outDir, width, height)
 }
 
-// writePerSeed writes one row per seed and run: the single retrievers, the
+// perSeed renders one row per seed and run: the single retrievers, the
 // selected hybrid, its difference from the best single retriever, and the
-// selected hybrid's Recall@5 per question type. Values are full precision.
-func (r *Robustness) writePerSeed(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
+// selected hybrid's selection metric per question type. Values are full
+// precision.
+func (r *Robustness) perSeed() ([]byte, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
 	w.Write(append([]string{"seed", "chunks", "questions", "kind", "retriever"}, r.Metrics...))
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, res := range r.Results {
@@ -429,7 +418,7 @@ func (r *Robustness) writePerSeed(path string) error {
 			cells := append(slices.Clone(head), "selected_by_type", typ)
 			for _, metric := range r.Metrics {
 				v := ""
-				if metric == experiment.PaperProtocol().SelectionMetric {
+				if metric == r.Opts.Protocol.SelectionMetric {
 					v = num(res.SelectedByType[typ])
 				}
 				cells = append(cells, v)
@@ -438,11 +427,7 @@ func (r *Robustness) writePerSeed(path string) error {
 		}
 	}
 	w.Flush()
-	err = w.Error()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return b.Bytes(), w.Error()
 }
 
 // savedRobustness is what Save writes: the per-seed results and the settings
@@ -481,3 +466,7 @@ func LoadRobustness(path string) (*Robustness, error) {
 	}
 	return &Robustness{Summary: sum, Scale: saved.Scale, Opts: savedOptions(saved.Tokenizer, saved.B, saved.Seed), EmbedModel: saved.EmbedModel}, nil
 }
+
+// metricName is metrics.Label, the name the real-data benchmark's tables
+// call it by.
+func metricName(m string) string { return metrics.Label(m) }

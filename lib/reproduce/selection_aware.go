@@ -13,7 +13,7 @@ import (
 const selectionBootstrapOf = "selection redone in every resample"
 
 // selectionAwareArtefact estimates the gain that survives selection.
-var selectionAwareArtefact = tableArtefact(SelectionAwareSlug, NeedsSingles|NeedsSweep, false, selectionAwareTable)
+var selectionAwareArtefact = withMetrics(tableArtefact(SelectionAwareSlug, NeedsSingles|NeedsSweep, false, selectionAwareTable), metrics.Recall5)
 
 // selectionAwareTable estimates how much of the selected hybrid's in-sample gain
 // over the best single retriever survives selection (SelectionAwareSlug):
@@ -32,7 +32,7 @@ func selectionAwareTable(s *Study) (report.Table, error) {
 	if err != nil {
 		return report.Table{}, err
 	}
-	single, err := bestSingle(s)
+	single, err := s.Outcome.BestSingle()
 	if err != nil {
 		return report.Table{}, err
 	}

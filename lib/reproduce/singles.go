@@ -1,7 +1,6 @@
 package reproduce
 
 import (
-	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 )
 
@@ -11,22 +10,23 @@ var (
 	figure1 = figureArtefact("figure1", NeedsSingles, true, singlesFigure)
 )
 
-// singlesTable reports the single retrievers with 95% bootstrap CIs (paper Table 3).
+// singlesTable reports the single retrievers with bootstrap CIs of the
+// protocol's interval metrics (paper Table 3: Recall@5, MRR@5, nDCG@5).
 func singlesTable(s *Study) (report.Table, error) {
 	evs, err := s.Singles()
 	if err != nil {
 		return report.Table{}, err
 	}
 	t := report.Table{Number: 3, Slug: "single_retrievers", Caption: "Single retriever performance",
-		Columns: append([]string{"Method"}, ciColumns...),
+		Columns: append([]string{"Method"}, ciColumns(s.Protocol)...),
 		Notes:   []string{bootstrapNote(s)}}
 	for _, ev := range evs {
-		t.Rows = append(t.Rows, []string{ev.Name, metricCell(ev, metrics.Recall5), metricCell(ev, metrics.MRR5), metricCell(ev, metrics.NDCG5)})
+		t.Rows = append(t.Rows, append([]string{ev.Name}, metricCells(ev, s.Protocol)...))
 	}
 	return t, nil
 }
 
-// singlesFigure plots single-retriever Recall@5 with CIs.
+// singlesFigure plots the single retrievers' selection metric with CIs.
 func singlesFigure(s *Study) (Figure, error) {
 	evs, err := s.Singles()
 	if err != nil {
@@ -34,9 +34,10 @@ func singlesFigure(s *Study) (Figure, error) {
 	}
 	items := make([]report.LabeledCI, len(evs))
 	for i, ev := range evs {
-		iv := ev.CI[metrics.Recall5]
+		iv := ev.CI[s.Protocol.SelectionMetric]
 		items[i] = report.LabeledCI{Label: ev.Name, Value: iv.Mean, Lo: iv.Lo, Hi: iv.Hi}
 	}
-	p, err := report.PointsWithCI("Single-retriever Recall@5 (95% bootstrap CI)", "Recall@5", items)
+	label := selectionLabel(s)
+	p, err := report.PointsWithCI("Single-retriever "+label+" ("+levelWords(s.Protocol)+" bootstrap CI)", label, items)
 	return Figure{Number: 1, Slug: "single_retrievers", Plot: p}, err
 }

@@ -1,17 +1,20 @@
-// Package reproduce runs the paper's whole pipeline on a data folder laid out
-// like data/synthetic/ (sources/, questions.jsonl, qrels.txt or evidence.jsonl,
-// summaries.jsonl, optionally precomputed vectors) and writes every table and
-// figure of the paper and beyond it, a per-question metrics CSV holding
-// question IDs only, and manifest.json.
+// Package reproduce lays the paper's tables and figures out, and those of
+// the analyses beyond it, from a study of a data folder laid out like
+// data/synthetic/ (lib/datafolder: sources/, questions.jsonl, qrels.txt or
+// evidence.jsonl, summaries.jsonl, optionally precomputed vectors), and
+// writes them with a per-question metrics CSV holding question IDs only and
+// manifest.json.
 //
 // Prepare (ingest, representations, vectors, questions and gold) returns a
-// Study: the shared state, with the evaluations every artefact reuses
-// (single retrievers, the sweep, the selected hybrid) computed once on
-// demand. Each table, figure or file is an Artefact of the registry
-// Artefacts, declared in a file named for what it makes; Build builds one
-// by slug, Write writes one, and Study.WriteAll writes them all in registry
-// order followed by the manifest. `linemem reproduce` and the notebooks
-// call the same entries.
+// Study: the shared state, with the protocol run every artefact reuses
+// (Study.Outcome, an experiment.Outcome: single retrievers, the sweep, the
+// selected hybrid, computed once on demand). The numbers come from
+// lib/experiment and lib/beyond; this package computes none of them (the
+// layout rule of docs/ARCHITECTURE.md). Each table, figure or file is an
+// Artefact of the registry Artefacts, declared in a file named for what it
+// makes; Build builds one by slug, Write writes one, and Study.WriteAll
+// writes them all in registry order followed by the manifest. `linemem
+// reproduce` and the notebooks call the same entries.
 package reproduce
 
 import (
@@ -27,6 +30,7 @@ import (
 	"github.com/linemem/linemem/lib/analysis"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/metrics"
@@ -37,16 +41,15 @@ import (
 	"github.com/linemem/linemem/lib/store"
 )
 
-// Names of the files in a data folder.
+// The data folder names under which the real-data benchmark
+// (benchmark*.go) reads them; lib/datafolder holds the layout.
 const (
-	SourcesDir          = "sources"
-	QuestionsFile       = "questions.jsonl"
-	QrelsFile           = "qrels.txt"
-	EvidenceFile        = "evidence.jsonl"
-	SummariesFile       = "summaries.jsonl"
-	SummaryVectorsFile  = "vectors_summary.jsonl"
-	EmbeddingVectorFile = "vectors_embedding_text.jsonl"
-	QueryVectorsFile    = "query_vectors.jsonl"
+	EvidenceFile        = datafolder.EvidenceFile
+	QuestionsFile       = datafolder.QuestionsFile
+	SummariesFile       = datafolder.SummariesFile
+	SummaryVectorsFile  = datafolder.SummaryVectorsFile
+	EmbeddingVectorFile = datafolder.EmbeddingVectorFile
+	QueryVectorsFile    = datafolder.QueryVectorsFile
 )
 
 // ImportedModel names vectors that ship with a data folder when no
@@ -71,6 +74,11 @@ type Options struct {
 	// mode: export names carry chat partners' names); by default a source
 	// is "sources/#NNN" with its hash and size.
 	SourceNames bool
+	// Artefacts are the slugs of the artefacts the study will build (nil:
+	// every artefact of the registry); Prepare refuses a protocol that
+	// lacks a metric one of them reads (Artefact.CheckMetrics) before it
+	// ingests anything.
+	Artefacts []string
 	// ColumnFigures draws figures at one column's size
 	// (report.ColumnWidth × report.ColumnHeight) instead of the text width
 	// (report.DefaultWidth × report.DefaultHeight).
@@ -122,13 +130,15 @@ type Study struct {
 	EmbedModel string
 	Builder    *retrieval.Builder
 	Setup      *experiment.Setup
+	Outcome    *experiment.Outcome // the protocol run on Setup: singles, sweep, selection
 	Inputs     []InputFile
 	Stats      store.Stats
 	GoldReport string // how the qrels were obtained
 	Timings    []Timing
 
-	data  dataFolder
-	cache map[string]any // results of cached, by key
+	data     dataFolder
+	evidence []gold.Evidence // read by loadQuestions when the gold is resolved from it
+	cache    map[string]any  // results of cached, by key
 }
 
 // Timing records how long a step took (printed, never written to results).
@@ -181,6 +191,9 @@ func Prepare(opts Options) (*Study, error) {
 	if err := opts.Protocol.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkArtefacts(opts.Protocol, opts.Artefacts); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(filepath.Dir(opts.DBPath), 0o755); err != nil {
 		return nil, err
 	}
@@ -188,12 +201,12 @@ func Prepare(opts Options) (*Study, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Study{Opts: opts, Protocol: opts.Protocol, Store: st, data: dataFolder(opts.DataDir)}
+	s := &Study{Opts: opts, Protocol: opts.Protocol, Store: st, data: dataFolder{datafolder.Folder(opts.DataDir)}}
 	steps := []struct {
 		name string
 		f    func(*Study) error
 	}{
-		{"ingest " + s.data.path(SourcesDir), ingestSources},
+		{"ingest " + s.data.Path(datafolder.SourcesDir), ingestSources},
 		{"summaries", importSummaries},
 		{"questions and gold", loadQuestions},
 		{"vectors", provideVectors},
@@ -214,6 +227,8 @@ func Prepare(opts Options) (*Study, error) {
 	}
 	s.Builder = retrieval.NewBuilder(retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, st, retrieval.Options{Tokenizer: s.Protocol.Tokenizer, EmbedModel: s.EmbedModel})
 	s.Setup = &experiment.Setup{Questions: s.Questions, Qrels: s.Qrels, Builder: s.Builder, Protocol: s.Protocol}
+	s.Outcome = experiment.NewOutcome(s.Setup)
+	s.Outcome.Step = s.timed
 	return s, nil
 }
 
@@ -270,11 +285,48 @@ func (s *Study) Messages() ([]chat.Message, error) {
 // Evidence returns the data folder's evidence.jsonl, read once; ok is false
 // without one.
 func (s *Study) Evidence() (ev []gold.Evidence, ok bool, err error) {
-	if !s.data.has(EvidenceFile) {
+	if !s.data.Has(datafolder.EvidenceFile) {
 		return nil, false, nil
 	}
-	ev, err = cached(s, "evidence", func() ([]gold.Evidence, error) { return gold.ReadEvidenceFile(s.data.path(EvidenceFile)) })
+	ev, err = cached(s, "evidence", func() ([]gold.Evidence, error) {
+		if s.evidence != nil {
+			return s.evidence, nil
+		}
+		ev, _, err := s.data.Evidence()
+		return ev, err
+	})
 	return ev, err == nil, err
+}
+
+// ResolvedGold resolves the data folder's evidence.jsonl over the stored
+// messages and chunks (gold.Resolve, its qrels and report), once per study:
+// they are the Study's qrels when the folder ships no qrels.txt, and the
+// evidence groups and the lossless comparison's paper chunking read the
+// same resolution.
+func (s *Study) ResolvedGold() (ranking.Qrels, gold.Report, error) {
+	type resolved struct {
+		qrels ranking.Qrels
+		rep   gold.Report
+	}
+	r, err := cached(s, "resolved gold", func() (resolved, error) {
+		ev, ok, err := s.Evidence()
+		if err != nil {
+			return resolved{}, err
+		}
+		if !ok {
+			return resolved{}, fmt.Errorf("%s: no %s to resolve gold from", s.Opts.DataDir, datafolder.EvidenceFile)
+		}
+		msgs, err := s.Messages()
+		if err != nil {
+			return resolved{}, err
+		}
+		qrels, rep := gold.Resolve(ev, msgs, s.Chunks)
+		return resolved{qrels, rep}, nil
+	})
+	if err == nil && s.Qrels == nil {
+		s.Qrels = r.qrels
+	}
+	return r.qrels, r.rep, err
 }
 
 // storedMessages returns every message of st, sources in store order.

@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/linemem/linemem/lib/beyond"
-	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -14,45 +13,41 @@ import (
 // Tokenizers: BM25 under each tokenizer of tokenize.ReproduceNames.
 var (
 	tokenizersTableArtefact  = tableArtefact(TokenizersSlug, NeedsSingles, false, tokenizerTable)
-	tokenizersFigureArtefact = figureArtefact(TokenizersFigureSlug, NeedsSingles, false, tokenizerFigure)
+	tokenizersFigureArtefact = withMetrics(figureArtefact(TokenizersFigureSlug, NeedsSingles, false, tokenizerFigure), metrics.Recall5)
 )
 
-// CompareTokenizers is beyond.CompareTokenizers over the Study's corpus,
+// compareTokenizers is beyond.CompareTokenizers over the Study's corpus,
 // reusing the single-retriever runs of Table 3, once.
-func CompareTokenizers(s *Study) (*beyond.TokenizerComparison, error) {
+func compareTokenizers(s *Study) (*beyond.TokenizerComparison, error) {
 	return cached(s, "tokenizers", func() (*beyond.TokenizerComparison, error) {
-		singles, err := s.Singles()
-		if err != nil {
-			return nil, err
-		}
-		return beyond.CompareTokenizers(s.Setup, retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries}, singles)
+		return beyond.CompareTokenizers(s.Outcome, retrieval.Corpus{Chunks: s.Chunks, Summaries: s.Summaries})
 	})
 }
 
-// tokenizerTable lays CompareTokenizers out as TokenizersSlug: one row per
-// retriever and tokenizer, with intervals and the paired difference from the
-// paper's tokenizer.
+// tokenizerTable lays beyond.CompareTokenizers out as TokenizersSlug: one
+// row per retriever and tokenizer, with intervals and the paired difference
+// from the paper's tokenizer.
 func tokenizerTable(s *Study) (report.Table, error) {
-	c, err := CompareTokenizers(s)
+	c, err := compareTokenizers(s)
 	if err != nil {
 		return report.Table{}, err
 	}
 	t := report.Table{Slug: TokenizersSlug, Caption: "BM25 by tokenizer on each representation",
-		Columns: append(append([]string{"Retriever", "Tokenizer"}, ciColumns...), "ΔRecall@5 vs "+tokenize.Default+" (95% CI)"),
+		Columns: append(append([]string{"Retriever", "Tokenizer"}, ciColumns(s.Protocol)...), "Δ"+selectionLabel(s)+" vs "+tokenize.Default+" ("+levelWords(s.Protocol)+" CI)"),
 		Notes: []string{
-			tokenize.Default + " is the paper's regular-expression tokenizer (§5.1); kagome keeps content words in base form (IPA dictionary); char-bigram indexes overlapping character 2-grams after NFKC. BM25 k1 = " + strconv.FormatFloat(bm25.K1, 'g', -1, 64) + ", b = " + strconv.FormatFloat(bm25.B, 'g', -1, 64) + " for all three.",
+			tokenize.Default + " is the paper's regular-expression tokenizer (§5.1); kagome keeps content words in base form (IPA dictionary); char-bigram indexes overlapping character 2-grams after NFKC. BM25 k1 = " + strconv.FormatFloat(c.K1, 'g', -1, 64) + ", b = " + strconv.FormatFloat(c.B, 'g', -1, 64) + " for all three.",
 			bootstrapNote(s) + " Δ: paired bootstrap difference from the same representation under " + tokenize.Default + ", on the same resamples.",
 		}}
 	for _, r := range c.Rows {
-		t.Rows = append(t.Rows, []string{r.Retriever, r.Tokenizer, metricCell(r.Eval, metrics.Recall5), metricCell(r.Eval, metrics.MRR5), metricCell(r.Eval, metrics.NDCG5), diffCell(r.Diff)})
+		t.Rows = append(t.Rows, append(append([]string{r.Retriever, r.Tokenizer}, metricCells(r.Eval, s.Protocol)...), diffCell(r.Diff)))
 	}
 	return t, nil
 }
 
 // tokenizerFigure plots Recall@5 with its interval for every row of
-// CompareTokenizers, in row order.
+// beyond.CompareTokenizers, in row order.
 func tokenizerFigure(s *Study) (Figure, error) {
-	c, err := CompareTokenizers(s)
+	c, err := compareTokenizers(s)
 	if err != nil {
 		return Figure{}, err
 	}

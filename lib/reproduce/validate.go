@@ -3,6 +3,7 @@ package reproduce
 import (
 	"fmt"
 
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/experiment"
 )
 
@@ -15,7 +16,7 @@ func validate(s *Study) error {
 	if err := experiment.CheckBootstrap(s.Protocol.B); err != nil {
 		return err
 	}
-	if err := experiment.CheckEvaluable(s.Questions, s.Qrels, s.data.path(QuestionsFile), goldPath(s)); err != nil {
+	if err := experiment.CheckEvaluable(s.Questions, s.Qrels, s.data.path(datafolder.QuestionsFile), goldPath(s)); err != nil {
 		return err
 	}
 	missing := s.MissingGold()
@@ -38,8 +39,8 @@ func validate(s *Study) error {
 
 // goldPath is the file the qrels came from.
 func goldPath(s *Study) string {
-	if s.data.has(QrelsFile) {
-		return s.data.path(QrelsFile)
+	if s.data.has(datafolder.QrelsFile) {
+		return s.data.path(datafolder.QrelsFile)
 	}
-	return s.data.path(EvidenceFile)
+	return s.data.path(datafolder.EvidenceFile)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/provider/cache"
 	"github.com/linemem/linemem/lib/provider/lsa"
 	"github.com/linemem/linemem/lib/represent"
@@ -20,7 +21,7 @@ var VectorReps = []string{represent.Summary, represent.EmbeddingTextRep}
 // vectors already stored under Options.EmbedModel, or else the local LSA
 // embedder fitted on the corpus (lib/provider/lsa), stored for reruns.
 func provideVectors(s *Study) error {
-	shipped := s.data.has(SummaryVectorsFile) && s.data.has(EmbeddingVectorFile) && s.data.has(QueryVectorsFile)
+	shipped := s.data.has(datafolder.SummaryVectorsFile) && s.data.has(datafolder.EmbeddingVectorFile) && s.data.has(datafolder.QueryVectorsFile)
 	switch {
 	case shipped && (s.Opts.EmbedModel == "" || s.Opts.EmbedModel == ImportedModel):
 		s.EmbedModel = ImportedModel
@@ -57,7 +58,7 @@ func lsaModelName(s *Study) string {
 }
 
 func importShipped(s *Study) error {
-	for _, f := range []struct{ rep, file string }{{represent.Summary, SummaryVectorsFile}, {represent.EmbeddingTextRep, EmbeddingVectorFile}, {"", QueryVectorsFile}} {
+	for _, f := range []struct{ rep, file string }{{represent.Summary, datafolder.SummaryVectorsFile}, {represent.EmbeddingTextRep, datafolder.EmbeddingVectorFile}, {"", datafolder.QueryVectorsFile}} {
 		path := s.data.path(f.file)
 		r, err := os.Open(path)
 		if err != nil {

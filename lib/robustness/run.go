@@ -201,29 +201,24 @@ func runSeed(seed uint64, o Options) (SeedResult, string, error) {
 	return r, setup.Protocol.SelectionMetric, nil
 }
 
-// Protocol runs the paper protocol on one prepared corpus: the single
-// retrievers, the sweep and its selection, the selected hybrid scored with
-// intervals and its paired difference from the best single retriever. Seed
-// and Chunks of the result are left for the caller.
+// Protocol runs the paper protocol on one prepared corpus
+// (experiment.Outcome): the single retrievers, the sweep and its selection,
+// the selected hybrid scored with intervals and its paired difference from
+// the best single retriever. Seed and Chunks of the result are left for the
+// caller.
 func Protocol(setup *experiment.Setup) (SeedResult, error) {
-	singles, err := setup.EvaluateAll(setup.Protocol.Singles)
+	o := experiment.NewOutcome(setup)
+	singles, err := o.Singles()
 	if err != nil {
 		return SeedResult{}, err
 	}
-	sw, err := setup.Sweep(setup.Protocol.Pairings, nil)
+	sel, cfg, err := o.Selected()
 	if err != nil {
 		return SeedResult{}, err
 	}
-	cfg := sw.SelectedConfig()
-	sel, err := setup.Score(cfg.Name, sw.FusedRun(cfg))
+	best, err := o.BestSingle()
 	if err != nil {
 		return SeedResult{}, err
-	}
-	best := singles[0]
-	for _, ev := range singles[1:] {
-		if ev.Result.Mean[setup.Protocol.SelectionMetric] > best.Result.Mean[setup.Protocol.SelectionMetric] {
-			best = ev
-		}
 	}
 	r := SeedResult{
 		Questions:      len(sel.Result.QIDs),

@@ -7,25 +7,14 @@ import (
 	"path"
 	"slices"
 
-	"github.com/linemem/linemem/lib/datasets"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/trec"
 )
 
-// Files that WriteDir writes, in the data folder layout of lib/datasets,
-// which `linemem reproduce` reads.
-const (
-	SourcesDir    = datasets.SourcesDir
-	TextDir       = "sources_txt" // .txt exports of the same conversations; not read by reproduce
-	QuestionsFile = datasets.QuestionsFile
-	EvidenceFile  = datasets.EvidenceFile
-	QrelsFile     = datasets.QrelsFile
-	SummariesFile = datasets.SummariesFile
-)
-
 // WriteDir writes the dataset into dir (created if missing) with
-// datasets.WriteFiles: sources/*.json, sources_txt/*.txt, questions.jsonl,
+// datafolder.WriteFiles: sources/*.json, sources_txt/*.txt, questions.jsonl,
 // evidence.jsonl, qrels.txt and summaries.jsonl. Existing files of the same
 // names are replaced; other files are left alone.
 func (ds *Dataset) WriteDir(dir string) error {
@@ -33,7 +22,7 @@ func (ds *Dataset) WriteDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	return datasets.WriteFiles(dir, files)
+	return datafolder.WriteFiles(dir, files)
 }
 
 // Files renders the dataset's files: path relative to the folder ("/"
@@ -41,17 +30,17 @@ func (ds *Dataset) WriteDir(dir string) error {
 func (ds *Dataset) Files() (map[string][]byte, error) {
 	files := make(map[string][]byte, 2*len(ds.Sources)+4)
 	for _, s := range ds.Sources {
-		files[path.Join(SourcesDir, s.Name)] = s.JSON
-		files[path.Join(TextDir, s.TextName())] = s.Text
+		files[path.Join(datafolder.SourcesDir, s.Name)] = s.JSON
+		files[path.Join(datafolder.TextDir, s.TextName())] = s.Text
 	}
 	writers := []struct {
 		name  string
 		write func(io.Writer) error
 	}{
-		{QuestionsFile, func(w io.Writer) error { return jsonl.WriteAll(w, ds.Questions) }},
-		{EvidenceFile, func(w io.Writer) error { return gold.WriteEvidence(w, ds.Evidence) }},
-		{QrelsFile, func(w io.Writer) error { return trec.WriteQrels(w, ds.Qrels) }},
-		{SummariesFile, func(w io.Writer) error { return jsonl.WriteAll(w, ds.Summaries) }},
+		{datafolder.QuestionsFile, func(w io.Writer) error { return jsonl.WriteAll(w, ds.Questions) }},
+		{datafolder.EvidenceFile, func(w io.Writer) error { return gold.WriteEvidence(w, ds.Evidence) }},
+		{datafolder.QrelsFile, func(w io.Writer) error { return trec.WriteQrels(w, ds.Qrels) }},
+		{datafolder.SummariesFile, func(w io.Writer) error { return jsonl.WriteAll(w, ds.Summaries) }},
 	}
 	for _, f := range writers {
 		var b bytes.Buffer
@@ -66,9 +55,9 @@ func (ds *Dataset) Files() (map[string][]byte, error) {
 // FileNames lists the paths, relative to the folder, that WriteDir writes,
 // in byte order.
 func (ds *Dataset) FileNames() []string {
-	names := []string{QuestionsFile, EvidenceFile, QrelsFile, SummariesFile}
+	names := []string{datafolder.QuestionsFile, datafolder.EvidenceFile, datafolder.QrelsFile, datafolder.SummariesFile}
 	for _, s := range ds.Sources {
-		names = append(names, path.Join(SourcesDir, s.Name), path.Join(TextDir, s.TextName()))
+		names = append(names, path.Join(datafolder.SourcesDir, s.Name), path.Join(datafolder.TextDir, s.TextName()))
 	}
 	slices.Sort(names)
 	return names

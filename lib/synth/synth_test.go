@@ -14,6 +14,7 @@ import (
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/lineexport"
 	"github.com/linemem/linemem/lib/questions"
@@ -275,7 +276,7 @@ func TestQrelsComeFromEvidence(t *testing.T) {
 	var msgs []chat.Message
 	var chunks []chat.Chunk
 	for _, name := range ds.FileNames() {
-		if filepath.Dir(name) != synth.SourcesDir {
+		if filepath.Dir(name) != datafolder.SourcesDir {
 			continue
 		}
 		res, err := lineexport.ReadFile(filepath.Join(dir, name))
@@ -288,23 +289,23 @@ func TestQrelsComeFromEvidence(t *testing.T) {
 		}
 		msgs, chunks = append(msgs, res.Messages...), append(chunks, cs...)
 	}
-	evidence, err := gold.ReadEvidenceFile(filepath.Join(dir, synth.EvidenceFile))
+	evidence, err := gold.ReadEvidenceFile(filepath.Join(dir, datafolder.EvidenceFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	qrels, _ := gold.Resolve(evidence, msgs, chunks)
-	written, err := trec.ReadQrelsFile(filepath.Join(dir, synth.QrelsFile))
+	written, err := trec.ReadQrelsFile(filepath.Join(dir, datafolder.QrelsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !qrelsEqual(qrels, written) {
 		t.Error("qrels.txt differs from resolving evidence.jsonl over the sources")
 	}
-	qs, err := questions.ReadFile(filepath.Join(dir, synth.QuestionsFile))
+	qs, err := questions.ReadFile(filepath.Join(dir, datafolder.QuestionsFile))
 	if err != nil || len(qs) != 100 {
 		t.Errorf("questions.jsonl: %d questions, %v", len(qs), err)
 	}
-	f, err := os.Open(filepath.Join(dir, synth.SummariesFile))
+	f, err := os.Open(filepath.Join(dir, datafolder.SummariesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
