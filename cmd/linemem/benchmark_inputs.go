@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/linemem/linemem/lib/datasets"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/regularfile"
 	"github.com/linemem/linemem/lib/reproduce"
 )
@@ -57,7 +57,7 @@ func checkBenchmarkInputs(data, out, work string) (users, skipped []string, err 
 		users = append(users, dir)
 	}
 	if len(users) == 0 {
-		return nil, nil, fmt.Errorf("%s: no user has an answerable question", filepath.Join(data, datasets.UsersDir))
+		return nil, nil, fmt.Errorf("%s: no user has an answerable question", filepath.Join(data, datafolder.UsersDir))
 	}
 	return users, skipped, nil
 }
@@ -66,19 +66,19 @@ func checkBenchmarkInputs(data, out, work string) (users, skipped []string, err 
 // folder (dataset.json too when pooled) as regular files and counts the
 // non-blank lines of its questions.jsonl; the pooled folder must have one.
 func answerableQuestions(dir string, pooled bool) (int, error) {
-	files := []string{datasets.QuestionsFile, datasets.QrelsFile, datasets.SummariesFile}
+	files := []string{datafolder.QuestionsFile, datafolder.QrelsFile, datafolder.SummariesFile}
 	if pooled {
-		files = append(files, datasets.DatasetFile)
+		files = append(files, datafolder.DatasetFile)
 	}
 	for _, f := range files {
 		if err := regularfile.Check(filepath.Join(dir, f)); err != nil {
 			return 0, fmt.Errorf("%w (a folder written by `linemem datasets convert … --per-user`)", err)
 		}
 	}
-	if info, err := os.Stat(filepath.Join(dir, datasets.SourcesDir)); err != nil || !info.IsDir() {
-		return 0, fmt.Errorf("%s: no %s/ folder (a folder written by `linemem datasets convert … --per-user`)", dir, datasets.SourcesDir)
+	if info, err := os.Stat(filepath.Join(dir, datafolder.SourcesDir)); err != nil || !info.IsDir() {
+		return 0, fmt.Errorf("%s: no %s/ folder (a folder written by `linemem datasets convert … --per-user`)", dir, datafolder.SourcesDir)
 	}
-	b, err := regularfile.ReadFile(filepath.Join(dir, datasets.QuestionsFile))
+	b, err := regularfile.ReadFile(filepath.Join(dir, datafolder.QuestionsFile))
 	if err != nil {
 		return 0, err
 	}
@@ -89,7 +89,7 @@ func answerableQuestions(dir string, pooled bool) (int, error) {
 		}
 	}
 	if pooled && n == 0 {
-		return 0, fmt.Errorf("%s: no answerable question", filepath.Join(dir, datasets.QuestionsFile))
+		return 0, fmt.Errorf("%s: no answerable question", filepath.Join(dir, datafolder.QuestionsFile))
 	}
 	return n, nil
 }

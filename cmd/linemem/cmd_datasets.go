@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/linemem/linemem/lib/atomicdir"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/datasets"
 	"github.com/linemem/linemem/lib/regularfile"
 )
@@ -124,8 +125,8 @@ func writeConverted(f *datasets.Folder, out string, perUser bool, noAnswerUser [
 		if err != nil || len(entries) == 0 {
 			return err
 		}
-		if _, err := os.Stat(filepath.Join(existing, datasets.DatasetFile)); err != nil {
-			return fmt.Errorf("%s is not empty and holds no %s of an earlier conversion: convert into a new or empty folder", existing, datasets.DatasetFile)
+		if _, err := os.Stat(filepath.Join(existing, datafolder.DatasetFile)); err != nil {
+			return fmt.Errorf("%s is not empty and holds no %s of an earlier conversion: convert into a new or empty folder", existing, datafolder.DatasetFile)
 		}
 		return nil
 	})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/datasets"
 	"github.com/linemem/linemem/lib/inputerr"
 )
@@ -39,7 +40,7 @@ func checkConverted(t *testing.T, f *datasets.Folder, noAnswerUser []string, err
 	}
 	seen := map[string]bool{}
 	for _, sub := range f.Split(noAnswerUser) {
-		dir := filepath.Join(datasets.UsersDir, sub.Info.Users[0])
+		dir := filepath.Join(datafolder.UsersDir, sub.Info.Users[0])
 		if seen[dir] || filepath.Base(dir) != sub.Info.Users[0] || strings.ContainsAny(sub.Info.Users[0], " \t\n/\\") {
 			t.Fatalf("user %q does not get a folder of its own", sub.Info.Users[0])
 		}
