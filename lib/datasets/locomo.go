@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/questions"
@@ -179,7 +180,7 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 			if err != nil {
 				return nil, nil, inputerr.Atf(name, at(dtKey), "conversation.%s like \"1:56 pm on 8 May, 2023\", got %q", dtKey, when)
 			}
-			if !prevEnd.IsZero() && t0.Sub(prevEnd) <= 180*time.Minute {
+			if !prevEnd.IsZero() && !chunking.NewSession(prevEnd, t0, chunking.DefaultGapMinutes) {
 				closeSessions++
 			}
 			for i, t := range turns {
