@@ -218,6 +218,7 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 			if qa.Category < 1 || qa.Category > 5 {
 				return nil, nil, inputerr.Atf(name, p.line, "a category 1–5 in qa item %d of %s, got %d", i+1, s.SampleID, qa.Category)
 			}
+			f.Native = append(f.Native, NativeQuestion{QID: p.qid, User: p.user, Category: qa.Category, Question: qa.Question, Evidence: slices.Clone(qa.Evidence)})
 			for _, ev := range qa.Evidence {
 				for _, id := range strings.FieldsFunc(ev, func(r rune) bool { return r == ';' || r == ',' || r == ' ' }) {
 					if !diaIDShape.MatchString(id) {
