@@ -27,7 +27,8 @@ func TestDatasetsConvertThenReproduceAndBenchmark(t *testing.T) {
 	if _, stderr, code := goldCLI("benchmark", "--quiet", "--data", data, "--work", filepath.Join(dir, "work"), "--out", out); code != 0 {
 		t.Fatalf("benchmark: exit %d: %s", code, stderr)
 	}
-	for _, f := range []string{"table3_single_retrievers.md", "native_metrics.md", "users_per_user.md", "users_claims.md", "users.json", "dataset.json"} {
+	for _, f := range []string{"table3_single_retrievers.md", "native_metrics.md", "users_per_user.md", "users_claims.md", "users.json", "dataset.json",
+		"units_recall.md", "units_selection.md", "units.json"} {
 		b, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
 			t.Error(err)
