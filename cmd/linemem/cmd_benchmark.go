@@ -121,10 +121,14 @@ func runBenchmark(env *environment, c *command, args []string) error {
 }
 
 // writeUnits runs the study at the field's units (turn, session, chunk per
-// conversation; turn on the pooled haystack) and writes its tables.
+// conversation; turn on the pooled haystack), writes its tables into out and
+// its unit runs into work (reproduce.RunsDir).
 func writeUnits(name string, pooled *reproduce.Study, dirs []string, work string, opts reproduce.Options, out string) ([]string, error) {
 	u, err := reproduce.RunUnits(name, pooled, dirs, work, opts)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := u.WriteRuns(filepath.Join(work, reproduce.RunsDir)); err != nil {
 		return nil, err
 	}
 	return u.WriteAll(out)

@@ -2,6 +2,7 @@ package beyond
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/chat"
@@ -99,7 +100,23 @@ type UnitResult struct {
 	Selection
 	// CV is the k-fold held-out selection within this corpus.
 	CV *CrossValidation `json:"-"`
+	// UnitRuns holds, at the turn and session units, the runs of raw_text
+	// BM25 (the protocol's tokenizer) and of the selected hybrid for every
+	// searched question, top max(LoCoMoCutoffs), each hit named by the ID
+	// LoCoMo's code compares (turn: the dialog ID; session: "S" and the
+	// session number, as LoCoMo writes retrieved sessions), keyed by row
+	// label ("raw_text_bm25", "selected"), so LoCoMo's own scoring can be
+	// run on them independently.
+	UnitRuns map[string]ranking.Run `json:"-"`
+	// SearchedQIDs are the questions of UnitRuns, in search order.
+	SearchedQIDs []string `json:"-"`
 }
+
+// Keys of UnitResult.UnitRuns.
+const (
+	RunRawBM25  = "raw_text_bm25"
+	RunSelected = "selected"
+)
 
 // Selection is what the paper's selection rule chooses among on one
 // corpus: the selection metric per question of every sweep configuration
@@ -168,6 +185,15 @@ func RunUnit(in UnitInput) (*UnitResult, error) {
 		r.Rows = append(r.Rows, unitRow(e, in.Native, units, in.Unit))
 	}
 	r.Floor = floorRow(p, chunks, in.Native, units, in.Unit)
+	if in.Unit != UnitChunk {
+		r.SearchedQIDs = p.Setup.QIDs()
+		r.UnitRuns = map[string]ranking.Run{RunSelected: unitRun(p.Selected.Run, units, in.Unit)}
+		for _, e := range p.Singles {
+			if e.Name == rawBM25 {
+				r.UnitRuns[RunRawBM25] = unitRun(e.Run, units, in.Unit)
+			}
+		}
+	}
 	r.Selected = p.Selected.Name
 	r.Selection = NewSelection(p.Sweep, p.Singles, in.Protocol.SelectionMetric)
 	r.BestSingle = r.Singles[SelectFirstMax(r.Singles, allPositions(len(r.QIDs)))].Name
@@ -235,6 +261,25 @@ func unitIDs(chunks []chat.Chunk, unit string, keys map[string]string) map[strin
 				out[c.ID] = append(out[c.ID], keys[m])
 			}
 		}
+	}
+	return out
+}
+
+// unitRun renames the hits of run by their unit's ID (see UnitResult.UnitRuns),
+// keeping the top max(LoCoMoCutoffs).
+func unitRun(run ranking.Run, units map[string][]string, unit string) ranking.Run {
+	depth := slices.Max(LoCoMoCutoffs)
+	out := make(ranking.Run, len(run))
+	for q, hits := range run {
+		top := make([]ranking.Hit, 0, min(depth, len(hits)))
+		for _, h := range hits[:min(depth, len(hits))] {
+			id := units[h.ChunkID][0]
+			if unit == UnitSession {
+				id = "S" + id
+			}
+			top = append(top, ranking.Hit{ChunkID: id, Score: h.Score})
+		}
+		out[q] = top
 	}
 	return out
 }

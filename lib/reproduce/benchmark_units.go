@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/bootstrap"
@@ -14,6 +15,7 @@ import (
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/trec"
 )
 
 // Files of the real-conversation study at the field's units (`linemem
@@ -343,6 +345,45 @@ func mostOften(counts map[string]int, n int) string {
 		return best
 	}
 	return fmt.Sprintf("%s (%d of %d)", best, counts[best], n)
+}
+
+// RunsDir is the folder, inside a benchmark's work folder, where WriteRuns
+// puts the unit runs.
+const RunsDir = "units-runs"
+
+// WriteRuns writes, for every scope at the turn and session units, the runs
+// of beyond.UnitResult.UnitRuns as TREC run files named
+// SCOPE_UNIT_RUN.run (scope "per_conversation" or "pooled"; the
+// conversations of a scope one after another), whose document column is the
+// ID LoCoMo's code compares: input for scripts/locomo_recall.py.
+func (u *UnitsStudy) WriteRuns(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, sc := range u.scopes() {
+		if sc.results[0].UnitRuns == nil {
+			continue
+		}
+		scope := "per_conversation"
+		if sc.scope == ScopePooled {
+			scope = "pooled"
+		}
+		for _, key := range []string{beyond.RunRawBM25, beyond.RunSelected} {
+			var b strings.Builder
+			for _, r := range sc.results {
+				if err := trec.WriteRun(&b, r.SearchedQIDs, r.UnitRuns[key], "linemem"); err != nil {
+					return written, err
+				}
+			}
+			path := filepath.Join(dir, scope+"_"+sc.unit+"_"+key+".run")
+			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+				return written, err
+			}
+			written = append(written, path)
+		}
+	}
+	return written, nil
 }
 
 // savedUnit is one corpus of units.json: aggregates only.
