@@ -20,9 +20,14 @@ func init() {
 DIR is a folder written by ` + "`linemem datasets convert … --per-user`" + `. Writes the
 paper's tables and figures on the pooled folder (Tables 1, 3–9, the ceiling,
 Figures 1–6), the per-user tables (users_per_user, users_distribution,
-users_claims) and users.json from DIR/users/*, the benchmark-native metrics and
-dataset.json (provenance and mapping counts) into --out: aggregates only.
-Databases live in --work (reused by reruns).
+users_claims, with the hybrid's gain held out) and users.json from DIR/users/*,
+the benchmark-native metrics and dataset.json (provenance and mapping counts)
+into --out: aggregates only. A folder with native questions (LoCoMo's
+native.jsonl) also gets the study at the field's units: turn, session and chunk
+per conversation and the pooled turn haystack, with LoCoMo's own recall and the
+random-ranking floor (units_recall, units_selection, units.json); their turn
+and session runs, named by LoCoMo's IDs, go to --work/units-runs for
+scripts/locomo_recall.py. Databases live in --work (reused by reruns).
 
 compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
 tables of --seeds-results (results/) and writes users_vs_seeds_claims,
