@@ -33,22 +33,26 @@ const (
 )
 
 // UnitsStudy is the protocol at the turn, session and chunk unit on each
-// conversation of a data set, and at the turn unit on the pooled haystack
-// (every conversation in one corpus, each question searched against all).
+// conversation of a data set, and at the turn and chunk unit on the pooled
+// haystack (every conversation in one corpus, each question searched against
+// all; at the chunk unit it is the corpus of the paper's pooled tables).
 type UnitsStudy struct {
 	Dataset  string
 	Protocol experiment.Protocol
 	// PerConversation maps each unit to one result per conversation, in
 	// user folder order.
 	PerConversation map[string][]*beyond.UnitResult
-	Pooled          *beyond.UnitResult
+	Pooled          map[string]*beyond.UnitResult // by unit, PooledUnits
 
 	indices map[int]*bootstrap.Indices // one resample matrix per question count
 }
 
-// PerConversationUnits are the units run on each conversation, in table
-// order; the pooled haystack runs at beyond.UnitTurn.
-var PerConversationUnits = []string{beyond.UnitTurn, beyond.UnitSession, beyond.UnitChunk}
+// PerConversationUnits are the units run on each conversation, and
+// PooledUnits those run on the pooled haystack, in table order.
+var (
+	PerConversationUnits = []string{beyond.UnitTurn, beyond.UnitSession, beyond.UnitChunk}
+	PooledUnits          = []string{beyond.UnitTurn, beyond.UnitChunk}
+)
 
 // HasNative reports whether a converted folder holds native questions
 // (datasets.NativeFile), the input of the units study.
@@ -59,10 +63,10 @@ func HasNative(dataDir string) bool {
 
 // RunUnits runs the units study: each user folder of dirs is prepared
 // again under base (its database workDir/user-NN.db, as RunUsers) and run
-// at every unit of PerConversationUnits; the pooled study runs at the turn
-// unit.
+// at every unit of PerConversationUnits; the pooled study runs at every unit
+// of PooledUnits.
 func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base Options) (*UnitsStudy, error) {
-	u := &UnitsStudy{Dataset: dataset, Protocol: base.Protocol, PerConversation: map[string][]*beyond.UnitResult{}}
+	u := &UnitsStudy{Dataset: dataset, Protocol: base.Protocol, PerConversation: map[string][]*beyond.UnitResult{}, Pooled: map[string]*beyond.UnitResult{}}
 	for i, dir := range dirs {
 		o := base
 		o.DataDir, o.DBPath, o.Log = dir, filepath.Join(workDir, fmt.Sprintf("user-%02d.db", i+1)), nil
@@ -83,11 +87,13 @@ func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base
 		}
 		fmt.Fprintf(base.Log, "  units, user %d/%d\n", i+1, len(dirs))
 	}
-	r, err := runUnit(pooled, ScopePooled, beyond.UnitTurn)
-	if err != nil {
-		return nil, fmt.Errorf("pooled: %w", err)
+	for _, unit := range PooledUnits {
+		r, err := runUnit(pooled, ScopePooled, unit)
+		if err != nil {
+			return nil, fmt.Errorf("pooled: %w", err)
+		}
+		u.Pooled[unit] = r
 	}
-	u.Pooled = r
 	return u, nil
 }
 
@@ -157,7 +163,10 @@ func (u *UnitsStudy) scopes() []unitsScope {
 	for _, unit := range PerConversationUnits {
 		out = append(out, unitsScope{ScopePerConversation, unit, u.PerConversation[unit]})
 	}
-	return append(out, unitsScope{ScopePooled, u.Pooled.Unit, []*beyond.UnitResult{u.Pooled}})
+	for _, unit := range PooledUnits {
+		out = append(out, unitsScope{ScopePooled, unit, []*beyond.UnitResult{u.Pooled[unit]}})
+	}
+	return out
 }
 
 func (sc unitsScope) documents() string {
@@ -270,7 +279,7 @@ func (u *UnitsStudy) RecallTable() report.Table {
 		}
 	}
 	t.Notes = []string{
-		fmt.Sprintf("Units: turn = one document per dialogue turn (LoCoMo's dialog); session = one document per session (chunking.SessionOptions, no window, no render limit); chunk = the paper's 42-message windows under the 5,000-character limit. Per conversation: each conversation is its own corpus and each question is searched in its own conversation; documents give the range over conversations and their sum. Pooled haystack: all conversations in one corpus at the turn unit, every question searched against all of it."),
+		fmt.Sprintf("Units: turn = one document per dialogue turn (LoCoMo's dialog); session = one document per session (chunking.SessionOptions, no window, no render limit); chunk = the paper's 42-message windows under the 5,000-character limit. Per conversation: each conversation is its own corpus and each question is searched in its own conversation; documents give the range over conversations and their sum. Pooled haystack: all conversations in one corpus, every question searched against all of it, at the turn unit and at the chunk unit (the corpus of the paper's pooled tables; vectors refitted here)."),
 		fmt.Sprintf("Recall@5, Success@5, MRR@5: the paper's metrics over the questions with primary gold (%d per conversation scope), gold resolved from evidence.jsonl over each unit's documents; 95%% percentile bootstrap over those questions (B = %d, seed = %d).", paperN, u.Protocol.B, u.Protocol.Seed),
 		fmt.Sprintf("LoCoMo R@k: retrieval recall as LoCoMo's task_eval/evaluation.py computes it (metrics.LoCoMoRecall): the share of a question's evidence IDs, as written, among the dialog IDs of the top k documents; a question without evidence scores 1; all five categories count, the adversarial category 5 included (%d questions per scope). At the session unit LoCoMo compares session numbers; at the chunk unit (not a LoCoMo unit) an evidence ID counts when any of the top k chunks holds its turn.", nativeN),
 		"Random ranking (expected): the mean over the same questions of the closed-form expectation under a uniformly random order of that corpus (metrics.RandomRecall, RandomSuccess, RandomMRR; hypergeometric), with the number of each question's relevant documents; no interval, it is exact for the corpus.",
