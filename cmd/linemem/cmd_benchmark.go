@@ -22,13 +22,19 @@ func init() {
 DIR is a folder written by ` + "`linemem datasets convert … --per-user`" + `. Writes the
 paper's tables and figures on the pooled folder (Tables 1, 3–9, the ceiling,
 Figures 1–6), the per-user tables (users_per_user, users_distribution,
-users_claims) and users.json from DIR/users/*, the benchmark-native metrics and
-dataset.json (provenance and mapping counts) into --out: aggregates only.
-Databases and a copy of each user folder (with the vectors shipped to it) live
-in --work (reused by reruns); nothing is written into --data. Every input is
-checked before anything is written; users without an answerable question are
-skipped and counted. --out is replaced as a whole when the run completes (an
-earlier result stays intact until then; a second run into it is refused).
+users_claims, with the hybrid's gain held out) and users.json from DIR/users/*,
+the benchmark-native metrics and dataset.json (provenance and mapping counts)
+into --out: aggregates only. A folder with native questions (LoCoMo's
+native.jsonl) also gets the study at the field's units: turn, session and chunk
+per conversation and the pooled turn haystack, with LoCoMo's own recall and the
+random-ranking floor (units_recall, units_selection, units.json); their turn
+and session runs, named by LoCoMo's IDs, go to --work/units-runs for
+scripts/locomo_recall.py. Databases and a copy of each user folder (with the
+vectors shipped to it) live in --work (reused by reruns); nothing is written
+into --data. Every input is checked before anything is written; users without
+an answerable question are skipped and counted. --out is replaced as a whole
+when the run completes (an earlier result stays intact until then; a second
+run into it is refused).
 
 compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
 tables of --seeds-results (results/) and writes users_vs_seeds_claims,
@@ -114,6 +120,11 @@ func runBenchmark(env *environment, c *command, args []string) error {
 		native, err = reproduce.WriteNative(s, *out)
 		written = append(written, native...)
 	}
+	if err == nil && reproduce.HasNative(opts.DataDir) {
+		var units []string
+		units, err = writeUnits(*name, s, dirs, *work, opts, *out)
+		written = append(written, units...)
+	}
 	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
@@ -143,6 +154,20 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	}
 	fmt.Fprintf(env.stdout, "wrote %d files to %s in %s\n", len(written), final, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// writeUnits runs the study at the field's units (turn, session, chunk per
+// conversation; turn on the pooled haystack), writes its tables into out and
+// its unit runs into work (reproduce.RunsDir).
+func writeUnits(name string, pooled *reproduce.Study, dirs []string, work string, opts reproduce.Options, out string) ([]string, error) {
+	u, err := reproduce.RunUnits(name, pooled, dirs, work, opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := u.WriteRuns(filepath.Join(work, reproduce.RunsDir)); err != nil {
+		return nil, err
+	}
+	return u.WriteAll(out)
 }
 
 func compareBenchmarks(env *environment, seedsResults, out string, columnFigures bool, dirs []string) error {
