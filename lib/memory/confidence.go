@@ -57,3 +57,43 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topText stri
 	}
 	return held / all
 }
+
+// MissingWords returns the words of question, as written, none of whose
+// terms under tok occurs in any document of ix (document frequency 0), in
+// question order; touching or overlapping terms (the bigrams of one word)
+// form one word. With a tokenizer that does not locate its terms, the
+// missing terms themselves.
+func MissingWords(ix *bm25.Index, tok tokenize.Tokenizer, question string) []string {
+	loc, ok := tok.(locator)
+	if !ok {
+		var out []string
+		seen := map[string]bool{}
+		for _, t := range tok.Tokens(question) {
+			if !seen[t] && ix.DocFreq(t) == 0 {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	var spans []Span
+	for _, t := range loc.Terms(question) {
+		if ix.DocFreq(t.Text) != 0 {
+			continue
+		}
+		if n := len(spans); n > 0 && t.Start <= spans[n-1].End {
+			spans[n-1].End = max(spans[n-1].End, t.End)
+			continue
+		}
+		spans = append(spans, Span{t.Start, t.End})
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range spans {
+		if w := question[s.Start:s.End]; !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
