@@ -212,8 +212,8 @@ type Result struct {
 	// (Carries: a time for "when", an amount for "how much", …).
 	Carriers []int
 	// Asks is what the question asks for (ParseQuestion).
-	Asks Asks
-	RawText  string    // the chunk's raw_text (spec §5)
+	Asks    Asks
+	RawText string // the chunk's raw_text (spec §5)
 	// Why says, when no message is marked (Matched is empty), why the
 	// window was ranked; "" otherwise.
 	Why string
