@@ -74,9 +74,6 @@ func PassageScore(tok tokenize.Tokenizer, idf PassageIDF, question []string, tex
 	}
 	best := 0.0
 	for i := range lines {
-		if held[i] == nil {
-			continue
-		}
 		in := map[string]bool{}
 		for j := max(0, i-PassageSpan); j <= min(len(lines)-1, i+PassageSpan); j++ {
 			for t := range held[j] {
