@@ -66,7 +66,7 @@ func MeasureConfidence(c *Corpus, noAnswer []questions.Question) ([]Confidences,
 		if len(hits) == 0 {
 			return 0
 		}
-		return memory.ConfidenceOf(ix, tok, q, text[hits[0].ChunkID])
+		return memory.ConfidenceOf(ix, tok, memory.ParseQuestion(q).Content, hits[0].ChunkID)
 	}
 	ans := Confidences{Corpus: c.Name, Kind: Answerable}
 	bySource := map[string][]string{}

@@ -16,16 +16,19 @@ import (
 // others, and the mixed history's own unanswerable questions.
 const DefaultMinConfidence = 0.49
 
-// ConfidenceOf is how much of the question the top window holds: the share
-// of the question's distinct terms, each weighted by its BM25 IDF over the
-// index, that occur among the terms of the window's text,
+// ConfidenceOf is how much of the question the top window holds, in the
+// index that ranked it (so in its summary for embedding_text_bm25): the
+// share of the question's distinct terms, each weighted by its BM25 IDF
+// over the index, that the document topID contains,
 //
 //	C = Σ_{t ∈ Q ∩ T(top)} idf(t) / Σ_{t ∈ Q} idf(t),  idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)),
 //
 // in [0, 1]. A question term found nowhere in the history has the largest
 // IDF, so a question about something never written lowers C most. C is 0
-// for a question without terms or an empty top text.
-func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topText string) float64 {
+// for a question without terms or a document not in the index. Search
+// passes the question's content (ParseQuestion): question words do not
+// count.
+func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string) float64 {
 	q := map[string]bool{}
 	var terms []string
 	for _, t := range tok.Tokens(question) {
@@ -35,20 +38,15 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topText stri
 		}
 	}
 	sort.Strings(terms) // a fixed order of the sums
-	if len(q) == 0 || topText == "" {
+	if len(terms) == 0 {
 		return 0
 	}
-	in := map[string]bool{}
-	for _, t := range tok.Tokens(topText) {
-		if q[t] {
-			in[t] = true
-		}
-	}
+	in := ix.Holds(topID, terms)
 	var held, all float64
-	for _, t := range terms {
+	for i, t := range terms {
 		idf := bm25.IDF(ix.Len(), ix.DocFreq(t))
 		all += idf
-		if in[t] {
+		if in[i] {
 			held += idf
 		}
 	}

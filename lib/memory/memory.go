@@ -381,7 +381,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			resp.Confidence.Missing = MissingWords(lx.LexicalIndex(), m.tokenizer, pq.Content)
 		}
 	case lexical && !literal:
-		v := ConfidenceOf(lx.LexicalIndex(), m.tokenizer, pq.Content, resp.Results[0].RawText)
+		v := ConfidenceOf(lx.LexicalIndex(), m.tokenizer, pq.Content, resp.Results[0].ChunkID)
 		resp.Confidence = &Confidence{Value: v, Threshold: DefaultMinConfidence, Low: v < DefaultMinConfidence}
 		if resp.Confidence.Low {
 			resp.Confidence.Missing = MissingWords(lx.LexicalIndex(), m.tokenizer, pq.Content)
