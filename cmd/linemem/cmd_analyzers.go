@@ -158,7 +158,8 @@ below --at, default the everyday threshold), unanswerable questions flagged,
 ask quoting the answer line, Recall@5 and Success@1, each with a 95%
 bootstrap interval. --passage-weights prints one table per weight λ of the
 best-passage ranking; --choose-threshold adds the error rates of every set
-and the threshold that minimises their pooled mean.`,
+and the highest threshold that flags at most 15% of the answerable
+questions of every set.`,
 		run: runAnalyzersEveryday,
 	})
 }
@@ -219,7 +220,7 @@ func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 		}
 		if *choose {
 			fmt.Fprintln(env.stdout)
-			if err := analyzers.AbstainReport(sets, analyzers.ChooseThreshold(sets), *at).WriteMarkdown(env.stdout); err != nil {
+			if err := analyzers.AbstainReport(sets, analyzers.ChooseThresholdWithin(sets, analyzers.MaxFalseAbstain), *at).WriteMarkdown(env.stdout); err != nil {
 				return err
 			}
 		}
