@@ -226,7 +226,7 @@ func runAsk(env *environment, c *command, args []string) error {
 	}
 	printAnswer(env, a, resp.Results)
 	if name == answer.ExtractiveName {
-		fmt.Fprintln(env.stdout, "\n(an extractive baseline: it quotes the messages that best cover the question and writes no answer; --allow-remote for one that does)")
+		fmt.Fprintln(env.stdout, "\n(an extractive baseline: it quotes the line that best answers the question and writes no answer; --allow-remote for one that does)")
 	}
 	if c := resp.Confidence; c != nil {
 		fmt.Fprintf(env.stderr, "(confidence %.2f)\n", c.Value)
