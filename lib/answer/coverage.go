@@ -27,7 +27,10 @@ const neighbourWeight = 0.5
 // what the question asks for (a time for いつ/when, an amount for
 // いくら/how much, …, memory.Carries), else the nearest such line within
 // memory.ReplyReach messages (after it first), else, when the best message
-// is itself a question, the reply after it, else the best message. The
+// is itself a question, the first reply by someone else within
+// memory.ReplyReach messages that is not itself a question, or, when the
+// question asks for something in particular (when, how much, where, who,
+// what), the first such line by anyone; else the best message. The
 // quote names who wrote it and when, in the question's language (frame),
 // cited by the window's number with the matched message beside the quoted
 // one. No message with a question term: the abstention in the question's
@@ -129,9 +132,10 @@ func answerLine(msgs []memory.Message, j int, asks memory.Asks) int {
 			return k
 		}
 	}
-	if isQuestion(msgs[j].Text) {
+	asked := isQuestion(msgs[j].Text)
+	if asked || asks != memory.AsksOther && asks != memory.AsksYesNo {
 		for k := j + 1; k < min(len(msgs), j+1+memory.ReplyReach); k++ {
-			if msgs[k].Sender != msgs[j].Sender && strings.TrimSpace(msgs[k].Text) != "" {
+			if (!asked || msgs[k].Sender != msgs[j].Sender) && strings.TrimSpace(msgs[k].Text) != "" && !isQuestion(msgs[k].Text) {
 				return k
 			}
 		}
@@ -139,14 +143,13 @@ func answerLine(msgs []memory.Message, j int, asks memory.Asks) int {
 	return j
 }
 
-// isQuestion reports whether a chat line asks something: it ends with a
-// question mark, or it has a question word (memory.ParseQuestion).
+// isQuestion reports whether a chat line asks something: it has a
+// question mark, or a question word (memory.ParseQuestion).
 func isQuestion(text string) bool {
-	t := strings.TrimSpace(text)
-	if strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？") {
+	if strings.ContainsAny(text, "?？") {
 		return true
 	}
-	return len(memory.ParseQuestion(t).Words) > 0
+	return len(memory.ParseQuestion(text).Words) > 0
 }
 
 // quoteOne answers with message j of window i alone, cited by the window's

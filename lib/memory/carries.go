@@ -11,9 +11,9 @@ import (
 // carries what it asks for, matched after NFKC (so ３，０００円 is 3,000円)
 // and ASCII lower-casing:
 //
-//   - when: a clock time (19:30, 7pm, 19時, 7時半), a date (12/7, 3月5日,
-//     5日, 2024-05-11), a weekday or a relative day (明日, 来週, 土曜,
-//     tomorrow, saturday), a month name;
+//   - when: a clock time (19:30, 7pm, 19時, 7時半, 10じ), a date (12/7,
+//     3月5日, 5日, 2024-05-11), a weekday or a relative day in kanji or kana
+//     (明日, 来週, らいしゅう, 土曜, すいようび, tomorrow, saturday), a month name;
 //   - how much: an amount with a unit or currency (9,500円, 3万, ¥500, $20,
 //     6000 yen, 3人, 2個, 千円);
 //   - where: a place word (駅, 店, 公園, ホテル, station, park, hotel, …) or an
@@ -24,7 +24,7 @@ import (
 // "what" and yes/no questions have no carrier: any line can answer them.
 var carriers = map[Asks]*regexp.Regexp{
 	AsksWhen: regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s?(am|pm)\b|\d{1,2}時|\d{1,2}/\d{1,2}|\d{1,2}月|\d{1,2}日|\d{4}-\d{2}-\d{2}|` +
-		`[月火水木金土日]曜|明日|あした|今日|きょう|昨日|来週|先週|今週|来月|先月|週末|` +
+		`[月火水木金土日]曜|(げつ|か|すい|もく|きん|ど|にち)ようび|明日|あした|今日|きょう|昨日|きのう|来週|らいしゅう|先週|せんしゅう|今週|来月|らいげつ|先月|週末|\d{1,2}じ|` +
 		`\b(today|tomorrow|yesterday|tonight|weekend|next week|last week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|` +
 		`january|february|march|april|june|july|august|september|october|november|december|morning|noon|evening)\b`),
 	AsksHowMuch: regexp.MustCompile(`\d[\d,]*\s?(円|万|千|ドル|人|個|枚|本|回|杯|泊|yen|dollars?|usd|people|persons?|k\b)|[¥$€£]\s?\d|[一二三四五六七八九十百千]+(円|万|人)|千円|万円`),
@@ -47,9 +47,17 @@ func Carries(asks Asks, text string, names []string) bool {
 		return true
 	}
 	if asks == AsksWho {
+		words := map[string]bool{}
+		for _, w := range enWord.FindAllString(s, -1) {
+			words[w] = true
+		}
 		for _, n := range names {
 			for _, w := range strings.Fields(strings.ToLower(norm.NFKC.String(n))) {
-				if len(w) > 1 && w != "自分" && strings.Contains(s, w) {
+				switch {
+				case w == "自分" || len([]rune(w)) < 2:
+				case enWord.MatchString(w) && words[w]:
+					return true
+				case !enWord.MatchString(w) && strings.Contains(s, w):
 					return true
 				}
 			}
