@@ -44,7 +44,9 @@ Japanese), and cites the matched message beside it (--extractive names
 other methods, for comparison). No word of the question in the window:
 "` + answer.AbstainPhrase + `" ("` + answer.AbstainPhraseEnglish + `" for an English question).
 --me NAME says which sender is you (stored in the database for later
-asks; "you" in quotes, and told to the remote model). openai
+asks; "you" in quotes, and told to the remote model); without it, the
+stored name, else the one sender who wrote in every chat (with a single
+two-person chat, the one its title does not name), else nobody. openai
 (default with --allow-remote): the Responses API, or any OpenAI-compatible
 server at OPENAI_BASE_URL / --base-url, with the Japanese prompt of
 lib/answer (its version is recorded with each answer). Only the question
@@ -86,13 +88,18 @@ func (f *askFlags) bind(fs *flag.FlagSet) {
 
 // whoAmI returns the sender name of the history's owner: --me, which is
 // stored for later asks when it differs from the stored one, else the
-// stored one, else "".
-func (f *askFlags) whoAmI(st *store.Store) (string, error) {
+// stored one, else the guess of memory.GuessMe (not stored), else "".
+func (f *askFlags) whoAmI(st *store.Store, mem *memory.Memory) (string, error) {
 	stored, err := st.Setting(store.SettingMe)
-	if err != nil || f.me == "" || f.me == stored {
-		return stored, err
+	switch {
+	case err != nil:
+		return "", err
+	case f.me != "" && f.me != stored:
+		return f.me, st.SetSetting(store.SettingMe, f.me)
+	case stored != "":
+		return stored, nil
 	}
-	return f.me, st.SetSetting(store.SettingMe, f.me)
+	return mem.GuessMe()
 }
 
 // providerName resolves --provider: extractive unless sending is allowed or
@@ -119,8 +126,8 @@ func (f *askFlags) openMemory(st *store.Store) (*memory.Memory, error) {
 }
 
 // answerer builds the answerer the flags name; a Remote for openai.
-func (f *askFlags) answerer(env *environment, st *store.Store, name string) (answer.Answerer, *answer.Remote, error) {
-	me, err := f.whoAmI(st)
+func (f *askFlags) answerer(env *environment, st *store.Store, mem *memory.Memory, name string) (answer.Answerer, *answer.Remote, error) {
+	me, err := f.whoAmI(st, mem)
 	if err != nil {
 		return nil, nil, err
 	}

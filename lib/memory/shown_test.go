@@ -101,3 +101,23 @@ func TestNotFoundNamesMissingWords(t *testing.T) {
 		t.Errorf("note %q, want it to start with %q", got, want)
 	}
 }
+
+func TestGuessMe(t *testing.T) {
+	cases := []struct {
+		name, dir, want string
+	}{
+		// 自分 wrote in every synthetic chat
+		{"synthetic", filepath.Join("..", "..", "data", "synthetic", "sources"), "自分"},
+		// the owner is called differently in each mixed chat (自分, じぶん, …)
+		{"mixed", filepath.Join("..", "..", "testdata", "mixed", "sources"), ""},
+	}
+	for _, c := range cases {
+		m, err := memory.Open(folderStore(t, c.dir), memory.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := m.GuessMe(); err != nil || got != c.want {
+			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}
