@@ -34,7 +34,7 @@ func TestExtractiveMethods(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.method, func(t *testing.T) {
-			ex, err := answer.NewExtractiveMethod(everyday.New(), c.method)
+			ex, err := answer.NewExtractiveMethod(newEveryday(t), c.method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,11 +47,20 @@ func TestExtractiveMethods(t *testing.T) {
 			}
 		})
 	}
-	if _, err := answer.NewExtractiveMethod(everyday.New(), "best"); err == nil || !strings.Contains(err.Error(), answer.MethodCoverage) {
+	if _, err := answer.NewExtractiveMethod(newEveryday(t), "best"); err == nil || !strings.Contains(err.Error(), answer.MethodCoverage) {
 		t.Errorf("unknown method: error %v, want one listing the methods", err)
 	}
-	ex, _ := answer.NewExtractiveMethod(everyday.New(), answer.MethodCoverage)
+	ex, _ := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
 	if a, _ := ex.Answer(context.Background(), "golf", chunks); !a.Abstained || a.Text != answer.AbstainPhrase {
 		t.Errorf("no question term anywhere: %+v, want an abstention", a)
 	}
+}
+
+func newEveryday(t *testing.T) *everyday.Analyzer {
+	t.Helper()
+	a, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
