@@ -26,6 +26,10 @@ import (
 // across words (the って of なってる and the ッテ of 設定, セッテイ) as a
 // word; the seven overlapping pairs of ちゅうしゃじょう for 駐車場 are marked.
 type Marker struct {
+	tok tokenize.Tokenizer
+	// loc is tok when its terms are not the text as written (the everyday
+	// analyzer's stems and base forms), for the literal fallback's terms
+	// (literalTerms); nil for the other tokenizers, whose terms are.
 	loc   tokenize.Tokenizer
 	want  map[string]bool
 	terms []string // distinct question terms, longest first
@@ -33,7 +37,10 @@ type Marker struct {
 
 // NewMarker returns the marker of question under tok.
 func NewMarker(tok tokenize.Tokenizer, question string) Marker {
-	mk := Marker{want: map[string]bool{}, loc: tok}
+	mk := Marker{want: map[string]bool{}, tok: tok}
+	if tok.Name() == everyday.Name {
+		mk.loc = tok
+	}
 	for _, t := range tok.Tokens(question) {
 		if !mk.want[t] {
 			mk.want[t] = true
@@ -54,7 +61,7 @@ func (mk Marker) Terms() []string { return mk.terms }
 // Spans returns the marked byte ranges of text, ordered and not
 // overlapping.
 func (mk Marker) Spans(text string) []Span {
-	if len(mk.terms) == 0 || mk.loc == nil {
+	if len(mk.terms) == 0 || mk.tok == nil {
 		return nil
 	}
 	type hit struct {
@@ -62,7 +69,7 @@ func (mk Marker) Spans(text string) []Span {
 		reading bool
 	}
 	var hits []hit
-	for _, t := range mk.loc.Analyze(text) {
+	for _, t := range mk.tok.Analyze(text) {
 		if mk.want[t.Term] {
 			hits = append(hits, hit{Span{t.Start, t.End}, strings.HasPrefix(t.Term, everyday.ReadingPrefix)})
 		}
