@@ -38,7 +38,7 @@ func TestExtractiveMethods(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.method, func(t *testing.T) {
-			ex, err := answer.NewExtractiveMethod(everyday.New(), c.method)
+			ex, err := answer.NewExtractiveMethod(newEveryday(t), c.method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,10 +51,10 @@ func TestExtractiveMethods(t *testing.T) {
 			}
 		})
 	}
-	if _, err := answer.NewExtractiveMethod(everyday.New(), "best"); err == nil || !strings.Contains(err.Error(), answer.MethodCoverage) {
+	if _, err := answer.NewExtractiveMethod(newEveryday(t), "best"); err == nil || !strings.Contains(err.Error(), answer.MethodCoverage) {
 		t.Errorf("unknown method: error %v, want one listing the methods", err)
 	}
-	ex, _ := answer.NewExtractiveMethod(everyday.New(), answer.MethodCoverage)
+	ex, _ := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
 	if a, _ := ex.Answer(context.Background(), "golf", chunks); !a.Abstained || a.Text != answer.AbstainPhraseEnglish {
 		t.Errorf("no question term anywhere: %+v, want an abstention in English", a)
 	}
@@ -85,14 +85,14 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 		{"where: the place in the reply", "バーベキューの場所どこだっけ BBQ", "", "Aya（2024年5月11日）：「昭島のモリパークがいいな」 [1]", []string{"a", "b"}},
 		// 集合 matches c, which carries a time (10時)
 		{"when: the line with the time", "集合 いつ？", "", "Ken（2024年5月11日）：「集合は10時半で」 [1]", []string{"c"}},
-		// BBQ in a and 集合 in c tie; the earlier, a, is matched, and c
-		// is the nearest line with a time
-		{"English frame", "when do we meet BBQ 集合", "", `Ken, 11 May 2024: "集合は10時半で" [1]`, []string{"a", "c"}},
+		// 集合 (with its reading and kanji-bigram fields) outweighs BBQ:
+		// c matches and carries a time
+		{"English frame", "when do we meet BBQ 集合", "", `Ken, 11 May 2024: "集合は10時半で" [1]`, []string{"c"}},
 		{"me is you", "集合 いつ？", "ken", "あなた（2024年5月11日）：「集合は10時半で」 [1]", []string{"c"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ex, err := answer.NewExtractiveMethod(everyday.New(), answer.MethodCoverage)
+			ex, err := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,4 +105,13 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+func newEveryday(t *testing.T) *everyday.Analyzer {
+	t.Helper()
+	a, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

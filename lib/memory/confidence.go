@@ -58,39 +58,32 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string
 
 // MissingWords returns the words of question, as written, none of whose
 // terms under tok occurs in any document of ix (document frequency 0), in
-// question order; touching or overlapping terms (the bigrams of one word)
-// form one word. With a tokenizer that does not locate its terms, the
-// missing terms themselves.
+// question order. A word is a run of bytes covered by overlapping terms
+// (tok.Analyze), so a morpheme with its reading and its kanji bigrams is
+// one word, missing only when all of them are.
 func MissingWords(ix *bm25.Index, tok tokenize.Tokenizer, question string) []string {
-	loc, ok := tok.(locator)
-	if !ok {
-		var out []string
-		seen := map[string]bool{}
-		for _, t := range tok.Tokens(question) {
-			if !seen[t] && ix.DocFreq(t) == 0 {
-				seen[t] = true
-				out = append(out, t)
-			}
-		}
-		return out
+	toks := tok.Analyze(question)
+	sort.SliceStable(toks, func(i, j int) bool { return toks[i].Start < toks[j].Start })
+	type word struct {
+		span    Span
+		present bool
 	}
-	var spans []Span
-	for _, t := range loc.Terms(question) {
-		if ix.DocFreq(t.Text) != 0 {
+	var words []word
+	for _, t := range toks {
+		held := ix.DocFreq(t.Term) > 0
+		if n := len(words); n > 0 && t.Start < words[n-1].span.End {
+			words[n-1].span.End = max(words[n-1].span.End, t.End)
+			words[n-1].present = words[n-1].present || held
 			continue
 		}
-		if n := len(spans); n > 0 && t.Start <= spans[n-1].End {
-			spans[n-1].End = max(spans[n-1].End, t.End)
-			continue
-		}
-		spans = append(spans, Span{t.Start, t.End})
+		words = append(words, word{Span{t.Start, t.End}, held})
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, s := range spans {
-		if w := question[s.Start:s.End]; !seen[w] {
-			seen[w] = true
-			out = append(out, w)
+	for _, w := range words {
+		if s := question[w.span.Start:w.span.End]; !w.present && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
 		}
 	}
 	return out

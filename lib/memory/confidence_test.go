@@ -10,7 +10,10 @@ import (
 )
 
 func TestConfidenceOf(t *testing.T) {
-	tok := everyday.New()
+	tok, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ix := bm25.New([]bm25.Doc{
 		{ID: "a", Text: "bring balls to the court"},
 		{ID: "b", Text: "lunch at Kanda"},

@@ -29,12 +29,16 @@ func TestPassageScore(t *testing.T) {
 		{"too far apart", "tennis\nok\nok\ncamp\nhotel", (2 + 3) / total},
 		{"best passage wins", "tennis\nx\nx\nx\ncamp\nx\nx\nx\nhotel", 3 / total},
 	}
+	tok, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range cases {
-		if got := memory.PassageScore(everyday.New(), lookup, question, c.text); math.Abs(got-c.want) > tol {
+		if got := memory.PassageScore(tok, lookup, question, c.text); math.Abs(got-c.want) > tol {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
-	if got := memory.PassageScore(everyday.New(), lookup, nil, "camp"); got != 0 {
+	if got := memory.PassageScore(tok, lookup, nil, "camp"); got != 0 {
 		t.Errorf("no question term: %v, want 0", got)
 	}
 }
