@@ -39,8 +39,9 @@ func IndexIDF(ix *bm25.Index) PassageIDF {
 }
 
 // PassageScore is the share of the question held by the best passage of a
-// window's text (one line per message, as raw_text renders them): for the
-// question's distinct terms Q under tok,
+// window's text (one line per message, as raw_text renders them; each
+// line's date, time and sender are left out): for the question's distinct
+// terms Q under tok,
 //
 //	P = max_i Σ_{t ∈ Q ∩ T(lines i−s … i+s)} idf(t) / Σ_{t ∈ Q} idf(t),  s = PassageSpan,
 //
@@ -63,7 +64,7 @@ func PassageScore(tok tokenize.Tokenizer, idf PassageIDF, question []string, tex
 	lines := strings.Split(text, "\n")
 	held := make([]map[string]bool, len(lines))
 	for i, l := range lines {
-		for _, t := range tok.Tokens(l) {
+		for _, t := range tok.Tokens(body(l)) {
 			if _, ok := q[t]; ok {
 				if held[i] == nil {
 					held[i] = map[string]bool{}
@@ -124,6 +125,19 @@ func Rerank(hits []trec.Hit, passage []float64, lambda float64) []trec.Hit {
 		out[i].Score = (1-lambda)*b - 1
 	}
 	return out
+}
+
+// body is a raw_text line without its "{date} {HH:MM} {sender}: " head
+// (spec §5): the message as written. A line without such a head (the next
+// line of a multi-line message) is all body.
+func body(line string) string {
+	if len(line) < len("2006-01-02 15:04 ") || line[4] != '-' || line[7] != '-' || line[10] != ' ' || line[13] != ':' && line[13] != '-' {
+		return line
+	}
+	if i := strings.Index(line[len("2006-01-02 15:04 "):], ": "); i >= 0 {
+		return line[len("2006-01-02 15:04 ")+i+2:]
+	}
+	return line
 }
 
 func sortedKeys(m map[string]bool) []string {
