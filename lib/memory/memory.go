@@ -57,9 +57,10 @@ type Options struct {
 	// Remote configures that remote embedder (base URL, timeout, …); its
 	// Model is the stored vectors' model.
 	Remote provider.Options
-	// PassageWeight is λ of Rerank for a BM25 retriever: 0 means
-	// DefaultPassageWeight, a negative value ranks by the window's BM25
-	// score alone (λ = 0).
+	// PassageWeight is λ of Rerank for a BM25 retriever under the
+	// everyday tokenizer: 0 means DefaultPassageWeight, a negative value
+	// ranks by the window's BM25 score alone (λ = 0). Under another
+	// tokenizer windows are ranked by BM25 alone.
 	PassageWeight float64
 }
 
@@ -75,7 +76,12 @@ type Memory struct {
 	spec      retrieval.Spec
 	retriever retrieval.Retriever
 	tokenizer tokenize.Tokenizer
-	lambda    float64 // Rerank's λ
+	lambda    float64 // Rerank's λ; 0 under any tokenizer but the everyday one
+	// everyday: the tokenizer is the everyday analyzer, so question words
+	// are kept out of the match (ParseQuestion); another tokenizer (the
+	// paper's, as `reproduce` opens a memory) searches the question as
+	// typed, by BM25 alone
+	everyday bool
 
 	sourcesOnce sync.Once
 	sources     []SourceInfo
@@ -110,6 +116,9 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	m := &Memory{st: st, tokenizer: tok, model: opts.EmbedModel, spec: spec, lambda: DefaultPassageWeight}
 	if opts.PassageWeight != 0 {
 		m.lambda = max(opts.PassageWeight, 0)
+	}
+	if m.everyday = tokName == DefaultTokenizer; !m.everyday {
+		m.lambda = 0
 	}
 	if spec.NeedsVectors() && m.model == "" {
 		if m.model, err = SoleEmbedModel(st); err != nil {
@@ -274,6 +283,9 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		}
 	}
 	pq := ParseQuestion(q.Text)
+	if !m.everyday {
+		pq.Content = q.Text
+	}
 	lx, lexical := m.retriever.(retrieval.Lexical)
 	depth := 0
 	if m.spec.Prefix() && !q.filtered() {
