@@ -26,13 +26,16 @@ The paper's protocol (eval, sweep, reproduce) keeps the paper's defaults.
 
 Question words (いつ, どこ, 誰, いくら, 何, なんだっけ-type endings; when, where,
 who, what, how much) are not matched: they say what the question asks for.
-The first ` + fmt.Sprint(memory.PassageDepth) + ` windows are ranked again by their best passage (a message
-with the one before it and the reply after it): score (1 − λ)·BM25/BM25max
-+ λ·(share of the question's terms in the best passage), λ = ` + fmt.Sprint(memory.DefaultPassageWeight) + `.
+Windows are ranked by BM25: re-ranking by the best passage (a message with
+the one before it and the reply after it) did not help with this analyzer
+(λ = ` + fmt.Sprint(memory.DefaultPassageWeight) + `; docs/everyday-search.md).
 Below confidence ` + fmt.Sprint(memory.DefaultMinConfidence) + ` (the IDF-weighted share of the question's terms in
 the first result) search says the history may not hold the answer and
 names the question's words the history never contains; a search without
 results has confidence 0.
+
+` + memory.AbstainTableDoc + `
+
 Each result shows the messages that contain a question term, the terms
 marked (bold on a terminal, **like this** otherwise), the replies to them,
 and the lines near them that carry what the question asks for (a date or

@@ -290,7 +290,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	depth := 0
 	if m.spec.Prefix() && !q.filtered() {
 		depth = q.K
-		if lexical {
+		if lexical && m.lambda > 0 {
 			depth = max(depth, PassageDepth)
 		}
 	}
