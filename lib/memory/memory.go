@@ -7,6 +7,13 @@
 // The paper's protocol (`eval`, `sweep`, `reproduce`) does not go through
 // this package: its defaults are the paper's, fixed in lib/experiment.
 //
+// Under the everyday analyzer a question's question words (いつ, どこ, when,
+// how much, なんだっけ, …) are not matched but read as what it asks for
+// (ParseQuestion); a result shows its matches, the replies to them and the
+// lines near them that carry what is asked (Result.Shown); a search
+// reports a confidence, 0 when nothing is found, and the question's words
+// the history never contains (docs/everyday-search.md).
+//
 // A BM25 search that matches nothing falls back to the chunks that contain
 // the question's tokens as written (a single kanji such as 鍋 is a char-bigram
 // token of the question but never of a longer run in the text), and says so.
