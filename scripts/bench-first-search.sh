@@ -74,6 +74,8 @@ times=$dir/times.txt
 searches=$dir/searches.txt
 : >"$times"
 : >"$searches"
+# out.txt holds the shown messages: readable by the owner only.
+(umask 077 && : >"$dir/out.txt")
 for i in $(seq 0 "$runs"); do
 	# Run 0 is the warm-up: it brings the files into the page cache, as
 	# they are right after the ingest that wrote them.

@@ -193,3 +193,24 @@ func ExampleAnalyzer_Analyze() {
 	// r:エン "円"
 	// 19:00 "7pm"
 }
+
+// FuzzAnalyze: chat text is untrusted input. For any text the analyzer
+// returns, without panicking, terms over ordered-start, non-empty ranges of
+// the text, the same terms Tokens returns.
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"駐車場に車を停めた", "ﾊﾞｰﾍﾞｷｭｰ 3,000円 7pm", "午後12時半", "2024/12/07", "かいもの\xffいった", "㍿ e\u0301clair", "12/", "午後", "1,", "7時", ""} {
+		f.Add(s)
+	}
+	a := newAnalyzer(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		toks := a.Analyze(text)
+		if got, want := len(toks), len(a.Tokens(text)); got != want {
+			t.Fatalf("Analyze gives %d terms, Tokens %d", got, want)
+		}
+		for _, tk := range toks {
+			if tk.Term == "" || tk.Start < 0 || tk.End > len(text) || tk.Start >= tk.End {
+				t.Fatalf("%+q: term %+v is no range of the text", text, tk)
+			}
+		}
+	})
+}

@@ -9,8 +9,8 @@ import (
 )
 
 // lightVerbs are verbs and adjectives in base form that carry no content
-// in a question or a chat line (する, ある, いる, なる, いう, ない) and are
-// dropped like auxiliaries.
+// in a question or a chat line (する, ある, いる, なる, いう, ない, できる,
+// おる) and are dropped like auxiliaries.
 var lightVerbs = map[string]bool{"する": true, "ある": true, "いる": true, "なる": true, "いう": true, "ない": true, "できる": true, "おる": true}
 
 // stopped reports whether a morpheme of part of speech pos is never a base
@@ -101,6 +101,9 @@ func (a *Analyzer) japanese(out []token.Token, run []char) []token.Token {
 	}
 	at = append(at, len(run))
 	morphs := a.morph.Morphemes(b.String())
+	if len(morphs) == 0 {
+		return out
+	}
 	// The bytes of the original text each morpheme covers.
 	from := func(m kagome.Morpheme) (int, int) { return run[at[m.Start]].start, run[at[m.End]-1].end }
 
