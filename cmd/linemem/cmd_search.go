@@ -40,7 +40,7 @@ Each result shows the messages that contain a question term, the terms
 marked (bold on a terminal, **like this** otherwise), the replies to them,
 and the lines near them that carry what the question asks for (a date or
 time for いつ/when, an amount for いくら/how much, a place for どこ/where, a
-person for 誰/who), with --context N messages around each; a single line
+person for 誰/who); --context N messages around each match; a single line
 between two shown ones is shown rather than "…". With --sender, only that
 sender's messages are marked. A dense or hybrid retriever embeds a new question with
 the stored local model; for vectors of a remote model it needs

@@ -6,9 +6,9 @@ import (
 )
 
 // Shown returns the indices into r.Messages to show for r, ascending: every
-// matched message, the replies to them (Replies) and the messages near them
-// that carry what the question asks for (Carriers), each with up to context
-// messages before and after it (context < 0 counts as 0); a single message
+// matched message with up to context messages before and after it (context
+// < 0 counts as 0), the replies to them (Replies) and the messages near
+// them that carry what the question asks for (Carriers); a single message
 // between two shown ones is shown too, since "…" would take its line. A
 // result in which no message matches shows none: its Why says why it was
 // ranked, and no unmarked message stands in for an answer. Every front end
@@ -19,11 +19,14 @@ func (r Result) Shown(context int) []int {
 		return nil
 	}
 	keep := make([]bool, len(r.Messages))
-	for _, set := range [][]int{r.Matched, r.Replies, r.Carriers} {
+	for _, i := range r.Matched {
+		for j := max(0, i-context); j <= min(len(r.Messages)-1, i+context); j++ {
+			keep[j] = true
+		}
+	}
+	for _, set := range [][]int{r.Replies, r.Carriers} {
 		for _, i := range set {
-			for j := max(0, i-context); j <= min(len(r.Messages)-1, i+context); j++ {
-				keep[j] = true
-			}
+			keep[i] = true
 		}
 	}
 	for i := 1; i+1 < len(keep); i++ {

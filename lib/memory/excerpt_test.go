@@ -28,7 +28,8 @@ func TestShown(t *testing.T) {
 		// 3 lies between the shown 2 and 4: its line takes the place of "…"
 		{"a one-message gap is shown", window(7, 1, 5), 1, []int{0, 1, 2, 3, 4, 5, 6}},
 		{"reply and carrier shown with the match", memory.Result{Messages: make([]memory.Message, 12), Matched: []int{1}, Replies: []int{4}, Carriers: []int{10}}, 0, []int{1, 4, 10}},
-		{"reply with context", memory.Result{Messages: make([]memory.Message, 12), Matched: []int{1}, Replies: []int{6}}, 1, []int{0, 1, 2, 5, 6, 7}},
+		// context surrounds the matches only
+		{"reply beyond the context", memory.Result{Messages: make([]memory.Message, 12), Matched: []int{1}, Replies: []int{6}}, 1, []int{0, 1, 2, 6}},
 		{"a reply without a match shows nothing", memory.Result{Messages: make([]memory.Message, 4), Replies: []int{2}}, 1, nil},
 	}
 	for _, c := range cases {
