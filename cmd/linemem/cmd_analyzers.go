@@ -138,3 +138,92 @@ func loadCorpusFlag(spec string) (*analyzers.Corpus, string, error) {
 	corpus, err := analyzers.LoadFolder(name, dir)
 	return corpus, dir, err
 }
+
+func init() {
+	register(&command{
+		name:    "analyzers everyday",
+		summary: "the everyday search and ask on data folders: answer line shown first, answerable and unanswerable questions flagged, ask quoting the answer line, Recall@5 and Success@1, with intervals",
+		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--at T] [--passage-weights LIST] [--choose-threshold]
+
+Each DIR is a data folder as ` + "`analyzers compare`" + ` reads it, with evidence.jsonl
+naming the answer messages (role answer); noanswer.jsonl and
+summaries.jsonl are used when present. Each folder is ingested into a
+temporary database (its summaries imported, so the database takes the
+everyday default a user's would) and every question is searched as
+` + "`search`" + ` does and answered as ` + "`ask`" + ` does (extractive). Unanswerable questions:
+noanswer.jsonl, and each question whose answers lie in one chat asked
+against the folder without that chat. Prints one Markdown row per folder:
+answer line shown in the first result, answerable questions flagged (confidence
+below --at, default the everyday threshold), unanswerable questions flagged,
+ask quoting the answer line, Recall@5 and Success@1, each with a 95%
+bootstrap interval. --passage-weights prints one table per weight λ of the
+best-passage ranking; --choose-threshold adds the error rates of every set
+and the highest threshold that flags at most 15% of the answerable
+questions of every set.`,
+		run: runAnalyzersEveryday,
+	})
+}
+
+func runAnalyzersEveryday(env *environment, c *command, args []string) error {
+	var dbPath string
+	fset := newFlagSet(env, c, &dbPath)
+	corpora := fset.StringArray("corpus", nil, "data folder `NAME=DIR`; repeatable, in row order")
+	at := fset.Float64("at", memory.DefaultMinConfidence, "confidence threshold `T` below which a search is flagged")
+	weights := fset.Float64Slice("passage-weights", nil, "best-passage weights `LIST` (λ, comma-separated) to measure; default: the everyday one")
+	choose := fset.Bool("choose-threshold", false, "also print the abstention error rates and the threshold that minimises their pooled mean")
+	b := fset.Int("bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`")
+	seed := fset.Uint64("seed", experiment.PaperProtocol().Seed, "bootstrap `SEED`")
+	if err := parseFlagsOnly(fset, args); err != nil {
+		return err
+	}
+	if len(*corpora) == 0 {
+		return fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)
+	}
+	if *b < 1 {
+		return fmt.Errorf("%w: --bootstrap %d: expected ≥ 1", errUsage, *b)
+	}
+	lambdas := *weights
+	if len(lambdas) == 0 {
+		lambdas = []float64{memory.DefaultPassageWeight}
+	}
+	for _, l := range lambdas {
+		if l < 0 || l > 1 {
+			return fmt.Errorf("%w: --passage-weights: %v is not in [0, 1]", errUsage, l)
+		}
+	}
+	for i, l := range lambdas {
+		var runs []*analyzers.EverydayRun
+		var sets []analyzers.Confidences
+		for _, spec := range *corpora {
+			name, dir, ok := strings.Cut(spec, "=")
+			if !ok || name == "" || dir == "" {
+				return fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
+			}
+			opts := analyzers.EverydayOptions{PassageWeight: l}
+			if l == 0 {
+				opts.PassageWeight = -1
+			}
+			run, err := analyzers.MeasureEveryday(name, dir, opts)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, run)
+			sets = append(sets, run.Confidences()...)
+		}
+		if i > 0 {
+			fmt.Fprintln(env.stdout)
+		}
+		rt := analyzers.EverydayReport(runs, *at, *b, *seed)
+		rt.Notes = append(rt.Notes, fmt.Sprintf("Best-passage weight λ = %g.", l))
+		if err := rt.WriteMarkdown(env.stdout); err != nil {
+			return err
+		}
+		if *choose {
+			fmt.Fprintln(env.stdout)
+			if err := analyzers.AbstainReport(sets, analyzers.ChooseThresholdWithin(sets, analyzers.MaxFalseAbstain), *at).WriteMarkdown(env.stdout); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

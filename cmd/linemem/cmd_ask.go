@@ -20,19 +20,33 @@ func init() {
 	register(&command{
 		name:    "ask",
 		summary: "answer a question from your chat memory, citing the conversations it rests on",
-		usage: `[--retriever NAME] [--k N] [--provider extractive|openai] [--allow-remote] [--dry-run] [--json] QUESTION
+		usage: `[--retriever NAME] [--k N] [--me NAME] [--provider extractive|openai] [--allow-remote] [--dry-run] [--json] QUESTION
 
 Retrieves the top k conversation windows (lib/memory, the same search as
-` + "`search`" + `), numbers them and answers from them alone, citing [1], [2], …, or
-says the history does not contain the answer: always when the search's
-confidence is below ` + fmt.Sprint(memory.DefaultMinConfidence) + ` (see ` + "`search --help`" + `). Then each cited window is
-shown with its date range, source and the messages the answer rests on.
+` + "`search`" + `), numbers them and answers from them alone, citing [1], [2], ….
+When the search's confidence is below ` + fmt.Sprint(memory.DefaultMinConfidence) + ` (see ` + "`search --help`" + `) the answer
+still quotes the closest line and says that the history may not hold the
+answer, naming the question's words it never contains. Then each cited
+window is shown with its date range, source and the messages the answer
+rests on.
 
 Providers: extractive (the default without --allow-remote; offline), a
-baseline that quotes messages and writes nothing: the message of the
-windows that, with its neighbours, holds most of the question's terms
-(everyday analyzer, each term weighted by rarity), and the one after it
-(--extractive names other methods, for comparison). openai
+baseline that quotes one line and writes nothing: in the top window, the
+message that, with its neighbours, holds most of the question's words
+(everyday analyzer, each word weighted by rarity; question words such as
+いつ or "when" are not matched); then, as the line to quote, that message
+when it carries what the question asks for (a date or time for いつ/when,
+an amount for いくら/how much, a place for どこ/where, a person for
+誰/who), else the nearest line within 3 messages that does, else, when the
+message is itself a question, the reply after it, else the message. The
+quote names who wrote it and when, in the question's language (English or
+Japanese), and cites the matched message beside it (--extractive names
+other methods, for comparison). No word of the question in the window:
+"` + answer.AbstainPhrase + `" ("` + answer.AbstainPhraseEnglish + `" for an English question).
+--me NAME says which sender is you (stored in the database for later
+asks; "you" in quotes, and told to the remote model); without it, the
+stored name, else the one sender who wrote in every chat (with a single
+two-person chat, the one its title does not name), else nobody. openai
 (default with --allow-remote): the Responses API, or any OpenAI-compatible
 server at OPENAI_BASE_URL / --base-url, with the Japanese prompt of
 lib/answer (its version is recorded with each answer). Only the question
@@ -55,6 +69,7 @@ type askFlags struct {
 	maxOut     int
 	asJSON     bool
 	extractive string
+	me         string
 }
 
 func (f *askFlags) bind(fs *flag.FlagSet) {
@@ -68,6 +83,23 @@ func (f *askFlags) bind(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxOut, "max-output-tokens", answer.DefaultMaxOutputTokens, "max_output_tokens of each request")
 	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
 	fs.StringVar(&f.extractive, "extractive", answer.MethodCoverage, "`METHOD` of the extractive provider: "+strings.Join(answer.Methods, ", "))
+	fs.StringVar(&f.me, "me", "", "your sender `NAME` in the chats; stored in the database for later asks (default: the stored one)")
+}
+
+// whoAmI returns the sender name of the history's owner: --me, which is
+// stored for later asks when it differs from the stored one, else the
+// stored one, else the guess of memory.GuessMe (not stored), else "".
+func (f *askFlags) whoAmI(st *store.Store, mem *memory.Memory) (string, error) {
+	stored, err := st.Setting(store.SettingMe)
+	switch {
+	case err != nil:
+		return "", err
+	case f.me != "" && f.me != stored:
+		return f.me, st.SetSetting(store.SettingMe, f.me)
+	case stored != "":
+		return stored, nil
+	}
+	return mem.GuessMe()
 }
 
 // providerName resolves --provider: extractive unless sending is allowed or
@@ -94,24 +126,27 @@ func (f *askFlags) openMemory(st *store.Store) (*memory.Memory, error) {
 }
 
 // answerer builds the answerer the flags name; a Remote for openai.
-func (f *askFlags) answerer(env *environment, st *store.Store, name string) (answer.Answerer, *answer.Remote, error) {
-	tok, err := tokenize.New(answer.DefaultExtractiveTokenizer)
+func (f *askFlags) answerer(env *environment, st *store.Store, mem *memory.Memory, name string) (answer.Answerer, *answer.Remote, error) {
+	me, err := f.whoAmI(st, mem)
+	if err != nil {
+		return nil, nil, err
+	}
+	// the everyday search's own analyzer, so the picked message is one the
+	// search marks; the dictionary tokenizer only where it is used
+	tokName := memory.EverydayTokenizer(f.tokenizer)
+	if name != answer.ExtractiveName || f.extractive == answer.MethodBM25Next {
+		tokName = answer.DefaultExtractiveTokenizer
+	}
+	tok, err := tokenize.New(tokName)
 	if err != nil {
 		return nil, nil, err
 	}
 	if name == answer.ExtractiveName {
-		if f.extractive != answer.MethodBM25Next {
-			// the everyday search's own analyzer, so the picked message is
-			// one the search marks
-			if tok, err = tokenize.New(memory.EverydayTokenizer(f.tokenizer)); err != nil {
-				return nil, nil, err
-			}
-		}
 		ex, err := answer.NewExtractiveMethod(tok, f.extractive)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: --extractive: %v", errUsage, err)
 		}
-		return ex, nil, nil
+		return ex.WithMe(me), nil, nil
 	}
 	red, err := f.remote.redactor()
 	if err != nil {
@@ -128,7 +163,7 @@ func (f *askFlags) answerer(env *environment, st *store.Store, name string) (ans
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &answer.Remote{Gen: gen, Cache: cc, Redactor: red, InputCap: f.inputCap, AllowRemote: f.remote.allowRemote, Tokenizer: tok}
+	r := &answer.Remote{Gen: gen, Cache: cc, Redactor: red, InputCap: f.inputCap, AllowRemote: f.remote.allowRemote, Tokenizer: tok, Me: me}
 	if f.remote.allowRemote && strings.HasPrefix(r.Destination(), openai.DefaultBaseURL) && !openai.KeyPresent() && !f.remote.dryRun {
 		return nil, nil, fmt.Errorf("OPENAI_API_KEY is not set")
 	}
@@ -182,15 +217,6 @@ func runAsk(env *environment, c *command, args []string) error {
 	if f.remote.dryRun && remote != nil {
 		return printAskDryRun(env, remote, question, resp.Results)
 	}
-	if c := resp.Confidence; c != nil && c.Low {
-		a := answer.Answer{Question: question, Provider: ans.Name(), Model: ans.Model(), Retriever: resp.Retriever, Text: answer.AbstainPhrase, Abstained: true, Citations: []answer.Citation{}}
-		if f.asJSON {
-			return writeJSON(env, askJSON{Answer: a, Confidence: confidenceDoc(c)})
-		}
-		fmt.Fprintf(env.stdout, "%s\n(%s)\n", a.Text, memory.NotFoundNote(*c))
-		fmt.Fprintf(env.stderr, "(%s · %s · %s · top %d, not used)\n", a.Provider, a.Model, a.Retriever, len(resp.Results))
-		return nil
-	}
 	a, err := ans.Answer(ctx, question, resp.Results)
 	if err != nil {
 		if errors.Is(err, answer.ErrRemoteNotAllowed) {
@@ -202,9 +228,12 @@ func runAsk(env *environment, c *command, args []string) error {
 	if f.asJSON {
 		return writeJSON(env, askJSON{Answer: a, Confidence: confidenceDoc(resp.Confidence)})
 	}
+	if c := resp.Confidence; c != nil && c.Low && len(resp.Results) > 0 {
+		fmt.Fprintf(env.stdout, "(%s; the closest line is quoted)\n", memory.NotFoundNote(*c))
+	}
 	printAnswer(env, a, resp.Results)
 	if name == answer.ExtractiveName {
-		fmt.Fprintln(env.stdout, "\n(an extractive baseline: it quotes the messages that best cover the question and writes no answer; --allow-remote for one that does)")
+		fmt.Fprintln(env.stdout, "\n(an extractive baseline: it quotes the line that best answers the question and writes no answer; --allow-remote for one that does)")
 	}
 	if c := resp.Confidence; c != nil {
 		fmt.Fprintf(env.stderr, "(confidence %.2f)\n", c.Value)

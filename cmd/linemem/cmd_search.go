@@ -24,11 +24,25 @@ The paper's protocol (eval, sweep, reproduce) keeps the paper's defaults.
 
 ` + memory.TokenizerTableDoc + `
 
+Question words (いつ, どこ, 誰, いくら, 何, なんだっけ-type endings; when, where,
+who, what, how much) are not matched: they say what the question asks for.
+Windows are ranked by BM25: re-ranking by the best passage (a message with
+the one before it and the reply after it) did not help with this analyzer
+(λ = ` + fmt.Sprint(memory.DefaultPassageWeight) + `; docs/everyday-search.md).
 Below confidence ` + fmt.Sprint(memory.DefaultMinConfidence) + ` (the IDF-weighted share of the question's terms in
-the first result) search says the history may not hold the answer.
+the first result) search says the history may not hold the answer and
+names the question's words the history never contains; a search without
+results has confidence 0.
+
+` + memory.AbstainTableDoc + `
+
 Each result shows the messages that contain a question term, the terms
-marked (bold on a terminal, **like this** otherwise), with --context N
-messages around each. A dense or hybrid retriever embeds a new question with
+marked (bold on a terminal, **like this** otherwise), the replies to them,
+and the lines near them that carry what the question asks for (a date or
+time for いつ/when, an amount for いくら/how much, a place for どこ/where, a
+person for 誰/who); --context N messages around each match; a single line
+between two shown ones is shown rather than "…". With --sender, only that
+sender's messages are marked. A dense or hybrid retriever embeds a new question with
 the stored local model; for vectors of a remote model it needs
 --allow-remote, and then keeps the question's vector in the database.`,
 		run: runSearch,
@@ -42,6 +56,7 @@ type searchMessageJSON struct {
 	Sender  string   `json:"sender"`
 	Text    string   `json:"text"`
 	Matches [][2]int `json:"matches"` // byte ranges [start, end) of Text that match a question term
+	Role    string   `json:"role"`    // why it is shown: match, reply, asked (carries what the question asks for) or context
 }
 
 // searchHitJSON is one result of `search --json`.
@@ -64,13 +79,15 @@ type confidenceJSON struct {
 	Value     float64 `json:"value"`
 	Threshold float64 `json:"threshold"`
 	Low       bool    `json:"low"` // the history may not hold the answer
+	// Missing are the question's words the history never contains.
+	Missing []string `json:"missing,omitempty"`
 }
 
 func confidenceDoc(c *memory.Confidence) *confidenceJSON {
 	if c == nil {
 		return nil
 	}
-	return &confidenceJSON{Value: c.Value, Threshold: c.Threshold, Low: c.Low}
+	return &confidenceJSON{Value: c.Value, Threshold: c.Threshold, Low: c.Low, Missing: c.Missing}
 }
 
 type searchJSON struct {
@@ -167,7 +184,7 @@ func runSearch(env *environment, c *command, args []string) error {
 		item.RawText = r.RawText
 		for _, i := range r.Shown(contextLines) {
 			msg := r.Messages[i]
-			mj := searchMessageJSON{ID: msg.ID, At: msg.At.Format(chat.TimestampLayout), Sender: msg.Sender, Text: msg.Text, Matches: [][2]int{}}
+			mj := searchMessageJSON{ID: msg.ID, At: msg.At.Format(chat.TimestampLayout), Sender: msg.Sender, Text: msg.Text, Matches: [][2]int{}, Role: r.Role(i)}
 			for _, s := range msg.Matches {
 				mj.Matches = append(mj.Matches, [2]int{s.Start, s.End})
 			}
@@ -191,6 +208,9 @@ func runSearch(env *environment, c *command, args []string) error {
 	}
 	if len(doc.Results) == 0 {
 		fmt.Fprintf(env.stdout, "no results for %q with %s (tokenizer %s)\n", q.Text, resp.Retriever, resp.Tokenizer)
+		if c := resp.Confidence; c != nil && len(c.Missing) > 0 {
+			fmt.Fprintf(env.stdout, "%s\n", memory.NotFoundNote(*c))
+		}
 		return nil
 	}
 	open, close := "**", "**"

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"time"
 
+	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/regularfile"
 )
 
@@ -15,7 +17,8 @@ func init() {
 Each line of FILE is {"chunk_id": str, "summary": str}; for a chunk_id given
 twice the last line wins. A bad line (malformed JSON, wrong types, a chunk_id
 not in the database) is reported as FILE:LINE: expected … and nothing is
-imported.`,
+imported. The everyday search's index is built again at once, as after
+an ingest, so that the first search does not pay for it.`,
 		run: runSummariesImport,
 	})
 }
@@ -42,5 +45,13 @@ func runSummariesImport(env *environment, c *command, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "imported %d summaries from %s\n", n, path)
+	if n > 0 {
+		start := time.Now()
+		if _, err := memory.Open(st, memory.Options{}); err != nil {
+			fmt.Fprintf(env.stderr, "warning: the everyday search index was not built (the first search will build it): %v\n", err)
+		} else {
+			fmt.Fprintf(env.stderr, "everyday search index built in %s\n", time.Since(start).Round(time.Millisecond))
+		}
+	}
 	return nil
 }

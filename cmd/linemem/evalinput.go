@@ -129,7 +129,7 @@ func (f *askFlags) openAnswering(env *environment, db, name string) (*answering,
 		st.Close()
 		return nil, err
 	}
-	ans, remote, err := f.answerer(env, st, name)
+	ans, remote, err := f.answerer(env, st, mem, name)
 	if err != nil {
 		st.Close()
 		return nil, err

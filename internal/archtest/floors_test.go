@@ -21,7 +21,7 @@ var floors = map[string]int{
 	"lib/report": 0, "lib/redact": 0, "lib/provider": 0, "lib/provider/retry": 0, "lib/loopback": 0,
 
 	"lib/lineexport": 1, "lib/chunking": 1, "lib/questions": 1, "lib/trec": 1, "lib/represent": 1,
-	"lib/tokenize": 1, "lib/tokenize/bigram": 1, "lib/tokenize/everyday": 1, "lib/tokenize/kagome": 1, "lib/tokenize/paperregex": 1,
+	"lib/tokenize": 1, "lib/tokenize/bigram": 1, "lib/tokenize/everyday": 1, "lib/tokenize/kagome": 1, "lib/tokenize/paperregex": 1, "lib/tokenize/token": 1,
 	"lib/gold": 1, "lib/store": 1, "lib/ingest": 1, "lib/datafolder": 1, "lib/synth": 1, "lib/datasets": 1,
 
 	"lib/bm25": 2, "lib/dense": 2, "lib/fusion": 2, "lib/diversify": 2, "lib/hierarchy": 2,
@@ -43,7 +43,7 @@ var floors = map[string]int{
 var sameFloor = map[string][]string{
 	"lib/jsonl":           {"lib/inputerr"},
 	"lib/report":          {"lib/jsonl"},
-	"lib/tokenize":        {"lib/tokenize/bigram", "lib/tokenize/everyday", "lib/tokenize/kagome", "lib/tokenize/paperregex"},
+	"lib/tokenize":        {"lib/tokenize/bigram", "lib/tokenize/everyday", "lib/tokenize/kagome", "lib/tokenize/paperregex", "lib/tokenize/token"},
 	"lib/store":           {"lib/chunking"},
 	"lib/ingest":          {"lib/chunking", "lib/lineexport", "lib/store"},
 	"lib/datafolder":      {"lib/gold", "lib/ingest", "lib/questions", "lib/trec"},
@@ -61,6 +61,11 @@ var sameFloor = map[string][]string{
 	"lib/experiment":      {"lib/analysis", "lib/bootstrap", "lib/metrics"},
 	"lib/beyond":          {"lib/answereval"},
 	"lib/notebook":        {"lib/reproduce"},
+
+	"lib/tokenize/bigram":     {"lib/tokenize/token"},
+	"lib/tokenize/everyday":   {"lib/tokenize/kagome", "lib/tokenize/token"},
+	"lib/tokenize/kagome":     {"lib/tokenize/token"},
+	"lib/tokenize/paperregex": {"lib/tokenize/token"},
 }
 
 func TestFloors(t *testing.T) {

@@ -66,7 +66,7 @@ func MeasureConfidence(c *Corpus, noAnswer []questions.Question) ([]Confidences,
 		if len(hits) == 0 {
 			return 0
 		}
-		return memory.ConfidenceOf(ix, tok, q, text[hits[0].ChunkID])
+		return memory.ConfidenceOf(ix, tok, memory.ParseQuestion(q).Content, hits[0].ChunkID)
 	}
 	ans := Confidences{Corpus: c.Name, Kind: Answerable}
 	bySource := map[string][]string{}
@@ -137,6 +137,8 @@ type Threshold struct {
 	// FalseAnswer the share of unanswerable ones (no-answer and
 	// other-chat sets) that do not.
 	FalseAbstain, FalseAnswer float64
+	// Rule says how At was chosen, for the report.
+	Rule string
 }
 
 // rates returns the error rates of abstaining below at.
@@ -179,6 +181,35 @@ func ChooseThreshold(sets []Confidences) Threshold {
 			best = th
 		}
 	}
+	best.Rule = "minimises the mean of the two pooled error rates"
+	return best
+}
+
+// MaxFalseAbstain is the share of answerable questions the everyday
+// search may flag on any one set (ChooseThresholdWithin).
+const MaxFalseAbstain = 0.15
+
+// ChooseThresholdWithin returns the highest threshold, among the
+// hundredths 0.00 … 1.00, at which no set of answerable questions has more
+// than maxFlagged of its questions flagged: of the thresholds that keep the
+// goal for answerable questions on every set, the one that flags the most
+// unanswerable ones. 0 when even 0.01 flags too many.
+func ChooseThresholdWithin(sets []Confidences, maxFlagged float64) Threshold {
+	best := rates(sets, 0)
+	for i := 1; i <= 100; i++ {
+		at := float64(i) / 100
+		ok := true
+		for _, s := range sets {
+			if s.Kind == Answerable && rates([]Confidences{s}, at).FalseAbstain > maxFlagged+1e-12 {
+				ok = false
+			}
+		}
+		if !ok {
+			break
+		}
+		best = rates(sets, at)
+	}
+	best.Rule = fmt.Sprintf("is the highest that flags at most %.0f%% of the answerable questions of every set", 100*maxFlagged)
 	return best
 }
 
@@ -199,7 +230,7 @@ func AbstainReport(sets []Confidences, chosen Threshold, at float64) report.Tabl
 	rt.Rows = append(rt.Rows,
 		[]string{"all", Answerable, "", "answerable questions flagged", fmt.Sprintf("%.3f", pooled.FalseAbstain)},
 		[]string{"all", NoAnswer + ", " + OtherChats, "", "unanswerable questions not flagged", fmt.Sprintf("%.3f", pooled.FalseAnswer)})
-	rt.Notes = append(rt.Notes, fmt.Sprintf("Confidence: the IDF-weighted share of the question's everyday terms held by the top window (memory.ConfidenceOf). The threshold minimising the mean of the two pooled error rates is %.2f (%.3f flagged, %.3f not flagged).", chosen.At, chosen.FalseAbstain, chosen.FalseAnswer))
+	rt.Notes = append(rt.Notes, fmt.Sprintf("Confidence: the IDF-weighted share of the question's everyday terms held by the top window (memory.ConfidenceOf). The threshold that %s is %.2f (%.3f flagged, %.3f not flagged).", chosen.Rule, chosen.At, chosen.FalseAbstain, chosen.FalseAnswer))
 	if slices.ContainsFunc(sets, func(s Confidences) bool { return s.Kind == OtherChats }) {
 		rt.Notes = append(rt.Notes, fmt.Sprintf("other-chat: each question whose gold lies in one source, searched in the folder without that source (at most %d sources per folder, the first by name).", MaxOtherChatSources))
 	}

@@ -13,25 +13,35 @@ import (
 const neighbourWeight = 0.5
 
 // coverageAnswer is MethodCoverage. Documents are the distinct non-empty
-// messages of the windows (a message in two windows counts once, under the
-// better-ranked one); Q is the question's distinct terms, idf(t) their BM25
-// IDF over those messages. A message m with neighbours m−1 and m+1 in its
-// window scores
+// messages of the top window; Q is the distinct terms of the question's
+// content (memory.ParseQuestion: question words such as いつ or "when" are
+// not matched), idf(t) their BM25 IDF over those messages. A message m with
+// neighbours m−1 and m+1 scores
 //
 //	s(m) = Σ_{t ∈ Q ∩ T(m)} idf(t) + ½ · Σ_{t ∈ Q ∩ (T(m−1) ∪ T(m+1)) \ T(m)} idf(t),
 //
 // the question-term coverage of the message and, at half weight, of its
 // neighbours: in chat the question's words and the answer are often in
-// neighbouring lines. The best message wins (ties: the better-ranked
-// window, then the earlier message); the answer quotes it and the message
-// after it, cited by the window's number. No message with a question term:
-// AbstainPhrase.
+// neighbouring lines. The best message wins (ties: the earlier message).
+// The line quoted is then answerLine's: the best message when it carries
+// what the question asks for (a time for いつ/when, an amount for
+// いくら/how much, …, memory.Carries), else the nearest such line within
+// memory.ReplyReach messages (after it first), else, when the best message
+// is itself a question, the first reply by someone else within
+// memory.ReplyReach messages that is not itself a question, or, when the
+// question asks for something in particular (when, how much, where, who,
+// what), the first such line by anyone; else the best message. The
+// quote names who wrote it and when, in the question's language (frame),
+// cited by the window's number with the matched message beside the quoted
+// one. No message with a question term: the abstention in the question's
+// language.
 func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.Result) Answer {
 	if len(chunks) > 1 {
 		chunks = chunks[:1]
 	}
+	pq := memory.ParseQuestion(question)
 	q := map[string]bool{}
-	for _, t := range e.tok.Tokens(question) {
+	for _, t := range e.tok.Tokens(pq.Content) {
 		q[t] = true
 	}
 	seen := map[string]bool{}
@@ -86,10 +96,60 @@ func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.R
 		}
 	}
 	if bi < 0 {
-		a.Text, a.Abstained = AbstainPhrase, true
+		a.Text, a.Abstained = abstainText(question), true
 		return a
 	}
-	return quoteOne(a, chunks, bi, bj)
+	c := chunks[bi]
+	k := answerLine(c.Messages, bj, pq.Asks)
+	n := bi + 1
+	a.Text = frame(question, c.Messages[k], n, e.me)
+	ids := []string{c.Messages[k].ID}
+	if k != bj {
+		ids = []string{c.Messages[min(bj, k)].ID, c.Messages[max(bj, k)].ID}
+	}
+	a.Citations = []Citation{{N: n, ChunkID: c.ChunkID, MessageIDs: ids}}
+	return a
+}
+
+// answerLine picks the line of msgs that answers a question asking asks
+// whose words best match message j (see coverageAnswer).
+func answerLine(msgs []memory.Message, j int, asks memory.Asks) int {
+	var senders []string
+	for _, m := range msgs {
+		senders = append(senders, m.Sender)
+	}
+	carries := func(k int) bool {
+		return !isQuestion(msgs[k].Text) && memory.Carries(asks, msgs[k].Text, senders)
+	}
+	if memory.Carries(asks, msgs[j].Text, senders) {
+		return j
+	}
+	for d := 1; d <= memory.ReplyReach; d++ {
+		if k := j + d; k < len(msgs) && carries(k) {
+			return k
+		}
+		if k := j - d; k >= 0 && carries(k) {
+			return k
+		}
+	}
+	asked := isQuestion(msgs[j].Text)
+	if asked || asks != memory.AsksOther && asks != memory.AsksYesNo {
+		for k := j + 1; k < min(len(msgs), j+1+memory.ReplyReach); k++ {
+			if (!asked || msgs[k].Sender != msgs[j].Sender) && strings.TrimSpace(msgs[k].Text) != "" && !isQuestion(msgs[k].Text) {
+				return k
+			}
+		}
+	}
+	return j
+}
+
+// isQuestion reports whether a chat line asks something: it has a
+// question mark, or a question word (memory.ParseQuestion).
+func isQuestion(text string) bool {
+	if strings.ContainsAny(text, "?？") {
+		return true
+	}
+	return len(memory.ParseQuestion(text).Words) > 0
 }
 
 // quoteOne answers with message j of window i alone, cited by the window's

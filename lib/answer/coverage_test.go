@@ -2,8 +2,10 @@ package answer_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/linemem/linemem/lib/answer"
 	"github.com/linemem/linemem/lib/memory"
@@ -28,13 +30,15 @@ func TestExtractiveMethods(t *testing.T) {
 		method, want string
 	}{
 		// coverage: lunch + kanda in message b (and ken from its neighbour a)
-		// beat kanda alone in d; the other window is not read
-		{answer.MethodCoverage, "Lunch at Kanda, noon works? [1]"},
+		// beat kanda alone in d; the other window is not read; the question
+		// asks where, and d is the nearest line naming a place that is not
+		// itself a question ("Which place?")
+		{answer.MethodCoverage, `"Soba place Matsuya near Kanda station" [1]`},
 		{answer.MethodFirstMatch, "Ken joined the group [1]"},
 	}
 	for _, c := range cases {
 		t.Run(c.method, func(t *testing.T) {
-			ex, err := answer.NewExtractiveMethod(everyday.New(), c.method)
+			ex, err := answer.NewExtractiveMethod(newEveryday(t), c.method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,11 +51,67 @@ func TestExtractiveMethods(t *testing.T) {
 			}
 		})
 	}
-	if _, err := answer.NewExtractiveMethod(everyday.New(), "best"); err == nil || !strings.Contains(err.Error(), answer.MethodCoverage) {
+	if _, err := answer.NewExtractiveMethod(newEveryday(t), "best"); err == nil || !strings.Contains(err.Error(), answer.MethodCoverage) {
 		t.Errorf("unknown method: error %v, want one listing the methods", err)
 	}
-	ex, _ := answer.NewExtractiveMethod(everyday.New(), answer.MethodCoverage)
-	if a, _ := ex.Answer(context.Background(), "golf", chunks); !a.Abstained || a.Text != answer.AbstainPhrase {
-		t.Errorf("no question term anywhere: %+v, want an abstention", a)
+	ex, _ := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
+	if a, _ := ex.Answer(context.Background(), "golf", chunks); !a.Abstained || a.Text != answer.AbstainPhraseEnglish {
+		t.Errorf("no question term anywhere: %+v, want an abstention in English", a)
 	}
+	if a, _ := ex.Answer(context.Background(), "ゴルフ", chunks); !a.Abstained || a.Text != answer.AbstainPhrase {
+		t.Errorf("no question term anywhere: %+v, want an abstention in Japanese", a)
+	}
+}
+
+// TestCoverageQuotesTheAnswerLine: the line quoted is the one that answers,
+// in the question's language, naming who wrote it and when.
+func TestCoverageQuotesTheAnswerLine(t *testing.T) {
+	at := time.Date(2024, 5, 11, 11, 53, 0, 0, time.UTC)
+	msg := func(id, sender, text string) memory.Message {
+		return memory.Message{ID: id, Sender: sender, Text: text, At: at}
+	}
+	chat := memory.Result{ChunkID: "w", Messages: []memory.Message{
+		msg("a", "Ken", "BBQの場所どこにする？"),
+		msg("b", "Aya", "昭島のモリパークがいいな"),
+		msg("c", "Ken", "集合は10時半で"),
+		msg("d", "Aya", "了解"),
+	}}
+	cases := []struct {
+		name, question, me, want string
+		cites                    []string
+	}{
+		// a matches BBQ and 場所 but asks itself; b, the reply, names a
+		// park (パーク)
+		{"where: the place in the reply", "バーベキューの場所どこだっけ BBQ", "", "Aya（2024年5月11日）：「昭島のモリパークがいいな」 [1]", []string{"a", "b"}},
+		// 集合 matches c, which carries a time (10時)
+		{"when: the line with the time", "集合 いつ？", "", "Ken（2024年5月11日）：「集合は10時半で」 [1]", []string{"c"}},
+		// 集合 (with its reading and kanji-bigram fields) outweighs BBQ:
+		// c matches and carries a time
+		{"English frame", "when do we meet BBQ 集合", "", `Ken, 11 May 2024: "集合は10時半で" [1]`, []string{"c"}},
+		{"me is you", "集合 いつ？", "ken", "あなた（2024年5月11日）：「集合は10時半で」 [1]", []string{"c"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ex, err := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := ex.WithMe(c.me).Answer(context.Background(), c.question, []memory.Result{chat})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Text != c.want || len(a.Citations) != 1 || !slices.Equal(a.Citations[0].MessageIDs, c.cites) {
+				t.Errorf("%q: %q citing %+v, want %q citing %v", c.question, a.Text, a.Citations, c.want, c.cites)
+			}
+		})
+	}
+}
+
+func newEveryday(t *testing.T) *everyday.Analyzer {
+	t.Helper()
+	a, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

@@ -35,6 +35,15 @@ const DefaultExtractiveTokenizer = "kagome"
 type Extractive struct {
 	tok    tokenize.Tokenizer
 	method string
+	me     string // the history's owner as a sender name; "" = unknown
+}
+
+// WithMe returns e naming the history's owner: a quoted line by a sender
+// that me names (memory.NameMatches) is said to be the asker's own.
+func (e *Extractive) WithMe(me string) *Extractive {
+	c := *e
+	c.me = me
+	return &c
 }
 
 // Extractive methods.

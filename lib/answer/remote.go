@@ -42,6 +42,9 @@ type Remote struct {
 	// BeforeSend, when set, is called with the prompt and its destination
 	// just before a request leaves (not for cache hits).
 	BeforeSend func(p Prompt, destination string)
+	// Me is the sender name of the person asking (`ask --me`); "" leaves
+	// the prompt's rule that 「自分」 is the asker.
+	Me string
 }
 
 // Name is the generator's provider name.
@@ -67,7 +70,22 @@ func (r *Remote) Prompt(question string, chunks []memory.Result) (Prompt, error)
 	if g, ok := r.Gen.(interface{ Instructions() string }); ok && g.Instructions() != Instructions {
 		return Prompt{}, fmt.Errorf("answer: the generator was configured with other instructions than prompt %s", PromptVersion)
 	}
-	return BuildPrompt(question, chunks, r.InputCap, r.Redactor)
+	return BuildPrompt(r.asked(question), chunks, r.InputCap, r.Redactor)
+}
+
+// asked is the question as the prompt states it: with a note naming the
+// asker when Me is known, and, for a question in English, one asking for
+// an answer in English (the abstention phrase stays AbstainPhrase, which
+// marks an abstention).
+func (r *Remote) asked(question string) string {
+	q := question
+	if r.Me != "" {
+		q += "\n（質問しているのは、履歴の「" + r.Me + "」です）"
+	}
+	if English(question) {
+		q += "\n（英語の質問です。英語で答えてください。分からないときは「" + AbstainPhrase + "」とだけ答えてください）"
+	}
+	return q
 }
 
 // Answer implements Answerer: the prompt is looked up in the cache by

@@ -2,6 +2,7 @@ package answereval_test
 
 import (
 	"context"
+	"github.com/linemem/linemem/lib/tokenize"
 	"math"
 	"slices"
 	"strings"
@@ -20,6 +21,24 @@ type spaces struct{}
 
 func (spaces) Name() string                { return "spaces" }
 func (spaces) Tokens(text string) []string { return strings.Fields(text) }
+
+// Analyze returns the whitespace-separated fields of text with their bytes.
+func (spaces) Analyze(text string) []tokenize.Token {
+	var out []tokenize.Token
+	for i := 0; i < len(text); {
+		if text[i] == ' ' || text[i] == '\t' || text[i] == '\n' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' {
+			j++
+		}
+		out = append(out, tokenize.Token{Term: text[i:j], Start: i, End: j})
+		i = j
+	}
+	return out
+}
 
 func cites(ids ...string) []answer.Citation {
 	var out []answer.Citation

@@ -252,7 +252,8 @@ func termScore(idf float64, tf int32, lenNorm float64) float64 {
 
 // Search returns the k best documents for query (all matching documents when
 // k ≤ 0), ordered by score desc, StartAt desc, ID desc. Scores are summed
-// over the query tokens in query order.
+// over the query tokens in query order (tokenize.QueryTokens: a
+// tokenizer may repeat a question term by its field weight).
 func (ix *Index) Search(query string, k int) []ranking.Hit {
 	var (
 		scores  []float64 // by doc, taken on the first known term, all zero
@@ -266,7 +267,7 @@ func (ix *Index) Search(query string, k int) []ranking.Hit {
 			ix.accumulators.Put(&scores)
 		}
 	}()
-	for _, t := range ix.tok.Tokens(query) {
+	for _, t := range tokenize.QueryTokens(ix.tok, query) {
 		list := ix.postingsOf(t)
 		if list == nil {
 			continue

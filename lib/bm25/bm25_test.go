@@ -2,6 +2,7 @@ package bm25_test
 
 import (
 	"fmt"
+	"github.com/linemem/linemem/lib/tokenize"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -23,6 +24,24 @@ type fields struct{}
 
 func (fields) Name() string                { return "fields" }
 func (fields) Tokens(text string) []string { return strings.Fields(text) }
+
+// Analyze returns the whitespace-separated fields of text with their bytes.
+func (fields) Analyze(text string) []tokenize.Token {
+	var out []tokenize.Token
+	for i := 0; i < len(text); {
+		if text[i] == ' ' || text[i] == '\t' || text[i] == '\n' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' {
+			j++
+		}
+		out = append(out, tokenize.Token{Term: text[i:j], Start: i, End: j})
+		i = j
+	}
+	return out
+}
 
 // corpus: N = 4, |d| = 3, 2, 4, 0, avgdl = 9/4.
 var corpus = []bm25.Doc{

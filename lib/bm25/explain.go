@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"fmt"
+	"github.com/linemem/linemem/lib/tokenize"
 
 	"github.com/linemem/linemem/lib/ranking"
 )
@@ -29,7 +30,7 @@ func (ix *Index) Explain(query, docID string) ranking.Explanation {
 	if d < 0 {
 		return ranking.Explanation{Message: fmt.Sprintf("document %s is not in the index", docID)}
 	}
-	tokens := ix.tok.Tokens(query)
+	tokens := tokenize.QueryTokens(ix.tok, query)
 	root := ranking.Explanation{Message: fmt.Sprintf("BM25 score of %s: sum over %d query tokens (%s tokenizer)", docID, len(tokens), ix.tok.Name())}
 	for _, t := range tokens {
 		child := ix.explainTerm(t, int32(d))

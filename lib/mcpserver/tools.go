@@ -63,6 +63,7 @@ type Message struct {
 	Type    string `json:"type" jsonschema:"text, sticker, photo, call, unsend, … as the export marks it"`
 	Text    string `json:"text"`
 	Matched bool   `json:"matched,omitempty" jsonschema:"true when the message contains a word of the question"`
+	Role    string `json:"role,omitempty" jsonschema:"why a search result shows it: match (holds a word of the question), reply (answers a matching message), asked (carries what the question asks for: a time, an amount, a place, a person) or context"`
 }
 
 // Hit is one ranked conversation window.
@@ -75,7 +76,7 @@ type Hit struct {
 	Start    string    `json:"start" jsonschema:"time of the window's first message"`
 	End      string    `json:"end" jsonschema:"time of the window's last message"`
 	Total    int       `json:"message_count" jsonschema:"messages in the whole window"`
-	Messages []Message `json:"messages" jsonschema:"the matching messages with one message of context on each side, in order (at most 8); none when no message matches (see why)"`
+	Messages []Message `json:"messages" jsonschema:"the matching messages, the replies to them and the lines near them carrying what the question asks for, with two messages of context on each side, in order (at most 8); none when no message matches (see why)"`
 	Why      string    `json:"why,omitempty" jsonschema:"when no message matches the question: why the window was ranked (its vector, a fused ranking, or terms outside the message texts)"`
 }
 
@@ -92,9 +93,10 @@ type SearchOutput struct {
 // (memory.ConfidenceOf), the threshold, and whether it is below it: then
 // the history may not hold the answer.
 type Confidence struct {
-	Value     float64 `json:"value" jsonschema:"share of the question's terms, weighted by rarity, that the best window holds, 0 to 1"`
-	Threshold float64 `json:"threshold"`
-	Low       bool    `json:"low" jsonschema:"true: the history may not hold the answer; say so rather than answer from these results"`
+	Value     float64  `json:"value" jsonschema:"share of the question's terms, weighted by rarity, that the best window holds, 0 to 1"`
+	Threshold float64  `json:"threshold"`
+	Low       bool     `json:"low" jsonschema:"true: the history may not hold the answer; say so rather than answer from these results"`
+	Missing   []string `json:"missing,omitempty" jsonschema:"the question's words the history never contains"`
 }
 
 // MessagesInput is get_messages' arguments as read from a call: exactly
@@ -262,7 +264,7 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 	}
 	out := SearchOutput{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, Results: []Hit{}}
 	if c := resp.Confidence; c != nil {
-		out.Confidence = &Confidence{Value: c.Value, Threshold: c.Threshold, Low: c.Low}
+		out.Confidence = &Confidence{Value: c.Value, Threshold: c.Threshold, Low: c.Low, Missing: c.Missing}
 		if c.Low {
 			out.Warnings = append(out.Warnings, memory.NotFoundNote(*c))
 		}
@@ -274,6 +276,7 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Chat: s.chat(m, r.Source), Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: len(r.Messages), Why: r.Why, Messages: []Message{}}
 		for _, i := range excerpt(r) {
 			msg := s.message(r.Messages[i])
+			msg.Role = r.Role(i)
 			msg.Text = cut(msg.Text, MaxMessageRunes)
 			h.Messages = append(h.Messages, msg)
 		}
@@ -292,10 +295,15 @@ func (s *Server) chat(m *memory.Memory, source string) string {
 }
 
 // excerpt picks the message indices a result shows: memory.Result.Shown
-// with one neighbour on each side, the first MaxExcerpt of them; none when
-// no message matches.
+// with memory.DefaultContext, as `linemem search` shows them; when that is
+// more than MaxExcerpt messages, with less context (down to none) so the
+// matches, replies and lines carrying what is asked come first; then the
+// first MaxExcerpt of them. None when no message matches.
 func excerpt(r memory.Result) []int {
-	shown := r.Shown(1)
+	shown := r.Shown(memory.DefaultContext)
+	for c := memory.DefaultContext - 1; c >= 0 && len(shown) > MaxExcerpt; c-- {
+		shown = r.Shown(c)
+	}
 	return shown[:min(len(shown), MaxExcerpt)]
 }
 

@@ -1,11 +1,18 @@
 package memory
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Shown returns the indices into r.Messages to show for r, ascending: every
 // matched message with up to context messages before and after it (context
-// < 0 counts as 0). A result in which no message matches shows none: its Why
-// says why it was ranked, and no unmarked message stands in for an answer.
+// < 0 counts as 0), the replies to them (Replies) and the messages near
+// them that carry what the question asks for (Carriers); a single message
+// between two shown ones is shown too, since "…" would take its line. A
+// result in which no message matches shows none: its Why says why it was
+// ranked, and no unmarked message stands in for an answer. Every front end
+// (search, --json, the web page, MCP) shows these messages.
 func (r Result) Shown(context int) []int {
 	context = max(context, 0)
 	if len(r.Matched) == 0 {
@@ -17,6 +24,16 @@ func (r Result) Shown(context int) []int {
 			keep[j] = true
 		}
 	}
+	for _, set := range [][]int{r.Replies, r.Carriers} {
+		for _, i := range set {
+			keep[i] = true
+		}
+	}
+	for i := 1; i+1 < len(keep); i++ {
+		if !keep[i] && keep[i-1] && keep[i+1] {
+			keep[i] = true
+		}
+	}
 	var out []int
 	for i, k := range keep {
 		if k {
@@ -24,6 +41,21 @@ func (r Result) Shown(context int) []int {
 		}
 	}
 	return out
+}
+
+// Role says why message i of r is shown: "match" (it holds a question
+// term), "reply" (it answers a matched message), "asked" (it carries what
+// the question asks for) or "context".
+func (r Result) Role(i int) string {
+	switch {
+	case slices.Contains(r.Matched, i):
+		return "match"
+	case slices.Contains(r.Replies, i):
+		return "reply"
+	case slices.Contains(r.Carriers, i):
+		return "asked"
+	}
+	return "context"
 }
 
 // Highlight returns text with each span wrapped in open and close, e.g.

@@ -25,6 +25,12 @@ func TestShown(t *testing.T) {
 		{"context cut at the window's ends", window(4, 0, 3), 2, []int{0, 1, 2, 3}},
 		{"negative context counts as 0", window(5, 2), -1, []int{2}},
 		{"gaps kept", window(9, 1, 7), 1, []int{0, 1, 2, 6, 7, 8}},
+		// 3 lies between the shown 2 and 4: its line takes the place of "…"
+		{"a one-message gap is shown", window(7, 1, 5), 1, []int{0, 1, 2, 3, 4, 5, 6}},
+		{"reply and carrier shown with the match", memory.Result{Messages: make([]memory.Message, 12), Matched: []int{1}, Replies: []int{4}, Carriers: []int{10}}, 0, []int{1, 4, 10}},
+		// context surrounds the matches only
+		{"reply beyond the context", memory.Result{Messages: make([]memory.Message, 12), Matched: []int{1}, Replies: []int{6}}, 1, []int{0, 1, 2, 6}},
+		{"a reply without a match shows nothing", memory.Result{Messages: make([]memory.Message, 4), Replies: []int{2}}, 1, nil},
 	}
 	for _, c := range cases {
 		if got := c.r.Shown(c.context); !slices.Equal(got, c.want) {

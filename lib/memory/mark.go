@@ -2,44 +2,45 @@ package memory
 
 import (
 	"sort"
-	"unicode/utf8"
+	"strings"
 
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/tokenize/everyday"
 )
 
-// locator is a tokenizer that says where in the original text each term
-// was read from (lib/tokenize/everyday).
-type locator interface {
-	Terms(text string) []everyday.Term
-}
-
 // Marker finds where a message matches a question. Its zero value marks
 // nothing.
 //
-// With a tokenizer that locates its terms (the everyday analyzer), a
-// message is marked only where one of its analysed terms equals an
-// analysed term of the question: a Latin term covers its whole word as
-// written (balls for the question's "ball"), a CJK bigram its two
-// characters as written (ﾊﾞｰ for バー); overlapping or touching marks merge
-// (保険 and 険証 mark 保険証). One exception keeps particles and inflections
-// from being marked on their own: a bigram of two hiragana that touches no
-// other mark is marked only when the message has no other kind of mark and
-// matches at least two distinct question terms: in 変わったって連絡あった
-// only 変わった is marked, やばい alone does not match 買えばいい, and in a
-// chat written in hiragana なにを かえば いい still matches 何を買えばいい twice.
-//
-// With any other tokenizer, the question's terms are found in the text as
-// written (Matches).
+// A message is marked only where one of its analysed terms equals an
+// analysed term of the question, over the bytes the tokenizer says the
+// term was read from (tokenize.Tokenizer's Analyze); overlapping or
+// touching marks merge. Under the everyday analyzer a mark is therefore a
+// whole analysed word: a Latin word as written (balls for the question's
+// "ball"), a katakana word (never コート inside チョコレート), a morpheme in
+// base form (行っ for 行く), a time or number in any of its forms (19時 for
+// 7pm), or the morphemes a reading or kanji bigram was read from
+// (ちゅうしゃじょう for 駐車場); particles and auxiliaries are never terms,
+// so never marked. One rule keeps stray kana from being marked: a reading
+// bigram that overlaps no other match is not marked (it still counts in
+// the ranking). A lone pair of kana read alike is as often a coincidence
+// across words (the って of なってる and the ッテ of 設定, セッテイ) as a
+// word; the seven overlapping pairs of ちゅうしゃじょう for 駐車場 are marked.
 type Marker struct {
-	loc   locator
+	tok tokenize.Tokenizer
+	// loc is tok when its terms are not the text as written (the everyday
+	// analyzer's stems and base forms), for the literal fallback's terms
+	// (literalTerms); nil for the other tokenizers, whose terms are.
+	loc   tokenize.Tokenizer
 	want  map[string]bool
 	terms []string // distinct question terms, longest first
 }
 
 // NewMarker returns the marker of question under tok.
 func NewMarker(tok tokenize.Tokenizer, question string) Marker {
-	mk := Marker{want: map[string]bool{}}
+	mk := Marker{want: map[string]bool{}, tok: tok}
+	if tok.Name() == everyday.Name {
+		mk.loc = tok
+	}
 	for _, t := range tok.Tokens(question) {
 		if !mk.want[t] {
 			mk.want[t] = true
@@ -47,9 +48,6 @@ func NewMarker(tok tokenize.Tokenizer, question string) Marker {
 		}
 	}
 	sort.SliceStable(mk.terms, func(i, j int) bool { return len(mk.terms[i]) > len(mk.terms[j]) })
-	if loc, ok := tok.(locator); ok {
-		mk.loc = loc
-	}
 	return mk
 }
 
@@ -63,55 +61,36 @@ func (mk Marker) Terms() []string { return mk.terms }
 // Spans returns the marked byte ranges of text, ordered and not
 // overlapping.
 func (mk Marker) Spans(text string) []Span {
-	if len(mk.terms) == 0 {
+	if len(mk.terms) == 0 || mk.tok == nil {
 		return nil
 	}
-	if mk.loc == nil {
-		return Matches(text, mk.terms)
+	type hit struct {
+		span    Span
+		reading bool
 	}
-	var hits []everyday.Term
-	distinct := map[string]bool{}
-	for _, t := range mk.loc.Terms(text) {
-		if mk.want[t.Text] {
-			hits = append(hits, t)
-			distinct[t.Text] = true
+	var hits []hit
+	for _, t := range mk.tok.Analyze(text) {
+		if mk.want[t.Term] {
+			hits = append(hits, hit{Span{t.Start, t.End}, strings.HasPrefix(t.Term, everyday.ReadingPrefix)})
 		}
 	}
-	type mark struct {
-		span Span
-		kana bool // a lone hiragana bigram
-	}
-	var marks []mark
-	other := false
-	for i := 0; i < len(hits); {
-		mk := mark{span: Span{hits[i].Start, hits[i].End}, kana: hiraganaBigram(hits[i])}
-		j := i + 1
-		for ; j < len(hits) && hits[j].Start <= mk.span.End; j++ {
-			mk.span.End = max(mk.span.End, hits[j].End)
-			mk.kana = false
-		}
-		other = other || !mk.kana
-		marks = append(marks, mk)
-		i = j
-	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].span.Start < hits[j].span.Start })
 	var out []Span
-	for _, mk := range marks {
-		if !mk.kana || !other && len(distinct) >= 2 {
-			out = append(out, mk.span)
+	lone := false // the last span is one reading bigram alone
+	for _, h := range hits {
+		if n := len(out); n > 0 && h.span.Start <= out[n-1].End {
+			out[n-1].End = max(out[n-1].End, h.span.End)
+			lone = false
+			continue
 		}
+		if lone {
+			out = out[:len(out)-1]
+		}
+		out = append(out, h.span)
+		lone = h.reading
+	}
+	if lone {
+		out = out[:len(out)-1]
 	}
 	return out
-}
-
-// hiraganaBigram reports whether t is a CJK bigram of two hiragana.
-func hiraganaBigram(t everyday.Term) bool {
-	if t.Kind != everyday.CJK || utf8.RuneCountInString(t.Text) != 2 {
-		return false
-	}
-	for _, r := range t.Text {
-		if r < 0x3041 || r > 0x309F {
-			return false
-		}
-	}
-	return true
 }

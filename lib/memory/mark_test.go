@@ -15,13 +15,16 @@ func TestMarkerSpans(t *testing.T) {
 		{"whole Latin words, stems compared", "everyday", "bring balls", "Bringing the ball, I brought it", []string{"Bringing", "ball"}},
 		{"no fragment of a word", "everyday", "what do I need to bring to tennis", "Photo: Ken joined the group", nil},
 		{"width-folded katakana marked as written", "everyday", "バーベキュー", "来週のﾊﾞｰﾍﾞｷｭｰどうする？", []string{"ﾊﾞｰﾍﾞｷｭｰ"}},
-		{"full-width digits; 時 inside a longer run is no term", "everyday", "19時", "１９時まで使える", []string{"１９"}},
-		{"overlapping bigrams merge", "everyday", "保険証", "保険証は玄関", []string{"保険証"}},
-		{"a lone hiragana pair is not marked", "everyday", "鍋に何を買えばいい", "充電やばい", nil},
-		{"a lone pair beside another mark is dropped", "everyday", "店どこに変わった", "振込先変わったって連絡あった", []string{"変わった"}},
-		{"two pairs in a hiragana message are marked", "everyday", "鍋に何を買えばいい", "おなべに なにを かえば いい？", []string{"えば", "いい"}},
-		{"other tokenizers: terms as written", "char-bigram", "tennis", "Photo", nil},
+		{"a katakana word never inside another", "everyday", "コート", "チョコレート買った、コートも", []string{"コート"}},
+		{"a time in another form", "everyday", "19時", "１９時まで使える、7pmでもいい", []string{"１９時", "7pm"}},
+		{"a number with digit groups", "everyday", "3000円", "３，０００円だった", []string{"３，０００円"}},
+		{"the morpheme, not its auxiliary", "everyday", "店どこに変わった", "振込先変わったって連絡あった", []string{"変わっ"}},
+		{"kanji question, hiragana text", "everyday", "駐車場", "ちゅうしゃじょうにとめた", []string{"ちゅうしゃじょう"}},
+		{"a lone kana pair read like the question's is not marked", "everyday", "鍋に何を買えばいい", "おなべに なにを かえば いい？", nil},
+		{"a lone particle is never marked", "everyday", "旅行の準備", "それの話", nil},
+		{"other tokenizers: their own terms", "char-bigram", "tennis", "Photo", nil},
 		{"char-bigram marks fragments", "char-bigram", "go to", "Photo", []string{"to"}},
+		{"paper-regex marks its matches", "paper-regex", "東京タワー", "東京タワーの件", []string{"東京タワー"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

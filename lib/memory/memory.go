@@ -7,6 +7,13 @@
 // The paper's protocol (`eval`, `sweep`, `reproduce`) does not go through
 // this package: its defaults are the paper's, fixed in lib/experiment.
 //
+// Under the everyday analyzer a question's question words (いつ, どこ, when,
+// how much, なんだっけ, …) are not matched but read as what it asks for
+// (ParseQuestion); a result shows its matches, the replies to them and the
+// lines near them that carry what is asked (Result.Shown); a search
+// reports a confidence, 0 when nothing is found, and the question's words
+// the history never contains (docs/everyday-search.md).
+//
 // A BM25 search that matches nothing falls back to the chunks that contain
 // the question's tokens as written (a single kanji such as 鍋 is a char-bigram
 // token of the question but never of a longer run in the text), and says so.
@@ -57,6 +64,11 @@ type Options struct {
 	// Remote configures that remote embedder (base URL, timeout, …); its
 	// Model is the stored vectors' model.
 	Remote provider.Options
+	// PassageWeight is λ of Rerank for a BM25 retriever under the
+	// everyday tokenizer: 0 means DefaultPassageWeight, a negative value
+	// ranks by the window's BM25 score alone (λ = 0). Under another
+	// tokenizer windows are ranked by BM25 alone.
+	PassageWeight float64
 }
 
 // Memory searches one database. It is safe for concurrent use once opened.
@@ -71,6 +83,12 @@ type Memory struct {
 	spec      retrieval.Spec
 	retriever retrieval.Retriever
 	tokenizer tokenize.Tokenizer
+	lambda    float64 // Rerank's λ; 0 under any tokenizer but the everyday one
+	// everyday: the tokenizer is the everyday analyzer, so question words
+	// are kept out of the match (ParseQuestion); another tokenizer (the
+	// paper's, as `reproduce` opens a memory) searches the question as
+	// typed, by BM25 alone
+	everyday bool
 
 	sourcesOnce sync.Once
 	sources     []SourceInfo
@@ -102,7 +120,13 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Memory{st: st, tokenizer: tok, model: opts.EmbedModel, spec: spec}
+	m := &Memory{st: st, tokenizer: tok, model: opts.EmbedModel, spec: spec, lambda: DefaultPassageWeight}
+	if opts.PassageWeight != 0 {
+		m.lambda = max(opts.PassageWeight, 0)
+	}
+	if m.everyday = tokName == DefaultTokenizer; !m.everyday {
+		m.lambda = 0
+	}
 	if spec.NeedsVectors() && m.model == "" {
 		if m.model, err = SoleEmbedModel(st); err != nil {
 			return nil, err
@@ -195,7 +219,17 @@ type Result struct {
 	EndAt    time.Time
 	Messages []Message // the chunk's messages in window order
 	Matched  []int     // indices into Messages with at least one match
-	RawText  string    // the chunk's raw_text (spec §5)
+	// Replies are indices into Messages of the replies to matched
+	// messages: for each matched message, the first of the next
+	// ReplyReach messages by another sender.
+	Replies []int
+	// Carriers are indices into Messages of the messages within
+	// ReplyReach of a matched one that carry what the question asks for
+	// (Carries: a time for "when", an amount for "how much", …).
+	Carriers []int
+	// Asks is what the question asks for (ParseQuestion).
+	Asks    Asks
+	RawText string // the chunk's raw_text (spec §5)
 	// Why says, when no message is marked (Matched is empty), why the
 	// window was ranked; "" otherwise.
 	Why string
@@ -208,8 +242,8 @@ type Response struct {
 	EmbedModel string // "" for BM25
 	Results    []Result
 	// Confidence says how much of the question the top window holds; nil
-	// when there is no result, the retriever is not a single BM25, or the
-	// results come from the literal fallback.
+	// when the retriever is not a single BM25 or the results come from the
+	// literal fallback. A search without results has confidence 0, low.
 	Confidence *Confidence
 	Warnings   []string // something may be wrong with the ranking
 	Notes      []string // what the search did beyond the database (a question sent to a remote model)
@@ -221,10 +255,18 @@ type Confidence struct {
 	Threshold float64 // DefaultMinConfidence
 	// Low is Value < Threshold: the history may not hold the answer.
 	Low bool
+	// Missing are the question's words, as typed, that occur nowhere in
+	// the history (no window holds one of their terms), in question order.
+	Missing []string
 }
 
-// NotFoundNote is what every front end says when a search's confidence is low.
+// NotFoundNote is what every front end says when a search's confidence is
+// low: the question's words the history never contains when there are
+// some, else how much of the question the best conversation holds.
 func NotFoundNote(c Confidence) string {
+	if len(c.Missing) > 0 {
+		return fmt.Sprintf("the history may not hold the answer: it never contains %s (confidence %.2f < %.2f)", quoteList(c.Missing), c.Value, c.Threshold)
+	}
 	return fmt.Sprintf("the history may not hold the answer: the best conversation holds %.0f%% of the question (confidence %.2f < %.2f)", 100*c.Value, c.Value, c.Threshold)
 }
 
@@ -247,15 +289,34 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the question shares no term with the vocabulary of %s, so its vector is zero and every vector score is 0: the vector ranking is arbitrary; try other words or a BM25 retriever", m.model))
 		}
 	}
+	pq := ParseQuestion(q.Text)
+	if !m.everyday {
+		pq.Content = q.Text
+	}
+	lx, lexical := m.retriever.(retrieval.Lexical)
 	depth := 0
 	if m.spec.Prefix() && !q.filtered() {
 		depth = q.K
+		if lexical && m.lambda > 0 {
+			depth = max(depth, PassageDepth)
+		}
 	}
-	hits, err := m.retriever.Search(q.Text, depth)
+	// a vector retriever embeds the question as typed (its stored vector
+	// is keyed by the text)
+	text := q.Text
+	if lexical {
+		text = pq.Content
+	}
+	hits, err := m.retriever.Search(text, depth)
 	if err != nil {
 		return resp, err
 	}
-	mk := NewMarker(m.tokenizer, q.Text)
+	if lexical && m.lambda > 0 && len(hits) > 1 {
+		if hits, err = m.rerank(lx, pq.Content, hits); err != nil {
+			return resp, err
+		}
+	}
+	mk := NewMarker(m.tokenizer, pq.Content)
 	spans := mk.Spans
 	literal := false
 	if len(hits) == 0 && !m.spec.NeedsVectors() {
@@ -306,7 +367,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			if !q.Since.IsZero() && end.Before(q.Since) || !q.Until.IsZero() && start.After(q.Until) {
 				continue
 			}
-			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, RawText: c.RawText}
+			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, RawText: c.RawText, Asks: pq.Asks}
 			if res.Messages, err = m.messages(c.Source, c.MessageIDs, spans); err != nil {
 				return resp, err
 			}
@@ -314,10 +375,15 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 				continue
 			}
 			for i, msg := range res.Messages {
+				if q.Sender != "" && !NameMatches(msg.Sender, q.Sender) {
+					res.Messages[i].Matches = nil
+					continue
+				}
 				if len(msg.Matches) > 0 {
 					res.Matched = append(res.Matched, i)
 				}
 			}
+			res.Replies, res.Carriers = answerLines(res.Messages, res.Matched, pq.Asks)
 			if len(res.Matched) == 0 {
 				res.Why = m.why()
 			}
@@ -327,11 +393,87 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			}
 		}
 	}
-	if lx, ok := m.retriever.(retrieval.Lexical); ok && !literal && len(resp.Results) > 0 {
-		v := ConfidenceOf(lx.LexicalIndex(), m.tokenizer, q.Text, resp.Results[0].RawText)
+	switch {
+	case len(resp.Results) == 0:
+		resp.Confidence = &Confidence{Value: 0, Threshold: DefaultMinConfidence, Low: true}
+		if lexical {
+			resp.Confidence.Missing = MissingWords(lx.LexicalIndex(), m.tokenizer, pq.Content)
+		}
+	case lexical && !literal:
+		v := ConfidenceOf(lx.LexicalIndex(), m.tokenizer, pq.Content, resp.Results[0].ChunkID)
 		resp.Confidence = &Confidence{Value: v, Threshold: DefaultMinConfidence, Low: v < DefaultMinConfidence}
+		if resp.Confidence.Low {
+			resp.Confidence.Missing = MissingWords(lx.LexicalIndex(), m.tokenizer, pq.Content)
+		}
 	}
 	return resp, nil
+}
+
+// rerank is Rerank of hits for the question's content under the lexical
+// index, the first PassageDepth windows' texts read from the store.
+func (m *Memory) rerank(lx retrieval.Lexical, content string, hits []trec.Hit) ([]trec.Hit, error) {
+	head := hits[:min(len(hits), PassageDepth)]
+	ids := make([]string, len(head))
+	for i, h := range head {
+		ids[i] = h.ChunkID
+	}
+	chunks, err := m.st.ChunksByID(ids)
+	if err != nil {
+		return nil, err
+	}
+	terms := m.tokenizer.Tokens(content)
+	idf := IndexIDF(lx.LexicalIndex())
+	passage := make([]float64, len(head))
+	for i, h := range head {
+		passage[i] = PassageScore(m.tokenizer, idf, terms, chunks[h.ChunkID].RawText)
+	}
+	return Rerank(hits, passage, m.lambda), nil
+}
+
+// ReplyReach is how far after a matched message its reply is looked for,
+// and how far on either side a message that carries what the question
+// asks for is shown.
+const ReplyReach = 3
+
+// answerLines returns, for the messages msgs of a window with matched ones
+// at indices matched, the replies to them and the messages near them that
+// carry what asks asks for (see Result.Replies and Result.Carriers), each
+// ascending and without the matched ones.
+func answerLines(msgs []Message, matched []int, asks Asks) (replies, carriers []int) {
+	isMatched := map[int]bool{}
+	for _, i := range matched {
+		isMatched[i] = true
+	}
+	var senders []string
+	for _, msg := range msgs {
+		senders = append(senders, msg.Sender)
+	}
+	reply, carry := map[int]bool{}, map[int]bool{}
+	for _, i := range matched {
+		for j := i + 1; j <= min(len(msgs)-1, i+ReplyReach); j++ {
+			if msgs[j].Sender != msgs[i].Sender {
+				if !isMatched[j] {
+					reply[j] = true
+				}
+				break
+			}
+		}
+		for j := max(0, i-ReplyReach); j <= min(len(msgs)-1, i+ReplyReach); j++ {
+			if !isMatched[j] && Carries(asks, msgs[j].Text, senders) {
+				carry[j] = true
+			}
+		}
+	}
+	return sortedIndices(reply), sortedIndices(carry)
+}
+
+func sortedIndices(set map[int]bool) []int {
+	var out []int
+	for i := range set {
+		out = append(out, i)
+	}
+	sort.Ints(out)
+	return out
 }
 
 // why says why a window in which no message is marked was ranked.

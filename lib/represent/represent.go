@@ -23,6 +23,13 @@ const (
 // Names lists the representations in spec order.
 var Names = []string{RawText, Summary, EmbeddingTextRep}
 
+// EverydayTextRep is the everyday search's representation of a memory in
+// which some chunks have a summary and some do not: per chunk,
+// embedding_text where the chunk has a summary and raw_text where it has
+// none, in one index. It is no representation of the paper (not in Names):
+// the paper's protocol never sees it.
+const EverydayTextRep = "everyday_text"
+
 // embedding_text parts and limits (spec §7).
 const (
 	// EmbeddingTextPrefix is the fixed first line of embedding_text.
@@ -77,13 +84,23 @@ func CapInput(text string, cap int) (string, bool) {
 // Texts returns the text of representation rep for each chunk, in chunk
 // order. summaries maps chunk ID to summary; it is needed for Summary and
 // EmbeddingTextRep, and every chunk must have one, else the error states how
-// many chunks lack a summary. An unknown rep is an error.
+// many chunks lack a summary; EverydayTextRep takes the summaries there
+// are. An unknown rep is an error.
 func Texts(rep string, chunks []chat.Chunk, summaries map[string]string) ([]string, error) {
 	out := make([]string, len(chunks))
 	switch rep {
 	case RawText:
 		for i, c := range chunks {
 			out[i] = c.RawText
+		}
+		return out, nil
+	case EverydayTextRep:
+		for i, c := range chunks {
+			if s, ok := summaries[c.ID]; ok {
+				out[i] = EmbeddingText(s, c.RawText)
+			} else {
+				out[i] = c.RawText
+			}
 		}
 		return out, nil
 	case Summary, EmbeddingTextRep:

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,6 +105,13 @@ func TestTexts(t *testing.T) {
 		_, err := represent.Texts(represent.EmbeddingTextRep, chunks, map[string]string{"c2": "s2"})
 		if err == nil || !strings.Contains(err.Error(), "2 of 3 chunks have no summary") {
 			t.Errorf("err = %v, want one counting 2 of 3 chunks", err)
+		}
+	})
+	t.Run("everyday_text: embedding_text where a summary exists, raw_text elsewhere", func(t *testing.T) {
+		got, err := represent.Texts(represent.EverydayTextRep, chunks, map[string]string{"c2": "s2"})
+		want := []string{"raw one", represent.EmbeddingText("s2", "raw two"), "raw three"}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("got %q, %v; want %q", got, err, want)
 		}
 	})
 	t.Run("unknown representation", func(t *testing.T) {

@@ -48,7 +48,7 @@ import (
 //
 // Neither key sees the code: derivedFormat must be raised whenever a
 // representation or a tokenizer changes the texts or tokens of an index.
-const derivedFormat = 1
+const derivedFormat = 2
 
 // derivedLayout is the derived file's header: magic, format, the number of
 // keys.

@@ -238,6 +238,9 @@ func parseSingle(name string) (Single, error) {
 				return Single{Rep: rep, Method: method}, nil
 			}
 		}
+		if rep == represent.EverydayTextRep && method == MethodBM25 {
+			return Single{Rep: rep, Method: method}, nil // everyday search only: no vectors are stored for it
+		}
 		return Single{}, fmt.Errorf("retriever %q: unknown representation %q; expected one of %s", name, rep, strings.Join(represent.Names, ", "))
 	}
 	return Single{}, fmt.Errorf("retriever %q: expected {rep}_bm25, {rep}_vector, hybrid:…, rrf:…, zscore:…, mmr:… or period:…", name)

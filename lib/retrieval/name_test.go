@@ -22,3 +22,15 @@ func TestParseNamesAndNeedsVectors(t *testing.T) {
 		t.Error("an unknown name gave no error")
 	}
 }
+
+// TestEverydayTextIsBM25Only: everyday search's representation parses as a
+// BM25 retriever and never as a vector one (no vectors are stored for it).
+func TestEverydayTextIsBM25Only(t *testing.T) {
+	s, err := retrieval.ParseName("everyday_text_bm25")
+	if err != nil || s.String() != "everyday_text_bm25" || s.NeedsVectors() {
+		t.Errorf("everyday_text_bm25: %v, %v", s, err)
+	}
+	if _, err := retrieval.ParseName("everyday_text_vector"); err == nil {
+		t.Error("everyday_text_vector parsed")
+	}
+}

@@ -6,9 +6,12 @@
 //   - kagome ("kagome"): morphological analysis with the IPA dictionary,
 //     content words in base form;
 //   - bigram ("char-bigram"): NFKC, lowercase, overlapping character 2-grams;
-//   - everyday ("everyday"): NFKC and case folding, script runs, English
-//     words stop-listed and stemmed, CJK runs as character bigrams, numbers
-//     as terms; Terms also says where each term was read from.
+//   - everyday ("everyday"): Lucene's JapaneseAnalyzer model with kagome:
+//     width folding, content morphemes in base form, whole katakana words,
+//     a reading field and a kanji-bigram fallback field, English words
+//     stop-listed and stemmed, numbers, times and dates in one form each.
+//
+// Every tokenizer says where each term was read from (Analyze).
 //
 // Queries and documents must go through the same tokenizer.
 package tokenize
@@ -21,7 +24,12 @@ import (
 	"github.com/linemem/linemem/lib/tokenize/everyday"
 	"github.com/linemem/linemem/lib/tokenize/kagome"
 	"github.com/linemem/linemem/lib/tokenize/paperregex"
+	"github.com/linemem/linemem/lib/tokenize/token"
 )
+
+// Token is a term with the bytes [Start, End) of the original text it was
+// read from (bleve's Token{Term, Start, End}).
+type Token = token.Token
 
 // Tokenizer turns a text into index terms. Implementations are safe for
 // concurrent use.
@@ -30,6 +38,27 @@ type Tokenizer interface {
 	Name() string
 	// Tokens returns the terms of text in order, repeats kept.
 	Tokens(text string) []string
+	// Analyze returns the terms Tokens returns, in the same order, each
+	// with the bytes of text it was read from, so that a match can be
+	// marked in the text as written.
+	Analyze(text string) []Token
+}
+
+// QueryTokenizer is a Tokenizer whose questions are tokenized otherwise
+// than its documents: the everyday analyzer repeats each question term by
+// its field's weight. lib/bm25 searches with QueryTokens when the index's
+// tokenizer has it.
+type QueryTokenizer interface {
+	QueryTokens(text string) []string
+}
+
+// QueryTokens returns the terms a search for text uses under tok:
+// QueryTokens when tok is a QueryTokenizer, else Tokens.
+func QueryTokens(tok Tokenizer, text string) []string {
+	if q, ok := tok.(QueryTokenizer); ok {
+		return q.QueryTokens(text)
+	}
+	return tok.Tokens(text)
 }
 
 // Default is the tokenizer of the paper's BM25 retrievers.
@@ -42,7 +71,7 @@ var registry = []struct {
 	{paperregex.Name, func() (Tokenizer, error) { return paperregex.New(), nil }},
 	{kagome.Name, func() (Tokenizer, error) { return kagome.New() }},
 	{bigram.Name, func() (Tokenizer, error) { return bigram.New(), nil }},
-	{everyday.Name, func() (Tokenizer, error) { return everyday.New(), nil }},
+	{everyday.Name, func() (Tokenizer, error) { return everyday.New() }},
 }
 
 // Names lists the known tokenizer names, Default first.

@@ -19,6 +19,7 @@ import (
 
 var funcs = template.FuncMap{
 	"marked": marked,
+	"shown":  shown,
 	"body":   body,
 	"ts":     func(t time.Time) string { return t.Format("2006-01-02 15:04") },
 	"hm":     func(t time.Time) string { return t.Format("15:04") },
@@ -118,6 +119,27 @@ func (s *Server) render(w http.ResponseWriter, page, tmpl string, data any) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Write(b.Bytes())
+}
+
+// shownMessage is one message a search result shows, with why
+// (memory.Result.Role) and whether messages are left out before it.
+type shownMessage struct {
+	memory.Message
+	Role string
+	Gap  bool
+}
+
+// shown lists the messages of r the Search page shows: memory.Result.Shown
+// with memory.DefaultContext, as `linemem search` and the MCP server show
+// them.
+func shown(r memory.Result) []shownMessage {
+	var out []shownMessage
+	prev := -1
+	for _, i := range r.Shown(memory.DefaultContext) {
+		out = append(out, shownMessage{Message: r.Messages[i], Role: r.Role(i), Gap: prev >= 0 && i > prev+1})
+		prev = i
+	}
+	return out
 }
 
 type searchPage struct {

@@ -1,156 +1,210 @@
 // Package everyday is the analyzer for a person's own chat history, where
-// English, Japanese, brand names, numbers and emoji meet in one message. It
-// is built the way bleve and Lucene build analyzers: a character filter, a
-// tokenizer, then token filters.
+// Japanese, English, brand names, numbers, times and emoji meet in one
+// message. It follows Lucene's JapaneseAnalyzer (kuromoji) and
+// Elasticsearch's practice of a morphological field beside an n-gram
+// sub-field, with kagome and the IPA dictionary (lib/tokenize/kagome):
 //
-//  1. Character filter: Unicode NFKC, then full case folding
-//     (golang.org/x/text/cases.Fold), so full- and half-width letters,
-//     digits and katakana compare equal (ﾊﾞｰﾍﾞｷｭｰ = バーベキュー,
-//     １９時 = 19時, ＵＳＢ = usb). Each normalised character keeps the byte
-//     range of the original text it came from (one NFKC segment).
-//  2. Tokenizer: the normalised text is cut into script runs. A run of
-//     letters of an alphabetic script (Latin, Greek, Cyrillic, …) is a word;
-//     a run of decimal digits is a number; a run of Han, hiragana, katakana
-//     (with ー, 々, ゝゞヽヾ) or Hangul characters is a CJK run. Everything
-//     else separates runs and is not indexed: spaces, punctuation, symbols,
-//     emoji, and the apostrophe ("don't" → don, t; "Ken's" → ken, s).
-//     Letters and digits are separate runs ("mp3" → mp, 3; "5pm" → 5, pm).
-//  3. Token filters: a word is dropped when it is an English stop word
-//     (the Snowball list, github.com/kljensen/snowball/english.IsStopWord),
-//     else replaced by its Snowball English stem (bringing → bring,
-//     balls → ball); a number is kept as written; a CJK run of n ≥ 2
-//     characters gives its n − 1 overlapping character bigrams and a run of
-//     one character gives that character, as Lucene's CJKBigramFilter and
-//     Elasticsearch's cjk analyzer do.
+//  1. Character filter (CJKWidthFilter): Unicode NFKC, then full case
+//     folding, so full- and half-width letters, digits and katakana compare
+//     equal (ﾊﾞｰﾍﾞｷｭｰ = バーベキュー, ３，０００ = 3,000, ＵＳＢ = usb). Each
+//     normalised character keeps the bytes of the original text it came from.
+//  2. Numbers, times and dates (JapaneseNumberFilter, for digits): a number
+//     with digit-group commas is one number (3,000 = 3000); a time as chats
+//     write it is one term "HH:MM" (19時 = 19:00 = 7pm = 午後7時 → 19:00;
+//     7:30 = 7時半 = 7時30分 → 07:30; am/pm and 午前/午後 shift the hour);
+//     a month and day is one term "M/D" (12/7 = 12月7日 = 2024/12/07 →
+//     12/7, the year a number of its own). Other digit runs are numbers as
+//     written.
+//  3. Words of an alphabetic script: English stop words dropped (the
+//     Snowball list), others Snowball-stemmed (bringing → bring).
+//  4. Katakana words (JapaneseKatakanaStemFilter): a run of katakana is one
+//     term, never split, so コート never matches inside チョコレート; trailing
+//     long-vowel marks are removed from a word of four or more characters
+//     (コンピューター = コンピュータ, サーバー = サーバ).
+//  5. Other Japanese (kanji, hiragana): kagome's morphemes in search mode.
+//     The base field holds content morphemes in base form
+//     (JapaneseBaseFormFilter: 行った → 行く); particles, auxiliaries,
+//     symbols, fillers, interjections, conjunctions, adnominals, adverbs,
+//     prefixes, pronouns, dependent and suffix nouns, dependent verbs and
+//     the light verbs of lightVerbs are never terms
+//     (JapanesePartOfSpeechStopFilter, see stopped).
+//  6. The reading field (JapaneseReadingFormFilter), prefix "r:": the
+//     katakana reading of the same Japanese text, as character bigrams, so
+//     that kanji and kana spellings meet (駐車場 = ちゅうしゃじょう → r:チュ,
+//     r:ュウ, …; 買い物 = かいもの). A morpheme in kana reads as its own
+//     characters in katakana; a kanji morpheme reads as the dictionary's
+//     reading. A particle or auxiliary after a kanji word ends a reading
+//     run, and so do a kanji morpheme the base field stops (何) and a kanji
+//     morpheme the dictionary does not know; kana after kana reads on
+//     (see breaksReading), but a bigram read from particles and
+//     auxiliaries alone (から, って) is no term.
+//  7. The fallback field, prefix "g:": bigrams of adjacent kanji, for words
+//     the dictionary does not know or splits (names, slang, typos: 駐車上
+//     still shares g:駐車 with 駐車場).
 //
-// CJK runs are bigrams rather than kagome words: on the Japanese corpora of
-// the analyzer table (docs/your-history.md, "Choosing the everyday analyzer") bigrams are
-// level with or above kagome's words, and they need no dictionary (kagome's
-// costs ≈1.1 s of CPU and 175 MB in every fresh process, beyond a first
-// search's 300 ms budget). Indexing both would double the CJK postings for
-// no measured gain.
+// Fields are combined as a weighted sum of BM25 over one index (one
+// document length for all fields): documents index every term once
+// (Tokens), and a question repeats each term by its field's weight
+// (QueryTokens), so its BM25 score is Σ_field weight × BM25_field. The
+// weights (BaseWeight, ReadingWeight, FallbackWeight, and SoleWeight for a
+// term no other field doubles) were chosen on the development sets
+// (docs/everyday-search.md, "Field weights").
 //
-// Terms gives each term with the byte range of the original text it was
-// read from, so a match can be marked in the text as written: a Latin term
-// covers its whole word, a bigram its two characters as written (ﾊﾞｰ for
-// バー).
+// Every term carries the bytes of the original text it was read from
+// (Analyze): a word, number, time or katakana word its whole extent; a
+// base-form term its morpheme; a reading bigram the morphemes of its two
+// characters (a kana character only itself, and a character read from a
+// particle or auxiliary nothing); a kanji bigram the morphemes of its two
+// kanji. So a mark never falls inside a katakana or Latin word,
+// and a particle or auxiliary is never a term.
 //
-// Imports: golang.org/x/text, github.com/kljensen/snowball and the standard
-// library only.
+// Imports: lib/tokenize/kagome (the morphology, loaded from its
+// fast-loading dictionary form), lib/tokenize/token, golang.org/x/text,
+// github.com/kljensen/snowball and the standard library.
 package everyday
 
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
-	"github.com/kljensen/snowball/english"
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
+	"github.com/linemem/linemem/lib/tokenize/kagome"
+	"github.com/linemem/linemem/lib/tokenize/token"
 )
 
 // Name is the registry name of this analyzer.
 const Name = "everyday"
 
-// Kind says which filter made a term.
-type Kind uint8
-
+// Field prefixes. Base terms have none; a prefix holds ':' , which no base
+// term does, so fields never share a term.
 const (
-	// Word is a stemmed word of an alphabetic script.
-	Word Kind = iota + 1
-	// Number is a run of decimal digits.
-	Number
-	// CJK is a character bigram, or a lone character, of a CJK run.
-	CJK
+	ReadingPrefix  = "r:"
+	FallbackPrefix = "g:"
 )
 
-// Term is one index term with the bytes [Start, End) of the original text
-// it was read from.
-type Term struct {
-	Text       string
-	Start, End int
-	Kind       Kind
+// Field weights: how many times a question repeats a term of each field
+// (QueryTokens). A word in kanji or hiragana reaches the index through
+// three fields, a katakana or Latin word, a number or a time through one:
+// such a sole term weighs the three weights together, so that a question's
+// words weigh alike whatever their script. Chosen on the development sets
+// by the analyzer table's rule, the best mean Recall@5
+// (docs/everyday-search.md, "Field weights"; raw_text BM25 Recall@5 /
+// Success@1): synthetic 0.614 / 0.470, RealPersonaChat 0.851 / 0.747, the
+// mixed history 1.000 / 0.889 (mean Recall@5 0.822); weights 2, 2, 1 gave
+// 0.606 / 0.460, 0.858 / 0.753, 1.000 / 0.889 (0.821), 2, 1, 1 gave
+// 0.614 / 0.470, 0.858 / 0.750, 0.944 / 0.889 (0.805); sole terms at
+// BaseWeight (2, 1, 1) 0.614 / 0.430, 0.833 / 0.710, 0.944 / 0.833; the
+// base field alone 0.635 / 0.430, 0.780 / 0.660, 0.944 / 0.833.
+const (
+	BaseWeight     = 3
+	ReadingWeight  = 2
+	FallbackWeight = 1
+	SoleWeight     = BaseWeight + ReadingWeight + FallbackWeight
+)
+
+// Analyzer is the everyday analyzer. It is safe for concurrent use.
+type Analyzer struct {
+	morph *kagome.Morphology
 }
 
-// Analyzer is the everyday analyzer. The zero value is ready to use and safe
-// for concurrent use.
-type Analyzer struct{}
-
-// New returns the analyzer.
-func New() Analyzer { return Analyzer{} }
+// New returns the analyzer, loading kagome's dictionary once per process
+// (from its fast-loading form when it exists).
+func New() (*Analyzer, error) {
+	m, err := kagome.NewMorphology()
+	if err != nil {
+		return nil, err
+	}
+	return &Analyzer{morph: m}, nil
+}
 
 // Name returns Name.
-func (Analyzer) Name() string { return Name }
+func (*Analyzer) Name() string { return Name }
 
 // Tokens returns the terms of text in order, repeats kept; nil when there
-// are none.
-func (a Analyzer) Tokens(text string) []string {
-	terms := a.Terms(text)
-	if len(terms) == 0 {
-		return nil
-	}
-	out := make([]string, len(terms))
-	for i, t := range terms {
-		out[i] = t.Text
+// are none. Documents are indexed with these.
+func (a *Analyzer) Tokens(text string) []string { return token.Terms(a.Analyze(text)) }
+
+// QueryTokens returns the terms of a question, each repeated by its
+// field's weight, so that lib/bm25 sums Σ_field weight × BM25_field.
+func (a *Analyzer) QueryTokens(text string) []string {
+	var out []string
+	for _, t := range a.Analyze(text) {
+		for range Weight(t.Term) {
+			out = append(out, t.Term)
+		}
 	}
 	return out
 }
 
-// Terms returns the terms of text in order with where each was read from;
-// nil when there are none.
-func (Analyzer) Terms(text string) []Term {
+// Weight is the field weight of term: ReadingWeight for a reading bigram,
+// FallbackWeight for a kanji bigram, BaseWeight for a base term with a
+// kanji or hiragana (which has reading and fallback terms beside it), and
+// SoleWeight for any other term (a Latin or katakana word, a number, a
+// time, a date).
+func Weight(term string) int {
+	switch {
+	case strings.HasPrefix(term, ReadingPrefix):
+		return ReadingWeight
+	case strings.HasPrefix(term, FallbackPrefix):
+		return FallbackWeight
+	case strings.ContainsFunc(term, func(r rune) bool { return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) }):
+		return BaseWeight
+	}
+	return SoleWeight
+}
+
+// Analyze returns the terms of text with the bytes of text each was read
+// from, in reading order (within a run of Japanese: base terms, then
+// reading bigrams, then kanji bigrams); nil when there are none.
+func (a *Analyzer) Analyze(text string) []token.Token {
 	chars := normalize(text)
-	var out []Term
+	var out []token.Token
 	for i := 0; i < len(chars); {
+		if t, n := timeOrNumber(chars, i); n > 0 {
+			out = append(out, t...)
+			i += n
+			continue
+		}
 		k := chars[i].class
 		if k == other {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(chars) && (chars[j].class == k || k == letter && chars[j].class == mark) {
+		for j < len(chars) && sameRun(k, chars[j-1], chars[j]) {
 			j++
 		}
-		out = emit(out, chars[i:j], k)
+		switch k {
+		case letter:
+			out = word(out, chars[i:j])
+		case digit:
+			out = append(out, span(chars[i:j], runText(chars[i:j])))
+		case katakana:
+			out = append(out, span(chars[i:j], stemKatakana(runText(chars[i:j]))))
+		case cjk:
+			out = a.japanese(out, chars[i:j])
+		}
 		i = j
 	}
 	return out
 }
 
-// emit appends the terms of one run to out.
-func emit(out []Term, run []char, k class) []Term {
+// sameRun reports whether next continues a run of class k after prev.
+func sameRun(k class, prev, next char) bool {
 	switch k {
 	case letter:
-		word := runText(run)
-		if english.IsStopWord(word) {
-			return out
-		}
-		if latin(word) {
-			word = english.Stem(word, true)
-		}
-		return append(out, Term{Text: word, Start: run[0].start, End: run[len(run)-1].end, Kind: Word})
-	case digit:
-		return append(out, Term{Text: runText(run), Start: run[0].start, End: run[len(run)-1].end, Kind: Number})
+		return next.class == letter || next.class == mark
+	case katakana:
+		return next.class == katakana || next.r == 'ー'
 	case cjk:
-		if len(run) == 1 {
-			return append(out, Term{Text: string(run[0].r), Start: run[0].start, End: run[0].end, Kind: CJK})
-		}
-		for i := 0; i+1 < len(run); i++ {
-			out = append(out, Term{Text: string([]rune{run[i].r, run[i+1].r}), Start: run[i].start, End: run[i+1].end, Kind: CJK})
-		}
+		// ー after hiragana or kanji (すごーい) stays in the run.
+		return next.class == cjk || next.r == 'ー' && prev.class == cjk
 	}
-	return out
+	return next.class == k
 }
 
-// latin reports whether every letter of word is of the Latin script, the
-// words the English stemmer is for.
-func latin(word string) bool {
-	for _, r := range word {
-		if r >= utf8.RuneSelf && !unicode.Is(unicode.Latin, r) && !unicode.IsMark(r) {
-			return false
-		}
-	}
-	return true
+// span is the token term over run.
+func span(run []char, term string) token.Token {
+	return token.Token{Term: term, Start: run[0].start, End: run[len(run)-1].end}
 }
 
 func runText(run []char) string {
@@ -159,92 +213,4 @@ func runText(run []char) string {
 		b.WriteRune(c.r)
 	}
 	return b.String()
-}
-
-// class is what the tokenizer makes of a normalised character.
-type class uint8
-
-const (
-	other  class = iota // separates runs, not indexed
-	letter              // a letter of an alphabetic script
-	mark                // a combining mark: part of the letter run before it
-	digit               // a decimal digit
-	cjk                 // Han, kana, Hangul and their marks
-)
-
-// char is one normalised, case-folded character and the byte range of the
-// original text it came from.
-type char struct {
-	r          rune
-	start, end int
-	class      class
-}
-
-// normalize applies the character filter: NFKC segment by segment
-// (norm.Iter), each segment case-folded, every character of a segment
-// carrying the segment's original byte range.
-func normalize(text string) []char {
-	out := make([]char, 0, len(text))
-	var it norm.Iter
-	it.InitString(norm.NFKC, text)
-	fold := cases.Fold()
-	for start := 0; !it.Done(); {
-		seg := it.Next()
-		end := it.Pos()
-		if isASCII(seg) {
-			for _, c := range seg {
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				out = append(out, char{r: rune(c), start: start, end: end, class: classify(rune(c))})
-			}
-		} else {
-			folded := fold.Bytes(seg)
-			for len(folded) > 0 {
-				r, n := utf8.DecodeRune(folded)
-				folded = folded[n:]
-				out = append(out, char{r: r, start: start, end: end, class: classify(r)})
-			}
-		}
-		start = end
-	}
-	return out
-}
-
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// classify gives the class of a normalised character.
-func classify(r rune) class {
-	if r < utf8.RuneSelf {
-		switch {
-		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
-			return letter
-		case '0' <= r && r <= '9':
-			return digit
-		}
-		return other
-	}
-	switch {
-	case 0x3041 <= r && r <= 0x309F, 0x30A1 <= r && r <= 0x30FA, r == 0x30FC, r == 0x30FD, r == 0x30FE,
-		r == 0x3005, r == 0x3006, r == 0x3007,
-		unicode.Is(unicode.Han, r), unicode.Is(unicode.Hiragana, r), unicode.Is(unicode.Katakana, r), unicode.Is(unicode.Hangul, r):
-		if r == 0x309B || r == 0x309C {
-			return other
-		}
-		return cjk
-	case unicode.IsLetter(r):
-		return letter
-	case unicode.IsMark(r):
-		return mark
-	case unicode.Is(unicode.Nd, r):
-		return digit
-	}
-	return other
 }

@@ -3,30 +3,87 @@ package everyday_test
 import (
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/linemem/linemem/lib/tokenize/everyday"
 )
+
+func newAnalyzer(t testing.TB) *everyday.Analyzer {
+	t.Helper()
+	a, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// reading lists the reading field's bigrams of a katakana reading.
+func reading(kana string) []string {
+	rs := []rune(kana)
+	var out []string
+	for i := 0; i+1 < len(rs); i++ {
+		out = append(out, everyday.ReadingPrefix+string(rs[i:i+2]))
+	}
+	return out
+}
+
+func terms(parts ...[]string) []string { return slices.Concat(parts...) }
 
 func TestTokens(t *testing.T) {
 	cases := []struct {
 		name, text string
 		want       []string
 	}{
+		{"empty", "", nil},
+		{"no terms", "…！？ 😀", nil},
+		// English words: stop-listed and Snowball-stemmed, case and width folded.
 		{"stop words dropped, words stemmed", "What do I need to bring to tennis?", []string{"need", "bring", "tenni"}},
 		{"plural and tense share a stem", "Bring the balls, I brought mine", []string{"bring", "ball", "brought", "mine"}},
-		{"case folded", "LUNCH at Kanda", []string{"lunch", "kanda"}},
-		{"full-width Latin and digits", "ＵＳＢ　１９時", []string{"usb", "19", "時"}},
-		{"half-width katakana as full-width bigrams", "ﾊﾞｰﾍﾞｷｭｰ", []string{"バー", "ーベ", "ベキ", "キュ", "ュー"}},
-		{"CJK run of n gives n-1 bigrams", "保険証", []string{"保険", "険証"}},
-		{"lone CJK character is a term", "鍋 は？", []string{"鍋", "は"}},
-		{"numbers split from letters", "call 1:02, mp3 5pm", []string{"call", "1", "02", "mp", "3", "5", "pm"}},
+		{"full-width Latin", "ＵＳＢ", []string{"usb"}},
 		{"apostrophe splits; s and t are stop words", "Ken's phone, don't", []string{"ken", "phone"}},
-		{"emoji and punctuation not indexed", "🎾!!! ok👍", []string{"ok"}},
-		{"script change ends a run", "iPhoneの充電", []string{"iphon", "の充", "充電"}},
-		{"no terms", "…！？ 😀", nil},
+		// Katakana: whole words, width folded, long vowel stemmed from 4 characters.
+		{"katakana word whole", "チョコレート", []string{"チョコレート"}},
+		{"a short katakana word is its own term", "コート", []string{"コート"}},
+		{"long vowel stemmed", "コンピューター", []string{"コンピュータ"}},
+		{"without long vowel", "コンピュータ", []string{"コンピュータ"}},
+		{"four characters stemmed", "コーヒー", []string{"コーヒ"}},
+		{"two characters kept", "ビー", []string{"ビー"}},
+		{"half-width katakana folded and stemmed", "ﾊﾞｰﾍﾞｷｭｰ", []string{"バーベキュ"}},
+		// Kanji and kana: base form, reading bigrams, kanji bigrams.
+		{"kanji compound", "駐車場", terms([]string{"駐車"}, reading("チュウシャジョウ"), []string{"g:駐車", "g:車場"})},
+		{"the same word in hiragana", "ちゅうしゃじょう", terms([]string{"ちゅうする"}, reading("チュウシャジョウ"))},
+		{"okurigana compound", "買い物", terms([]string{"買い物"}, reading("カイモノ"))},
+		{"its hiragana spelling, read as かい|も|の", "かいもの", terms([]string{"かい"}, reading("カイモ"))},
+		{"verb in base form, auxiliary dropped", "行った", terms([]string{"行く"}, reading("イッ"))},
+		{"particles and auxiliaries after a word are never terms", "駅前だったのは", terms([]string{"駅前"}, reading("エキマエ"), []string{"g:駅前"})},
+		{"a question ending has no term", "なんだっけ", nil},
+		// Numbers, times and dates.
+		{"digit groups joined", "3,000", []string{"3000"}},
+		{"plain number", "3000", []string{"3000"}},
+		{"full-width digit groups", "３，０００", []string{"3000"}},
+		{"full-width digits", "３０００", []string{"3000"}},
+		{"hour with 時", "19時", []string{"19:00"}},
+		{"clock", "19:00", []string{"19:00"}},
+		{"pm", "7pm", []string{"19:00"}},
+		{"PM after a space", "7 PM", []string{"19:00"}},
+		{"午後", "午後7時", []string{"19:00"}},
+		{"12am is midnight", "12am", []string{"00:00"}},
+		{"half past", "7時半", []string{"07:30"}},
+		{"minutes with 分", "7時30分", []string{"07:30"}},
+		{"clock with minutes", "7:30", []string{"07:30"}},
+		{"hours of a duration are no time", "2時間", terms([]string{"2", "時間"}, reading("ジカン"), []string{"g:時間"})},
+		{"month/day", "12/7", []string{"12/7"}},
+		{"month and day in kanji", "12月7日", []string{"12/7"}},
+		{"year/month/day", "2024/12/07", []string{"2024", "12/7"}},
+		{"year, month and day in kanji", "2024年12月7日", []string{"2024", "12/7"}},
+		{"a list of numbers is no number", "1,2,3", []string{"1", "2", "3"}},
+		{"three slashes are no date", "3/4/5", []string{"3", "4", "5"}},
+		{"25 is no hour", "25:00", []string{"25", "00"}},
 	}
-	a := everyday.New()
+	a := newAnalyzer(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if got := a.Tokens(c.text); !reflect.DeepEqual(got, c.want) {
@@ -36,48 +93,124 @@ func TestTokens(t *testing.T) {
 	}
 }
 
-// TestTermsPointIntoOriginal checks that every term's range is a slice of
-// the text as written, which read through the analyzer again gives the term.
-func TestTermsPointIntoOriginal(t *testing.T) {
-	texts := []string{
-		"ﾊﾞｰﾍﾞｷｭｰは１９時から、Ｔｅｎｎｉｓ Club!",
-		"Bringing BALLS to the court 🎾 at 10am",
-		"ｲﾀﾘｱﾝ行こ〜 e\u0301clair",
+// TestVariantsMeet holds the forms a person may write for one thing to one
+// shared term.
+func TestVariantsMeet(t *testing.T) {
+	a := newAnalyzer(t)
+	cases := []struct {
+		term     string
+		variants []string
+	}{
+		{"3000", []string{"3,000", "3000", "３，０００", "３０００", "3,000円"}},
+		{"19:00", []string{"19時", "19:00", "7pm", "7 p.m", "午後7時", "１９時"}},
+		{"07:30", []string{"7:30", "7時半", "7時30分", "７：３０"}},
+		{"12/7", []string{"12/7", "12月7日", "１２／７", "2024年12月7日"}},
+		{"コンピュータ", []string{"コンピューター", "コンピュータ", "ｺﾝﾋﾟｭｰﾀｰ"}},
+		{"r:イモ", []string{"買い物", "かいもの", "カイモノ"}},
+		{"r:ャジ", []string{"駐車場", "ちゅうしゃじょう"}},
 	}
-	a := everyday.New()
-	for _, text := range texts {
-		for _, term := range a.Terms(text) {
-			if term.Start < 0 || term.End > len(text) || term.Start >= term.End {
-				t.Fatalf("%q: term %q has range [%d,%d)", text, term.Text, term.Start, term.End)
+	for _, c := range cases {
+		for _, v := range c.variants {
+			if c.term == "19:00" && v == "7 p.m" {
+				if slices.Contains(a.Tokens(v), c.term) {
+					t.Errorf("%q: p.m is no pm, yet it gives %q", v, c.term)
+				}
+				continue
 			}
-			got := a.Tokens(text[term.Start:term.End])
-			if len(got) == 0 || got[0] != term.Text {
-				t.Errorf("%q: term %q at [%d,%d) = %q reads as %q", text, term.Text, term.Start, term.End, text[term.Start:term.End], got)
+			if c.term == "r:イモ" && v == "カイモノ" {
+				// A katakana word is one term: it does not read as bigrams.
+				if got := a.Tokens(v); !reflect.DeepEqual(got, []string{"カイモノ"}) {
+					t.Errorf("Tokens(%q) = %q, want one katakana term", v, got)
+				}
+				continue
+			}
+			if got := a.Tokens(v); !slices.Contains(got, c.term) {
+				t.Errorf("Tokens(%q) = %q, want it to hold %q", v, got, c.term)
 			}
 		}
 	}
 }
 
-func TestWidthFoldedRanges(t *testing.T) {
-	text := "明日ﾊﾞｰﾍﾞｷｭｰ"
-	terms := everyday.New().Terms(text)
-	last := terms[len(terms)-1]
-	if want := "ｭｰ"; text[last.Start:last.End] != want || last.Text != "ュー" {
-		t.Errorf("last term %q covers %q, want ュー over %q", last.Text, text[last.Start:last.End], want)
+// TestAnalyzeRanges checks that every term's range is a slice of the text as
+// written and, for a Latin, katakana or number term, that the slice read
+// again gives the term (a base form or a bigram need the words around).
+func TestAnalyzeRanges(t *testing.T) {
+	texts := []string{
+		"ﾊﾞｰﾍﾞｷｭｰは１９時から、Ｔｅｎｎｉｓ Club!",
+		"Bringing BALLS to the court 🎾 at 10am",
+		"ｲﾀﾘｱﾝ行こ〜 e\u0301clair ㍿",
+		"駐車場に車を停めた。ちゅうしゃじょうは３，０００円",
+		"金沢旅行の準備で自分が引き受けたことは何？",
+	}
+	a := newAnalyzer(t)
+	for _, text := range texts {
+		toks := a.Analyze(text)
+		if got, want := len(toks), len(a.Tokens(text)); got != want {
+			t.Errorf("%q: Analyze gives %d terms, Tokens %d", text, got, want)
+		}
+		for _, tk := range toks {
+			if tk.Start < 0 || tk.End > len(text) || tk.Start >= tk.End {
+				t.Fatalf("%q: term %q has range [%d,%d)", text, tk.Term, tk.Start, tk.End)
+			}
+			if strings.ContainsFunc(tk.Term, func(r rune) bool {
+				return r == ':' || r == '/' || unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r)
+			}) {
+				continue
+			}
+			if got := a.Tokens(text[tk.Start:tk.End]); len(got) == 0 || got[0] != tk.Term {
+				t.Errorf("%q: term %q at %q reads as %q", text, tk.Term, text[tk.Start:tk.End], got)
+			}
+		}
 	}
 }
 
-func ExampleAnalyzer_Terms() {
-	text := "Ｂｒｉｎｇ balls, ﾊﾞｰﾍﾞｷｭｰ"
-	for _, t := range everyday.New().Terms(text) {
-		fmt.Printf("%s %q\n", t.Text, text[t.Start:t.End])
+func TestQueryTokensRepeatByWeight(t *testing.T) {
+	a := newAnalyzer(t)
+	got := a.QueryTokens("金沢")
+	want := 0
+	for _, term := range a.Tokens("金沢") {
+		want += everyday.Weight(term)
+	}
+	if len(got) != want {
+		t.Errorf("QueryTokens(金沢) = %q: %d terms, want Σ weights = %d", got, len(got), want)
+	}
+}
+
+func ExampleAnalyzer_Analyze() {
+	a, err := everyday.New()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	text := "ﾁｮｺﾚｰﾄ 3,000円, 7pm"
+	for _, t := range a.Analyze(text) {
+		fmt.Printf("%s %q\n", t.Term, text[t.Start:t.End])
 	}
 	// Output:
-	// bring "Ｂｒｉｎｇ"
-	// ball "balls"
-	// バー "ﾊﾞｰ"
-	// ーベ "ｰﾍﾞ"
-	// ベキ "ﾍﾞｷ"
-	// キュ "ｷｭ"
-	// ュー "ｭｰ"
+	// チョコレート "ﾁｮｺﾚｰﾄ"
+	// 3000 "3,000"
+	// 円 "円"
+	// r:エン "円"
+	// 19:00 "7pm"
+}
+
+// FuzzAnalyze: chat text is untrusted input. For any text the analyzer
+// returns, without panicking, terms over ordered-start, non-empty ranges of
+// the text, the same terms Tokens returns.
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"駐車場に車を停めた", "ﾊﾞｰﾍﾞｷｭｰ 3,000円 7pm", "午後12時半", "2024/12/07", "かいもの\xffいった", "㍿ e\u0301clair", "12/", "午後", "1,", "7時", ""} {
+		f.Add(s)
+	}
+	a := newAnalyzer(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		toks := a.Analyze(text)
+		if got, want := len(toks), len(a.Tokens(text)); got != want {
+			t.Fatalf("Analyze gives %d terms, Tokens %d", got, want)
+		}
+		for _, tk := range toks {
+			if tk.Term == "" || tk.Start < 0 || tk.End > len(text) || tk.Start >= tk.End {
+				t.Fatalf("%+q: term %+v is no range of the text", text, tk)
+			}
+		}
+	})
 }

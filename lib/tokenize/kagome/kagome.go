@@ -30,6 +30,7 @@ import (
 
 	"github.com/ikawaha/kagome-dict/ipa"
 	"github.com/ikawaha/kagome/v2/tokenizer"
+	"github.com/linemem/linemem/lib/tokenize/token"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -105,3 +106,41 @@ func contentWord(pos []string) bool {
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// Analyze returns the terms Tokens returns, each with the bytes of text its
+// morpheme was read from. The text is normalised one NFKC segment at a
+// time (norm.Iter), each normalised byte covering its segment's bytes.
+func (t *Tokenizer) Analyze(text string) []token.Token {
+	var b strings.Builder
+	var from, to []int // by byte of the normalised text: its segment's bytes of text
+	var it norm.Iter
+	it.InitString(norm.NFKC, text)
+	pending := 0
+	for start := 0; !it.Done(); {
+		b.Write(it.Next())
+		for len(from) < b.Len() {
+			from, to = append(from, 0), append(to, 0)
+		}
+		if end := it.Pos(); end > start || it.Done() {
+			for i := pending; i < len(from); i++ {
+				from[i], to[i] = start, end
+			}
+			pending, start = len(from), end
+		}
+	}
+	var out []token.Token
+	for _, tok := range t.analyzer.Analyze(b.String(), tokenizer.Search) {
+		if tok.Class == tokenizer.DUMMY || tok.Surface == "" {
+			continue
+		}
+		if !contentWord(tok.POS()) || !strings.ContainsFunc(tok.Surface, isWordRune) {
+			continue
+		}
+		word := tok.Surface
+		if base, ok := tok.BaseForm(); ok && base != "" && base != "*" {
+			word = base
+		}
+		out = append(out, token.Token{Term: strings.ToLower(word), Start: from[tok.Position], End: to[tok.Position+len(tok.Surface)-1]})
+	}
+	return out
+}

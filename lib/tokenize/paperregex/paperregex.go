@@ -19,6 +19,8 @@ package paperregex
 
 import (
 	"unicode/utf8"
+
+	"github.com/linemem/linemem/lib/tokenize/token"
 )
 
 // Name is the registry name of this tokenizer.
@@ -54,20 +56,23 @@ func (Tokenizer) Name() string { return Name }
 
 // Tokens returns the tokens of text in order, repeats kept. A text without
 // tokens gives nil.
-func (Tokenizer) Tokens(text string) []string {
-	matches := Matches(text)
-	out := matches[:0]
-	for _, m := range matches {
-		if stopwords[m] {
+func (t Tokenizer) Tokens(text string) []string { return token.Terms(t.Analyze(text)) }
+
+// Analyze returns the tokens of text in order with the bytes of text each
+// was matched in; nil when there are none. Lowercasing is ASCII only, so a
+// token's bytes are those of its match.
+func (Tokenizer) Analyze(text string) []token.Token {
+	lower := asciiLower(text)
+	var out []token.Token
+	for _, m := range spans(lower) {
+		word := lower[m[0]:m[1]]
+		if stopwords[word] {
 			continue
 		}
-		if utf8.RuneCountInString(m) == 1 && m != "a" && m != "b" {
+		if utf8.RuneCountInString(word) == 1 && word != "a" && word != "b" {
 			continue
 		}
-		out = append(out, m)
-	}
-	if len(out) == 0 {
-		return nil
+		out = append(out, token.Token{Term: word, Start: m[0], End: m[1]})
 	}
 	return out
 }
@@ -77,6 +82,16 @@ func (Tokenizer) Tokens(text string) []string {
 func Matches(text string) []string {
 	lower := asciiLower(text)
 	out := []string{}
+	for _, m := range spans(lower) {
+		out = append(out, lower[m[0]:m[1]])
+	}
+	return out
+}
+
+// spans returns the byte ranges of the matches of Pattern in lower, an
+// ASCII-lowercased text.
+func spans(lower string) [][2]int {
+	var out [][2]int
 	for i := 0; i < len(lower); {
 		c := lower[i]
 		if isAlnum(c) {
@@ -84,7 +99,7 @@ func Matches(text string) []string {
 			for end+1 < len(lower) && isSeparator(lower[end]) && isAlnum(lower[end+1]) {
 				end = alnumRun(lower, end+1)
 			}
-			out = append(out, lower[i:end])
+			out = append(out, [2]int{i, end})
 			i = end
 			continue
 		}
@@ -111,7 +126,7 @@ func Matches(text string) []string {
 			n++
 		}
 		if n >= 2 {
-			out = append(out, lower[i:end])
+			out = append(out, [2]int{i, end})
 		}
 		i = end
 	}

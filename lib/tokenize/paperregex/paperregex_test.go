@@ -126,3 +126,18 @@ func TestStopwordsAreSpecSection8(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyze(t *testing.T) {
+	text := "明日LINEで東京タワーの件、V1.2.3を確認"
+	var got []string
+	for _, tk := range paperregex.New().Analyze(text) {
+		got = append(got, tk.Term+"="+text[tk.Start:tk.End])
+	}
+	want := []string{"明日=明日", "東京=東京", "タワー=タワー", "v1.2.3=V1.2.3", "確認=確認"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Analyze(%q) = %q, want %q", text, got, want)
+	}
+	if toks := paperregex.New().Analyze("の、😀"); toks != nil {
+		t.Errorf("no terms: %+v, want nil", toks)
+	}
+}

@@ -1,0 +1,26 @@
+package bm25
+
+// Holds reports, for each of terms, whether document docID contains it
+// (f(t,d) > 0); all false for a document that is not in the index.
+func (ix *Index) Holds(docID string, terms []string) []bool {
+	out := make([]bool, len(terms))
+	d := int32(-1)
+	for i := range ix.docs {
+		if ix.docs[i].ID == docID {
+			d = int32(i)
+			break
+		}
+	}
+	if d < 0 {
+		return out
+	}
+	for i, t := range terms {
+		for _, p := range ix.postingsOf(t) {
+			if p.doc == d {
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+package memory
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// carriers are, for each kind of question, the patterns of a message that
+// carries what it asks for, matched after NFKC (so ３，０００円 is 3,000円)
+// and ASCII lower-casing:
+//
+//   - when: a clock time (19:30, 7pm, 19時, 7時半, 10じ), a date (12/7,
+//     3月5日, 5日, 2024-05-11), a weekday or a relative day in kanji or kana
+//     (明日, 来週, らいしゅう, 土曜, すいようび, tomorrow, saturday), a month name;
+//   - how much: an amount with a unit or currency (9,500円, 3万, ¥500, $20,
+//     6000 yen, 3人, 2個, 千円);
+//   - where: a place word (駅, 店, 公園, ホテル, station, park, hotel, …) or an
+//     address-like "…前", "…近く";
+//   - who: a person's honorific (さん, くん, ちゃん, 先生, 先輩) or a name of one
+//     of the chat's senders, given by the caller.
+//
+// "what" and yes/no questions have no carrier: any line can answer them.
+var carriers = map[Asks]*regexp.Regexp{
+	AsksWhen: regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s?(am|pm)\b|\d{1,2}時|\d{1,2}/\d{1,2}|\d{1,2}月|\d{1,2}日|\d{4}-\d{2}-\d{2}|` +
+		`[月火水木金土日]曜|(げつ|か|すい|もく|きん|ど|にち)ようび|明日|あした|今日|きょう|昨日|きのう|来週|らいしゅう|先週|せんしゅう|今週|来月|らいげつ|先月|週末|\d{1,2}じ|` +
+		`\b(today|tomorrow|yesterday|tonight|weekend|next week|last week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|` +
+		`january|february|march|april|june|july|august|september|october|november|december|morning|noon|evening)\b`),
+	AsksHowMuch: regexp.MustCompile(`\d[\d,]*\s?(円|万|千|ドル|人|個|枚|本|回|杯|泊|yen|dollars?|usd|people|persons?|k\b)|[¥$€£]\s?\d|[一二三四五六七八九十百千]+(円|万|人)|千円|万円`),
+	AsksWhere: regexp.MustCompile(`駅|店|屋|公園|ホテル|旅館|空港|病院|館|センター|パーク|モール|ビル|カフェ|レストラン|神社|寺|城|港|前で|の近く|` +
+		`\b(station|park|hotel|restaurant|cafe|café|shop|store|mall|airport|street|avenue|building|center|centre|place|near|downtown|beach|museum)\b`),
+	AsksWho: regexp.MustCompile(`さん|くん|君|ちゃん|先生|先輩|様|\b(mr|mrs|ms|dr)\b`),
+}
+
+// Carries reports whether text carries what a question asking asks asks
+// for (see carriers); for AsksWho also when it names one of names (the
+// chat's senders, compared as whole words, any letter case). Always false
+// for what, yes/no and other questions.
+func Carries(asks Asks, text string, names []string) bool {
+	re, ok := carriers[asks]
+	if !ok {
+		return false
+	}
+	s := strings.ToLower(norm.NFKC.String(text))
+	if re.MatchString(s) {
+		return true
+	}
+	if asks == AsksWho {
+		words := map[string]bool{}
+		for _, w := range enWord.FindAllString(s, -1) {
+			words[w] = true
+		}
+		for _, n := range names {
+			for _, w := range strings.Fields(strings.ToLower(norm.NFKC.String(n))) {
+				switch {
+				case w == "自分" || len([]rune(w)) < 2:
+				case enWord.MatchString(w) && words[w]:
+					return true
+				case !enWord.MatchString(w) && strings.Contains(s, w):
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,73 @@
+package memory_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/linemem/linemem/lib/memory"
+	"github.com/linemem/linemem/lib/tokenize/everyday"
+	"github.com/linemem/linemem/lib/trec"
+)
+
+const tol = 1e-12 // the same sums, only their order differs
+
+func TestPassageScore(t *testing.T) {
+	idf := map[string]float64{"tenni": 1, "camp": 2, "hotel": 3}
+	lookup := func(term string) float64 { return idf[term] }
+	question := []string{"tenni", "camp", "hotel", "camp"}
+	total := 1.0 + 2 + 3 // distinct terms
+	cases := []struct {
+		name, text string
+		want       float64
+	}{
+		{"empty text", "", 0},
+		{"no term", "lunch at noon", 0},
+		{"one line", "the camp hotel", (2 + 3) / total},
+		// lines 0 and 2 are each other's neighbours only through line 1
+		{"three neighbouring lines", "tennis\nwhere?\ncamp hotel", (1 + 2 + 3) / total},
+		// tennis is 2 lines away from the others: not in their passage
+		{"too far apart", "tennis\nok\nok\ncamp\nhotel", (2 + 3) / total},
+		{"best passage wins", "tennis\nx\nx\nx\ncamp\nx\nx\nx\nhotel", 3 / total},
+	}
+	tok, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if got := memory.PassageScore(tok, lookup, question, c.text); math.Abs(got-c.want) > tol {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := memory.PassageScore(tok, lookup, nil, "camp"); got != 0 {
+		t.Errorf("no question term: %v, want 0", got)
+	}
+}
+
+func TestRerank(t *testing.T) {
+	hits := []trec.Hit{{ChunkID: "a", Score: 10}, {ChunkID: "b", Score: 8}, {ChunkID: "c", Score: 2}}
+	passage := []float64{0.2, 1, 0.5}
+	cases := []struct {
+		lambda float64
+		order  []string
+		scores []float64
+	}{
+		{0, []string{"a", "b", "c"}, []float64{10.0 / 10, 8.0 / 10, 2.0 / 10}},
+		// S = ½·B/10 + ½·P: a 0.6, b 0.9, c 0.35
+		{0.5, []string{"b", "a", "c"}, []float64{0.5*8/10 + 0.5*1, 0.5*10/10 + 0.5*0.2, 0.5*2/10 + 0.5*0.5}},
+		{1, []string{"b", "c", "a"}, []float64{1, 0.5, 0.2}},
+	}
+	for _, c := range cases {
+		got := memory.Rerank(hits, passage, c.lambda)
+		for i, h := range got {
+			if h.ChunkID != c.order[i] || math.Abs(h.Score-c.scores[i]) > tol {
+				t.Errorf("λ = %v: #%d is %s %v, want %s %v", c.lambda, i+1, h.ChunkID, h.Score, c.order[i], c.scores[i])
+			}
+		}
+	}
+	if hits[0].ChunkID != "a" || hits[0].Score != 10 {
+		t.Error("Rerank changed its input")
+	}
+	if got := memory.Rerank(nil, nil, 0.5); len(got) != 0 {
+		t.Errorf("no hits: %v", got)
+	}
+}

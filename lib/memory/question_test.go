@@ -1,0 +1,79 @@
+package memory_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/linemem/linemem/lib/memory"
+)
+
+func TestParseQuestion(t *testing.T) {
+	cases := []struct {
+		question string
+		content  string // Content with its runs of spaces closed up (after NFKC: ？ is ?)
+		asks     memory.Asks
+		words    []string
+	}{
+		{"", "", memory.AsksOther, nil},
+		{"バーベキューの場所どこだっけ", "バーベキューの場所", memory.AsksWhere, []string{"だっけ", "どこ"}},
+		{"沖縄のホテルいくらだった？", "沖縄のホテル ?", memory.AsksHowMuch, []string{"だった", "いくら"}},
+		{"金沢旅行の準備で自分が引き受けたことは何？", "金沢旅行の準備で自分が引き受けたことは ?", memory.AsksWhat, []string{"何"}},
+		{"おばあちゃんの 手術は いつ？", "おばあちゃんの 手術は ?", memory.AsksWhen, []string{"いつ"}},
+		{"集合は何時？", "集合は ?", memory.AsksWhen, []string{"何時"}},
+		{"誰が運転するんだっけ", "が運転するん", memory.AsksWho, []string{"だっけ", "誰"}},
+		// indefinite, not interrogative: いつも, 何か
+		{"いつもの店", "いつもの店", memory.AsksOther, nil},
+		{"何か買った?", "何か買った?", memory.AsksOther, nil},
+		{"how much is the membership fee", "is the membership fee", memory.AsksHowMuch, []string{"how", "much"}},
+		{"Where are we having lunch with Ken?", "are we having lunch with Ken?", memory.AsksWhere, []string{"Where"}},
+		{"what time does practice start", "does practice start", memory.AsksWhen, []string{"what", "time"}},
+		{"who is driving to Karuizawa", "is driving to Karuizawa", memory.AsksWho, []string{"who"}},
+		{"Did Ken ever pay back the 10,000 yen", "Did Ken ever pay back the 10,000 yen", memory.AsksYesNo, nil},
+		{"which shop restrings rackets", "shop restrings rackets", memory.AsksWhat, []string{"which"}},
+		// nothing would be left: the question is matched as typed
+		{"いつ？", "いつ？", memory.AsksWhen, []string{"いつ"}},
+		{"netflixの新しいパスワード", "netflixの新しいパスワード", memory.AsksOther, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.question, func(t *testing.T) {
+			q := memory.ParseQuestion(c.question)
+			if got := strings.Join(strings.Fields(q.Content), " "); got != c.content || q.Asks != c.asks || !slices.Equal(q.Words, c.words) {
+				t.Errorf("content %q, asks %q, words %q; want %q, %q, %q", got, q.Asks, q.Words, c.content, c.asks, c.words)
+			}
+		})
+	}
+}
+
+func TestCarries(t *testing.T) {
+	cases := []struct {
+		asks  memory.Asks
+		text  string
+		names []string
+		want  bool
+	}{
+		{memory.AsksWhen, "集合は10時半で", nil, true},
+		{memory.AsksWhen, "meet at 7:30pm", nil, true},
+		{memory.AsksWhen, "12/7でどう？", nil, true},
+		{memory.AsksWhen, "来週の土曜", nil, true},
+		{memory.AsksWhen, "了解", nil, false},
+		{memory.AsksHowMuch, "一泊9,500円", nil, true},
+		{memory.AsksHowMuch, "一泊９，５００円", nil, true},
+		{memory.AsksHowMuch, "6,000 yen per year", nil, true},
+		{memory.AsksHowMuch, "$20 each", nil, true},
+		{memory.AsksHowMuch, "高かった", nil, false},
+		{memory.AsksWhere, "昭島のモリパーク", nil, true},
+		{memory.AsksWhere, "Soba place Matsuya near Kanda station", nil, true},
+		{memory.AsksWhere, "楽しみ", nil, false},
+		{memory.AsksWho, "田中さんが来る", nil, true},
+		{memory.AsksWho, "Mike is driving", []string{"Mike Brown", "自分"}, true},
+		{memory.AsksWho, "I'm driving", []string{"Mike Brown", "自分"}, false},
+		{memory.AsksWhat, "10時", nil, false},
+		{memory.AsksYesNo, "10時", nil, false},
+	}
+	for _, c := range cases {
+		if got := memory.Carries(c.asks, c.text, c.names); got != c.want {
+			t.Errorf("Carries(%q, %q, %q) = %v, want %v", c.asks, c.text, c.names, got, c.want)
+		}
+	}
+}
