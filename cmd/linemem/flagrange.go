@@ -111,6 +111,7 @@ var flagRanges = map[string]flagRange{
 	"--input-cap":         between(1, 10_000_000),
 
 	"analyzers abstain --at":           between(0, 1),
+	"analyzers everyday --at":          between(0, 1),
 	"datasets --users":                 between(1, 1_000_000),
 	"datasets --questions":             between(1, 100_000),
 	"embed --cap":                      between(1, 10_000_000),
