@@ -20,6 +20,7 @@ import (
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/lineexport"
+	"github.com/linemem/linemem/lib/regularfile"
 	"github.com/linemem/linemem/lib/store"
 )
 
@@ -58,21 +59,6 @@ func (s *Skipped) Error() string {
 	return fmt.Sprintf("%s: skipped: %s, not a regular file", s.Path, s.What)
 }
 
-// kind names a file mode that is not a regular file or a folder.
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a file"
-}
-
 // Collect expands paths into export files: a folder (or a symbolic link to
 // one) contributes every .json and .txt file below it in lexical order, a
 // file itself. Only regular files are taken: a symbolic link is followed to
@@ -91,7 +77,7 @@ func Collect(paths []string) ([]Input, []error) {
 	seen := map[string]bool{} // resolved paths
 	add := func(path string, info fs.FileInfo) {
 		if !info.Mode().IsRegular() {
-			problems = append(problems, &Skipped{Path: path, What: kind(info.Mode())})
+			problems = append(problems, &Skipped{Path: path, What: regularfile.Kind(info.Mode())})
 			return
 		}
 		if resolved, err := resolve(path); err == nil {
@@ -332,7 +318,7 @@ func readRegular(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %s, not a regular file; not read", path, kind(info.Mode()))
+		return nil, fmt.Errorf("%s: %s, not a regular file; not read", path, regularfile.Kind(info.Mode()))
 	}
 	tooBig := func(n int64) error {
 		return fmt.Errorf("%s: %d bytes or more, over the limit of %d bytes per file (--max-file-mib)", path, n, limit)
