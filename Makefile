@@ -1,6 +1,7 @@
 # linemem: each target is a thin wrapper; the logic lives in scripts/.
 #
-#   make test             test dependencies (Chromium, CJK fonts), go mod tidy -diff, go vet, go test (what CI runs first)
+#   make test             test dependencies (Chromium, CJK fonts), go mod tidy -diff, go vet, go test, then
+#                         every fuzz target a few seconds (scripts/fuzz.sh; what CI runs first)
 #   make setup-notebooks  Jupyter (Debian packages), bin/gonb, bin/goimports, this clone's
 #                         gonb kernel spec under build/jupyter/
 #   make compile-notebooks  GoNB's first build of every package the notebooks import
@@ -24,7 +25,7 @@
 #                         overfull boxes over 1 pt, or a stale results/tables.pdf
 #   make tables-pdf       rewrite results/tables.pdf from results/*.tex
 #   make bench            benchmarks of every package
-#   make fuzz             the fuzz targets of the data-set and judgments readers, a few seconds each (scripts/fuzz.sh; CI runs it after make test)
+#   make fuzz             every fuzz target under lib/, a few seconds each (scripts/fuzz.sh; part of make test)
 #   make adversarial      seeded hostile inputs, kills and concurrent runs of convert and benchmark, outcomes counted (scripts/adversarial; not in CI)
 #   make mutants          mutation testing of the core packages (Gremlins; not in CI)
 #   make bench-e2e        the command-line path at paper scale, step by step (scripts/bench-e2e.sh)
@@ -59,7 +60,9 @@ test:
 	scripts/setup-test-deps.sh
 	@echo "go mod tidy -diff"; go mod tidy -diff; tidy=$$?; \
 	echo "go vet ./..."; go vet ./...; vet=$$?; \
-	echo "go test ./..."; go test ./... && exit $$((tidy | vet))
+	echo "go test ./..."; go test ./...; tests=$$?; \
+	echo "scripts/fuzz.sh"; scripts/fuzz.sh; fuzz=$$?; \
+	exit $$((tidy | vet | tests | fuzz))
 
 setup-notebooks:
 	scripts/setup-notebooks.sh
