@@ -22,7 +22,10 @@ paper's tables and figures on the pooled folder (Tables 1, 3–9, the ceiling,
 Figures 1–6), the per-user tables (users_per_user, users_distribution,
 users_claims) and users.json from DIR/users/*, the benchmark-native metrics and
 dataset.json (provenance and mapping counts) into --out: aggregates only.
-Databases live in --work (reused by reruns).
+Databases live in --work (reused by reruns). --embed-model MODEL searches by
+vectors of MODEL that ` + "`linemem embed`" + ` stored in --work/pooled.db instead of the
+local LSA model fitted on the pooled corpus; the per-user runs take the pooled
+study's vectors either way (scripts/benchmarks-neural.sh).
 
 compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
 tables of --seeds-results (results/) and writes users_vs_seeds_claims,
@@ -41,6 +44,7 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	work := fs.String("work", "", "folder `DIR` for the databases (default: DIR/../<name>.work)")
 	name := fs.String("name", "", "data set `NAME` in captions (default: the data folder's name)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` whose vectors the --work pooled database holds (default: the local LSA model)")
 	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds*.csv")
 	fs.BoolVar(&opts.ColumnFigures, "column-figures", false, "draw figures one column wide (3.3 in) instead of the text width (7 in)")
 	rest, err := parseInterspersed(fs, args)
@@ -96,11 +100,16 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
+	given := opts.EmbedModel != ""
+	opts.EmbedModel = ""
 	u, err := reproduce.RunUsers(*name, dirs, *work, opts)
 	if err != nil {
 		return err
 	}
 	u.EmbedModel = pooledModel + " fitted once on the pooled corpus"
+	if given {
+		u.EmbedModel = pooledModel + ", the pooled study's vectors"
+	}
 	paths, err := u.WriteAll(*out)
 	written = append(written, paths...)
 	if err != nil {
