@@ -7,6 +7,11 @@
 // raw_text fits MaxChars. Under that rule a message trimmed from a window and
 // not reached by the next window belongs to no chunk; Uncovered counts such
 // messages, and Options.Lossless opts into a variant that leaves none behind.
+//
+// Two other retrieval units of the field are options too: the turn (one
+// message per chunk, TurnOptions; LoCoMo's "dialog", LongMemEval's "round")
+// and the session (one chunk per session, SessionOptions; LongMemEval's
+// session setting). Sessions is the one home of the session rule.
 package chunking
 
 import (
@@ -37,6 +42,9 @@ type Options struct {
 	Stride     int  `json:"stride"`      // distance between window starts; ≥ 1
 	MaxChars   int  `json:"max_chars"`   // render limit in code points; ≥ 1
 	Lossless   bool `json:"lossless"`    // opt-in: every message lands in at least one chunk (see Build)
+	// Sessions makes one chunk of each whole session (see Build); Window,
+	// Stride, MaxChars and Lossless then do not apply.
+	Sessions bool `json:"sessions,omitempty"`
 }
 
 // DefaultOptions returns the paper's parameters: gap 180 min, window 42,
@@ -50,6 +58,23 @@ func DefaultOptions() Options {
 	}
 }
 
+// TurnOptions returns the turn unit: DefaultOptions with Window = Stride = 1,
+// one message per chunk (a message longer than MaxChars stays whole, as
+// in Build step 4).
+func TurnOptions() Options {
+	o := DefaultOptions()
+	o.Window, o.Stride = 1, 1
+	return o
+}
+
+// SessionOptions returns the session unit: DefaultOptions with Sessions set,
+// one chunk per session holding all of its messages.
+func SessionOptions() Options {
+	o := DefaultOptions()
+	o.Sessions = true
+	return o
+}
+
 // Validate reports the first parameter out of range.
 func (o Options) Validate() error {
 	switch {
@@ -61,6 +86,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("chunking: stride %d: expected ≥ 1", o.Stride)
 	case o.MaxChars < 1:
 		return fmt.Errorf("chunking: max chars %d: expected ≥ 1", o.MaxChars)
+	case o.Sessions && o.Lossless:
+		return errors.New("chunking: sessions and lossless together: a session chunk loses no message, expected one of them")
 	}
 	return nil
 }
@@ -96,6 +123,12 @@ var ErrMixedSources = errors.New("chunking: messages from more than one source")
 // the same as under the paper's rule, so chunk IDs (spec §6) differ only from
 // the first window whose trimming left messages behind.
 //
+// With Sessions set, steps 3 and 4 are replaced: each session is one chunk
+// holding every message of it, whatever the length of its raw_text. The
+// render limit is not applied, so no turn of a long session is lost; a
+// consumer with its own length limit (the embedding cap of lib/represent)
+// cuts its own copy of the text, never the chunk.
+//
 // Empty msgs yields no chunks. Messages from more than one source are an error
 // wrapping ErrMixedSources.
 func Build(msgs []chat.Message, opts Options) ([]chat.Chunk, error) {
@@ -111,14 +144,7 @@ func Build(msgs []chat.Message, opts Options) ([]chat.Chunk, error) {
 			return nil, fmt.Errorf("%w: %q and %q", ErrMixedSources, source, m.Source)
 		}
 	}
-	sorted := slices.Clone(msgs)
-	slices.SortStableFunc(sorted, func(a, b chat.Message) int {
-		if c := a.OccurredAt.Compare(b.OccurredAt); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.SourceOrder, b.SourceOrder)
-	})
-
+	sorted := Sorted(msgs)
 	lines := make([]string, len(sorted))
 	widths := make([]int, len(sorted)) // code points of each rendered line
 	for i, m := range sorted {
@@ -126,17 +152,52 @@ func Build(msgs []chat.Message, opts Options) ([]chat.Chunk, error) {
 		widths[i] = utf8.RuneCountInString(lines[i])
 	}
 
-	gap := time.Duration(opts.GapMinutes) * time.Minute
 	var chunks []chat.Chunk
-	sessionStart := 0
-	for i := 1; i <= len(sorted); i++ {
-		if i < len(sorted) && sorted[i].OccurredAt.Sub(sorted[i-1].OccurredAt) <= gap {
+	for _, b := range SessionBounds(sorted, opts.GapMinutes) {
+		if opts.Sessions {
+			chunks = append(chunks, newChunk(len(chunks), sorted[b[0]:b[1]], lines[b[0]:b[1]]))
 			continue
 		}
-		chunks = appendSessionChunks(chunks, sorted[sessionStart:i], lines[sessionStart:i], widths[sessionStart:i], opts)
-		sessionStart = i
+		chunks = appendSessionChunks(chunks, sorted[b[0]:b[1]], lines[b[0]:b[1]], widths[b[0]:b[1]], opts)
 	}
 	return chunks, nil
+}
+
+// Sorted returns a copy of msgs stable-sorted by (OccurredAt, SourceOrder),
+// the order Build chunks in; msgs itself is not modified.
+func Sorted(msgs []chat.Message) []chat.Message {
+	sorted := slices.Clone(msgs)
+	slices.SortStableFunc(sorted, func(a, b chat.Message) int {
+		if c := a.OccurredAt.Compare(b.OccurredAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.SourceOrder, b.SourceOrder)
+	})
+	return sorted
+}
+
+// NewSession is the session rule (spec §4): a message at next starts a new
+// session after a message at prev when next − prev is strictly greater than
+// gapMinutes minutes (exactly gapMinutes does not split; a negative
+// difference never splits).
+func NewSession(prev, next time.Time, gapMinutes int) bool {
+	return next.Sub(prev) > time.Duration(gapMinutes)*time.Minute
+}
+
+// SessionBounds cuts messages in time order (Sorted) into sessions by
+// NewSession and returns each session's half-open index range [start, end),
+// in order; they cover sorted exactly. No messages → no sessions.
+func SessionBounds(sorted []chat.Message, gapMinutes int) [][2]int {
+	var bounds [][2]int
+	start := 0
+	for i := 1; i <= len(sorted); i++ {
+		if i < len(sorted) && !NewSession(sorted[i-1].OccurredAt, sorted[i].OccurredAt, gapMinutes) {
+			continue
+		}
+		bounds = append(bounds, [2]int{start, i})
+		start = i
+	}
+	return bounds
 }
 
 // appendSessionChunks emits the windows of one session (Build steps 3–5).

@@ -218,6 +218,93 @@ func TestBuildSessions(t *testing.T) {
 	}
 }
 
+func TestNewSession(t *testing.T) {
+	base := time.Date(2024, 1, 1, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		gap  time.Duration
+		want bool
+	}{
+		{"no gap", 0, false},
+		{"exactly the gap", 180 * time.Minute, false},
+		{"one second more", 180*time.Minute + time.Second, true},
+		{"backwards in time", -time.Hour * 24, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := chunking.NewSession(base, base.Add(tc.gap), chunking.DefaultGapMinutes); got != tc.want {
+				t.Errorf("NewSession(+%v) = %v, want %v", tc.gap, got, tc.want)
+			}
+		})
+	}
+}
+
+// SessionBounds and Build agree: the session ranges are the spans of the
+// session-mode chunks, and the windows of each session lie inside its range.
+func TestSessionBounds(t *testing.T) {
+	base := time.Date(2024, 1, 1, 10, 0, 0, 0, time.UTC)
+	gaps := []time.Duration{0, time.Minute, 181 * time.Minute, time.Minute, 180 * time.Minute, 24 * time.Hour, 0}
+	var msgs []chat.Message
+	at := base
+	for i, g := range gaps {
+		at = at.Add(g)
+		msgs = append(msgs, message(i, at, "m"))
+	}
+	want := [][2]int{{0, 2}, {2, 5}, {5, 7}} // splits before the 181-minute and the 24-hour gap
+	if got := chunking.SessionBounds(chunking.Sorted(msgs), chunking.DefaultGapMinutes); !slices.Equal(got, want) {
+		t.Errorf("SessionBounds = %v, want %v", got, want)
+	}
+	if got := chunking.SessionBounds(nil, chunking.DefaultGapMinutes); got != nil {
+		t.Errorf("SessionBounds(nil) = %v, want none", got)
+	}
+	chunks, err := chunking.Build(msgs, chunking.SessionOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSpans := []span{{0, 2}, {2, 5}, {5, 7}}
+	if got := spans(t, msgs, chunks); !slices.Equal(got, wantSpans) {
+		t.Errorf("session chunks = %v, want %v", got, wantSpans)
+	}
+}
+
+// A session whose raw_text is far beyond the render limit stays one chunk
+// with every message; the paper's windows of the same session lose some.
+func TestBuildSessionModeKeepsLongSessions(t *testing.T) {
+	const n, body = 12, 900 // 12 lines of ≥ 900 code points: > 10,800, twice the limit
+	msgs := seq(n)
+	for i := range msgs {
+		msgs[i] = message(i, msgs[i].OccurredAt, strings.Repeat("y", body))
+	}
+	chunks, err := chunking.Build(msgs, chunking.SessionOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) != 1 || len(chunks[0].MessageIDs) != n {
+		t.Fatalf("got %d chunks, first with %d messages; want 1 chunk of %d", len(chunks), len(chunks[0].MessageIDs), n)
+	}
+	if got, want := chunks[0].RawText, chunking.RenderRaw(msgs); got != want {
+		t.Errorf("raw_text is not the whole session rendered")
+	}
+	paper, err := chunking.Build(msgs, chunking.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chunking.Uncovered(msgs, paper) == 0 {
+		t.Error("the paper's windows keep every message; the case is meant to exercise trimming")
+	}
+}
+
+func TestTurnOptions(t *testing.T) {
+	msgs := seq(5)
+	chunks, err := chunking.Build(msgs, chunking.TurnOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []span{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}}
+	if got := spans(t, msgs, chunks); !slices.Equal(got, want) {
+		t.Errorf("turn chunks = %v, want %v", got, want)
+	}
+}
+
 // A message with unknown time sits at its date's 00:00:00 plus source_order
 // seconds (spec §1), so it sorts before the day's timed messages and renders
 // its clock as "--:--".
@@ -392,6 +479,7 @@ func TestBuildErrors(t *testing.T) {
 		{"zero window", chunking.Options{GapMinutes: 180, Window: 0, Stride: 36, MaxChars: 5000}},
 		{"zero stride", chunking.Options{GapMinutes: 180, Window: 42, Stride: 0, MaxChars: 5000}},
 		{"zero max chars", chunking.Options{GapMinutes: 180, Window: 42, Stride: 36, MaxChars: 0}},
+		{"sessions and lossless", chunking.Options{GapMinutes: 180, Window: 42, Stride: 36, MaxChars: 5000, Sessions: true, Lossless: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.opts.Validate(); err == nil {
@@ -472,6 +560,25 @@ func ExampleBuild() {
 	// Output:
 	// 0 42 2024-01-14T09:00:00 2024-01-14T09:41:00
 	// 1 7 2024-01-14T09:36:00 2024-01-14T09:42:00
+}
+
+func ExampleSessionOptions() {
+	start := time.Date(2024, 1, 14, 9, 0, 0, 0, time.UTC)
+	var msgs []chat.Message
+	for i, offset := range []time.Duration{0, time.Minute, 5 * time.Hour, 5*time.Hour + time.Minute, 5*time.Hour + 2*time.Minute} {
+		at := start.Add(offset)
+		m := chat.Message{Source: "friend.json", SourceOrder: i, Date: "2024-01-14", Time: at.Format("15:04:05"),
+			OccurredAt: at, Sender: "A", Type: "text", Text: fmt.Sprint("message ", i)}
+		m.ID = chat.MessageID(m)
+		msgs = append(msgs, m)
+	}
+	chunks, _ := chunking.Build(msgs, chunking.SessionOptions())
+	for _, c := range chunks {
+		fmt.Println(c.Index, len(c.MessageIDs), c.StartAt, c.EndAt)
+	}
+	// Output:
+	// 0 2 2024-01-14T09:00:00 2024-01-14T09:01:00
+	// 1 3 2024-01-14T14:00:00 2024-01-14T14:02:00
 }
 
 func ExampleRenderLine() {

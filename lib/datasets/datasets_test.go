@@ -103,6 +103,19 @@ func TestLoCoMo(t *testing.T) {
 		`{"qid":"conv-x-q003","question":"What animal did Bob show?","type":"contextual","answer":"a dog"}`,
 	})
 	checkLines(t, b, datasets.NoAnswerFile, []string{`{"qid":"conv-x-q004","question":"What did Bob make?","type":"adversarial"}`})
+	checkLines(t, b, datasets.KeysFile, []string{
+		`{"message_id":"` + m[0] + `","key":"D1:1"}`, `{"message_id":"` + m[1] + `","key":"D1:2"}`,
+		`{"message_id":"` + m[2] + `","key":"D2:1"}`, `{"message_id":"` + m[3] + `","key":"D2:2"}`,
+	})
+	// Every qa item as LoCoMo's own evaluation reads it: all categories,
+	// the unresolved D9:9 included.
+	checkLines(t, b, datasets.NativeFile, []string{
+		`{"qid":"conv-x-q001","user":"conv-x","category":1,"question":"What did Ann make over time in pottery?","evidence":["D1:1","D2:2"]}`,
+		`{"qid":"conv-x-q002","user":"conv-x","category":2,"question":"When did Ann join a pottery class?","evidence":["D1:1"]}`,
+		`{"qid":"conv-x-q003","user":"conv-x","category":4,"question":"What animal did Bob show?","evidence":["D1:2"]}`,
+		`{"qid":"conv-x-q004","user":"conv-x","category":5,"question":"What did Bob make?","evidence":["D2:2"]}`,
+		`{"qid":"conv-x-q005","user":"conv-x","category":4,"question":"What did Ann say about clay?","evidence":["D9:9"]}`,
+	})
 	want := []string{
 		"conv-x-q001 0 " + c0 + " 2", "conv-x-q001 0 " + c1 + " 2",
 		"conv-x-q002 0 " + c0 + " 2",

@@ -2,7 +2,9 @@
 // folder `linemem reproduce --data DIR` reads (sources/*.json JSON-by-date
 // exports, questions.jsonl, evidence.jsonl, qrels.txt, summaries.jsonl),
 // plus noanswer.jsonl (the questions whose answer is not in the history, for
-// abstention) and dataset.json (the original's name, sha256 and size, the
+// abstention), keys.jsonl (each message's ID in the data set's own terms,
+// LoCoMo's dia_id), native.jsonl (LoCoMo: every qa item with its category
+// and its evidence IDs verbatim, for LoCoMo's own scoring) and dataset.json (the original's name, sha256 and size, the
 // converter and ConverterVersion, and the counts behind every decision
 // below). A conversion is a pure function of its input file and options:
 // converting twice gives the same bytes.

@@ -29,7 +29,7 @@ import (
 
 // ConverterVersion is recorded in every dataset.json. It changes whenever a
 // converter's output for the same input changes.
-const ConverterVersion = "1"
+const ConverterVersion = "2"
 
 // Files of a data folder, in the layout `linemem reproduce` reads (lib/synth
 // writes the same), plus the two this package adds.
@@ -43,6 +43,13 @@ const (
 	// (LoCoMo category 5, LongMemEval `_abs`): an abstention set, never
 	// retrieval questions.
 	NoAnswerFile = "noanswer.jsonl"
+	// KeysFile maps every message ID of the folder to the data set's own ID
+	// of its turn (LoCoMo's dia_id, …): {"message_id", "key"} per line.
+	KeysFile = "keys.jsonl"
+	// NativeFile holds every question of the original as the data set's
+	// own evaluation reads it (NativeQuestion), for scoring in its own
+	// units; written only for data sets that have one (LoCoMo).
+	NativeFile = "native.jsonl"
 	// DatasetFile records what the folder was converted from (file names,
 	// sha256, sizes), the converter and its version, every mapping
 	// decision's counts and every question dropped with the reason.
@@ -137,12 +144,24 @@ type GoldCounts struct {
 	NoPrimary     int `json:"questions_without_primary_gold"`
 }
 
+// NativeQuestion is one question of the original exactly as the data set's
+// own evaluation reads it: every category, evidence IDs verbatim (a list,
+// as written), whether or not linemem's reading of them resolves.
+type NativeQuestion struct {
+	QID      string   `json:"qid"`
+	User     string   `json:"user"`
+	Category int      `json:"category"`
+	Question string   `json:"question"`
+	Evidence []string `json:"evidence"`
+}
+
 // Folder is a converted data set before it is written.
 type Folder struct {
 	Info      Info
 	Sources   []Source
 	Questions []Question
 	NoAnswer  []questions.Question
+	Native    []NativeQuestion // NativeFile; none for data sets without one
 	// SessionSummary returns the summary of a turn's session, or "" when the
 	// data set has none (then the chunk gets a LeadSummary).
 	SessionSummary func(source string, t Turn) string
@@ -166,6 +185,7 @@ type Built struct {
 func (f *Folder) Build() (*Built, error) {
 	b := &Built{Info: f.Info, Files: map[string][]byte{}}
 	var msgs []chat.Message
+	var keys []messageKey
 	turnOf := map[string]map[string]int{} // source → key → index
 	sessionOf := map[string]Turn{}        // message ID → turn
 	for _, src := range f.Sources {
@@ -185,12 +205,13 @@ func (f *Folder) Build() (*Built, error) {
 			return nil, fmt.Errorf("datasets: chunking %s: %w", src.Name, err)
 		}
 		b.Info.MessagesInNoChunk += chunking.Uncovered(res.Messages, chunks)
-		keys := map[string]int{}
+		byKey := map[string]int{}
 		for i, t := range src.Turns {
-			keys[t.Key] = i
+			byKey[t.Key] = i
 			sessionOf[res.Messages[i].ID] = t
+			keys = append(keys, messageKey{res.Messages[i].ID, t.Key})
 		}
-		turnOf[src.Name] = keys
+		turnOf[src.Name] = byKey
 		b.Files[SourcesDir+"/"+src.Name] = data
 		msgs = append(msgs, res.Messages...)
 		b.Chunks = append(b.Chunks, chunks...)
@@ -255,6 +276,14 @@ func (f *Folder) Build() (*Built, error) {
 	if b.Files[NoAnswerFile], err = encodeLines(f.NoAnswer); err != nil {
 		return nil, err
 	}
+	if b.Files[KeysFile], err = encodeLines(keys); err != nil {
+		return nil, err
+	}
+	if len(f.Native) > 0 {
+		if b.Files[NativeFile], err = encodeLines(f.Native); err != nil {
+			return nil, err
+		}
+	}
 	var buf bytes.Buffer
 	if err := gold.WriteEvidence(&buf, kept); err != nil {
 		return nil, err
@@ -297,6 +326,12 @@ func (f *Folder) Build() (*Built, error) {
 	}
 	b.Files[DatasetFile] = append(info, '\n')
 	return b, nil
+}
+
+// messageKey is one line of KeysFile.
+type messageKey struct {
+	MessageID string `json:"message_id"`
+	Key       string `json:"key"`
 }
 
 // LeadSummary is the extractive stand-in for a summary where a data set has
@@ -460,6 +495,11 @@ func (f *Folder) Split(noAnswerUser []string) []*Folder {
 		for i, q := range f.NoAnswer {
 			if i < len(noAnswerUser) && noAnswerUser[i] == u {
 				sub.NoAnswer = append(sub.NoAnswer, q)
+			}
+		}
+		for _, q := range f.Native {
+			if q.User == u {
+				sub.Native = append(sub.Native, q)
 			}
 		}
 		out = append(out, sub)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/questions"
@@ -179,7 +180,7 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 			if err != nil {
 				return nil, nil, inputerr.Atf(name, at(dtKey), "conversation.%s like \"1:56 pm on 8 May, 2023\", got %q", dtKey, when)
 			}
-			if !prevEnd.IsZero() && t0.Sub(prevEnd) <= 180*time.Minute {
+			if !prevEnd.IsZero() && !chunking.NewSession(prevEnd, t0, chunking.DefaultGapMinutes) {
 				closeSessions++
 			}
 			for i, t := range turns {
@@ -217,6 +218,7 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 			if qa.Category < 1 || qa.Category > 5 {
 				return nil, nil, inputerr.Atf(name, p.line, "a category 1–5 in qa item %d of %s, got %d", i+1, s.SampleID, qa.Category)
 			}
+			f.Native = append(f.Native, NativeQuestion{QID: p.qid, User: p.user, Category: qa.Category, Question: qa.Question, Evidence: slices.Clone(qa.Evidence)})
 			for _, ev := range qa.Evidence {
 				for _, id := range strings.FieldsFunc(ev, func(r rune) bool { return r == ';' || r == ',' || r == ' ' }) {
 					if !diaIDShape.MatchString(id) {

@@ -1,7 +1,9 @@
 // Package metrics scores ranked runs against graded qrels (spec §10): one
 // metric per file (Recall, MRR, Success, NDCG; LongMemEval's RecallAny,
 // RecallAll and NDCGAny in native.go, with UnitRanking for session and turn
-// granularity and LoCoMo's EvidenceRecall), one registry that maps names
+// granularity and LoCoMo's EvidenceRecall; LoCoMoRecall as LoCoMo's own
+// code scores retrieval in locomo.go; the random-ranking floors in
+// random.go), one registry that maps names
 // such as "recall@5", "ndcg@10" or "recall_all@10" to them, and Evaluate, which keeps the
 // per-question scores next to their macro means, overall and per question
 // type. Bootstrap intervals, sweeps and failure tables start from those

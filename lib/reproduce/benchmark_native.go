@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/linemem/linemem/lib/chat"
+	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
@@ -18,10 +19,6 @@ const BenchmarkNativeSlug = "native_metrics"
 // NativeCutoffs are the cutoffs of the native metrics (LongMemEval reports
 // 5 and 10).
 var NativeCutoffs = []int{5, 10}
-
-// sessionGap is the session rule of chunking (spec §4): a gap of more than
-// 180 minutes starts a new session.
-const sessionGap = 180 * 60
 
 // NativeTable scores the single retrievers and the selected hybrid with the
 // benchmark-native metrics of lib/metrics (LongMemEval's recall_any,
@@ -130,14 +127,11 @@ func nativeUnits(s *Study) (map[string][]string, map[string]string, map[string][
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		sorted := slices.Clone(ms)
-		slices.SortStableFunc(sorted, func(a, b chat.Message) int { return a.OccurredAt.Compare(b.OccurredAt) })
-		n := 0
-		for i, m := range sorted {
-			if i > 0 && m.OccurredAt.Sub(sorted[i-1].OccurredAt).Seconds() > sessionGap {
-				n++
+		sorted := chunking.Sorted(ms)
+		for n, b := range chunking.SessionBounds(sorted, s.Opts.Chunking.GapMinutes) {
+			for _, m := range sorted[b[0]:b[1]] {
+				sessionOf[m.ID] = src.Name + "#" + strconv.Itoa(n)
 			}
-			sessionOf[m.ID] = src.Name + "#" + strconv.Itoa(n)
 		}
 		msgs = append(msgs, ms...)
 	}
