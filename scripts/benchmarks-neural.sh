@@ -42,14 +42,18 @@ go build -o build/linemem ./cmd/linemem
 (cd scripts/use-embedder && npm ci --no-audit --no-fund --loglevel=error)
 
 mkdir -p build/neural
+if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then
+	echo "benchmarks-neural: something already answers on 127.0.0.1:$port; stop it or set PORT" >&2
+	exit 1
+fi
 log=build/neural/server.log
-/usr/bin/time -f '%U %S' -o build/neural/server.time node scripts/use-embedder/server.mjs --port "$port" >"$log" 2>&1 &
+node scripts/use-embedder/server.mjs --port "$port" >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 base="http://127.0.0.1:$port/v1"
 for _ in $(seq 1 100); do
-	if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then break; fi
 	if ! kill -0 "$server" 2>/dev/null; then cat "$log" >&2; exit 1; fi
+	if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then break; fi
 	sleep 0.2
 done
 
@@ -77,11 +81,11 @@ done
 echo "==> linemem benchmark --data $data --embed-model $model --out $out"
 cli benchmark --quiet --name "LoCoMo (USE-lite)" --data "$data" --work "$work" --embed-model "$model" --out "$out"
 
+server_cpu=$(ps -o times= -p "$server" | tr -d ' ')
 kill "$server"
 wait "$server" 2>/dev/null || true
 trap - EXIT
 end=$(date +%s.%N)
-server_cpu=$(awk '{print $1 + $2}' build/neural/server.time)
 cli_cpu=$(awk '{s += $1 + $2} END {print s}' "$cli_time")
 printf 'model %s (Universal Sentence Encoder lite, @energetic-ai 0.2.0): %d texts embedded; CPU %.0f s in the model server, %.0f s in linemem; wall %.0f s\n' \
 	"$model" "$texts" "$server_cpu" "$cli_cpu" "$(echo "$end - $start" | bc)" | tee "$out/cost.txt"

@@ -193,6 +193,7 @@ func Prepare(opts Options) (*Study, error) {
 		name string
 		f    func(*Study) error
 	}{
+		{"unit of the data folder", adoptFolderChunking},
 		{"ingest " + s.data.path(SourcesDir), ingestSources},
 		{"summaries", importSummaries},
 		{"questions and gold", loadQuestions},

@@ -148,7 +148,11 @@ async function main() {
     const host = address.includes(":") ? `[${address}]` : address;
     console.log(`listening on http://${host}:${port}/v1`);
   });
-  const stop = () => server.close(() => process.exit(0));
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    process.exit(0);
+  };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }
