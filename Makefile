@@ -14,6 +14,9 @@
 #                         in build/screenshots/; make notebook-screenshots: docs/screenshots/)
 #   make reproduce        regenerate results/ from the synthetic export
 #   make robustness       regenerate results/robustness_seeds* (the paper protocol on SEEDS)
+#   make datasets         use DATASETS, or download the pinned, checksummed data sets into it
+#                         (build/datasets-cache when ../shared/datasets is absent); offline:
+#                         stop at once naming `linemem datasets fetch` (scripts/fetch-datasets.sh)
 #   make benchmarks       regenerate results/benchmarks/ (LoCoMo and RealPersonaChat from DATASETS, pooled and per user)
 #   make benchmarks-neural  results/benchmarks/neural/: LoCoMo with Universal Sentence Encoder lite
 #                         served on 127.0.0.1 (scripts/benchmarks-neural.sh; needs node; not in CI)
@@ -33,17 +36,19 @@
 DATA ?= data/synthetic
 # Synthetic seeds of the committed results/robustness_seeds* files.
 SEEDS ?= 1-20
-# Public conversation data sets (locomo/, real-persona-chat/; see README,
-# "Public conversation data sets"); `linemem datasets fetch` downloads them.
-DATASETS ?= ../shared/datasets
+# Public conversation data sets (locomo/, real-persona-chat/; see
+# docs/real-conversations.md); `make datasets` (`linemem datasets fetch`)
+# downloads them into build/datasets-cache when ../shared/datasets is absent.
+DATASETS ?= $(if $(wildcard ../shared/datasets/locomo/locomo10.json),../shared/datasets,build/datasets-cache)
+export DATASETS
 
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks benchmarks-neural bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-first-search bench-mcp-sessions
+.PHONY: all datasets test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks benchmarks-neural bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-first-search bench-mcp-sessions
 
 # make all's steps, in order; each runs as `make STEP`.
-ALL_STEPS = setup-notebooks compile-notebooks execute-notebooks notebook-browser benchmarks tables-pdf check-results check-latex
+ALL_STEPS = datasets setup-notebooks compile-notebooks execute-notebooks notebook-browser benchmarks tables-pdf check-results check-latex
 
 all:
 	@scripts/run-steps.sh $(ALL_STEPS)
@@ -89,6 +94,9 @@ reproduce:
 # Each seed's data and database are kept in build/robustness/seed-N and reused.
 robustness:
 	go run ./cmd/linemem robustness --seeds $(SEEDS) --work build/robustness --out results
+
+datasets:
+	DATASETS=$(DATASETS) scripts/fetch-datasets.sh
 
 # Converted text goes to build/datasets/ only (the data sets' licences).
 benchmarks:

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # CPU seconds and peak resident memory of converting each public data set and
 # running the full protocol on it (`linemem datasets convert` + `linemem
-# benchmark`, pooled and per user), measured with /usr/bin/time -v. Target:
-# at most 60 CPU seconds and 1 GiB per data set on 2 cores.
+# benchmark`: pooled, per user and, for LoCoMo, the turn, session and chunk
+# units per conversation and the pooled turn haystack), measured with
+# /usr/bin/time -v. Target: at most 60 CPU seconds and 1 GiB per data set on
+# 2 cores.
 #
 #   scripts/bench-datasets.sh            (DATASETS as in scripts/benchmarks.sh)
 set -euo pipefail
@@ -42,6 +44,6 @@ for spec in "locomo:locomo/locomo10.json" "realpersonachat:real-persona-chat/dia
 	fi
 	: >"$work/cpu.txt"
 	measure "$name: convert" "$work/linemem" datasets convert "$name" "$in" "$work/$name" --per-user
-	measure "$name: protocol (pooled + users)" "$work/linemem" benchmark --quiet --data "$work/$name" --work "$work/$name.work" --out "$work/$name.out"
+	measure "$name: protocol (pooled + users + units)" "$work/linemem" benchmark --quiet --data "$work/$name" --work "$work/$name.work" --out "$work/$name.out"
 	awk -v name="$name" '{t+=$1} END {printf "%-44s %8.2f CPU s (target ≤ 60)\n", name ": total", t}' "$work/cpu.txt"
 done

@@ -38,7 +38,7 @@ declare -A label=([locomo]=LoCoMo [realpersonachat]=RealPersonaChat)
 for name in locomo realpersonachat; do
 	in="${original[$name]}"
 	if [[ ! -f "$in" ]]; then
-		echo "benchmarks: $in is missing; \`linemem datasets fetch $name DIR\` downloads it (then DATASETS=DIR/..)" >&2
+		echo "benchmarks: $in is missing; \`linemem datasets fetch $name DIR\` downloads it (then DATASETS=DIR; \`make datasets\` does both)" >&2
 		exit 1
 	fi
 	rm -rf "build/datasets/$name" "build/datasets/$name.work"

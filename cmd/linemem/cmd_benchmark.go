@@ -94,6 +94,11 @@ func runBenchmark(env *environment, c *command, args []string) error {
 		native, err = reproduce.WriteNative(s, *out)
 		written = append(written, native...)
 	}
+	if err == nil && reproduce.HasNative(opts.DataDir) {
+		var units []string
+		units, err = writeUnits(*name, s, dirs, *work, opts, *out)
+		written = append(written, units...)
+	}
 	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
@@ -122,6 +127,20 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	written = append(written, path)
 	fmt.Fprintf(env.stdout, "wrote %d files to %s in %s\n", len(written), *out, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// writeUnits runs the study at the field's units (turn, session, chunk per
+// conversation; turn on the pooled haystack), writes its tables into out and
+// its unit runs into work (reproduce.RunsDir).
+func writeUnits(name string, pooled *reproduce.Study, dirs []string, work string, opts reproduce.Options, out string) ([]string, error) {
+	u, err := reproduce.RunUnits(name, pooled, dirs, work, opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := u.WriteRuns(filepath.Join(work, reproduce.RunsDir)); err != nil {
+		return nil, err
+	}
+	return u.WriteAll(out)
 }
 
 func compareBenchmarks(env *environment, seedsResults, out string, columnFigures bool, dirs []string) error {

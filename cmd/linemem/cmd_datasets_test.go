@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A converted folder is what reproduce.Prepare reads, unchanged: the
@@ -27,7 +31,8 @@ func TestDatasetsConvertThenReproduceAndBenchmark(t *testing.T) {
 	if _, stderr, code := goldCLI("benchmark", "--quiet", "--data", data, "--work", filepath.Join(dir, "work"), "--out", out); code != 0 {
 		t.Fatalf("benchmark: exit %d: %s", code, stderr)
 	}
-	for _, f := range []string{"table3_single_retrievers.md", "native_metrics.md", "users_per_user.md", "users_claims.md", "users.json", "dataset.json"} {
+	for _, f := range []string{"table3_single_retrievers.md", "native_metrics.md", "users_per_user.md", "users_claims.md", "users.json", "dataset.json",
+		"units_recall.md", "units_selection.md", "units.json"} {
 		b, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
 			t.Error(err)
@@ -68,4 +73,55 @@ func TestDatasetsMissingInputNamesFetch(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "linemem datasets convert") {
 		t.Errorf("benchmark without data: exit %d, stderr %q", code, stderr)
 	}
+}
+
+// On a machine without network and without the data sets, the first step of
+// `make all` (scripts/fetch-datasets.sh) stops within seconds, non-zero,
+// naming the command that fetches them and the folder it expects. The
+// network is made unreachable with a proxy on a closed loopback port.
+func TestFetchDatasetsOfflineStopsAtOnce(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed")
+	}
+	missing := filepath.Join(t.TempDir(), "datasets")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join("..", "..", "scripts", "fetch-datasets.sh"))
+	unreachable := "http://127.0.0.1:9"
+	cmd.Env = append(os.Environ(), "DATASETS="+missing, "HTTPS_PROXY="+unreachable, "https_proxy="+unreachable,
+		"HTTP_PROXY="+unreachable, "http_proxy="+unreachable, "NO_PROXY=", "no_proxy=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("still running after 90 s; stderr:\n%s", stderr.String())
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() == 0 {
+		t.Fatalf("exit: %v, want a non-zero exit; stderr:\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"linemem datasets fetch locomo DIR", "linemem datasets fetch realpersonachat DIR", missing, "locomo/locomo10.json"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	t.Logf("stopped after %s", time.Since(start).Round(time.Millisecond))
+}
+
+// `make all` fetches the data sets before any other step.
+func TestMakeAllFetchesDatasetsFirst(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "ALL_STEPS = "); ok {
+			if first := strings.Fields(rest)[0]; first != "datasets" {
+				t.Errorf("the first step of make all is %q, want datasets", first)
+			}
+			return
+		}
+	}
+	t.Error("Makefile has no ALL_STEPS line")
 }

@@ -84,6 +84,7 @@ type Protocol struct {
 	Qrels    trec.Qrels
 	Singles  []*experiment.Evaluation // the protocol's Singles order
 	Selected *experiment.Evaluation   // the sweep's selected configuration
+	Sweep    *experiment.Sweep
 	Setup    *experiment.Setup
 }
 
@@ -139,6 +140,7 @@ func RunProtocol(in ProtocolInput) (*Protocol, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
+	p.Sweep = sw
 	cfg := sw.SelectedConfig()
 	if p.Selected, err = p.Setup.Score(cfg.Name, sw.FusedRun(cfg)); err != nil {
 		return nil, err

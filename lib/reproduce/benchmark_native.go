@@ -20,16 +20,17 @@ const BenchmarkNativeSlug = "native_metrics"
 // 5 and 10).
 var NativeCutoffs = []int{5, 10}
 
-// NativeTable scores the single retrievers and the selected hybrid with the
-// benchmark-native metrics of lib/metrics (LongMemEval's recall_any,
-// recall_all and ndcg_any; LoCoMo's evidence recall) at two granularities:
-// turn (a message, ranked by the first chunk it appears in) and session (the
-// 180-minute session of a chunk's first message, ranked by its best chunk).
-// Evidence turns are the messages evidence.jsonl resolves to (gold.Resolve);
-// a question counts when it has primary gold in the protocol's evaluation.
-// Values are macro means over those questions.
+// NativeTable scores the single retrievers and the selected hybrid with
+// LongMemEval's native metrics of lib/metrics (recall_any, recall_all and
+// ndcg_any) at the session granularity: a session is the 180-minute session
+// of a chunk's first message (chunking.SessionBounds), ranked by its best
+// chunk. Evidence sessions are those of the messages evidence.jsonl resolves
+// to (gold.Resolve); a question counts when it has primary gold in the
+// protocol's evaluation. Values are macro means over those questions. The
+// turn unit is not derived from chunks here: units_recall runs it as its own
+// corpus (one document per turn).
 func NativeTable(s *Study) (report.Table, error) {
-	turnsOf, sessionOf, evidence, err := nativeUnits(s)
+	_, sessionOf, evidence, err := nativeUnits(s)
 	if err != nil {
 		return report.Table{}, err
 	}
@@ -51,58 +52,36 @@ func NativeTable(s *Study) (report.Table, error) {
 		t.Columns = append(t.Columns, fmt.Sprintf("recall_any@%d", k), fmt.Sprintf("recall_all@%d", k), fmt.Sprintf("ndcg_any@%d", k))
 		t.Align = append(t.Align, report.AlignRight, report.AlignRight, report.AlignRight)
 	}
-	for _, k := range NativeCutoffs {
-		t.Columns = append(t.Columns, fmt.Sprintf("Evidence recall@%d chunks", k))
-		t.Align = append(t.Align, report.AlignRight)
-	}
 	qids := sel.Result.QIDs
 	for _, ev := range append(slices.Clone(singles), sel) {
 		name := ev.Name
 		if ev == sel {
 			name = "selected " + cfg.Name
 		}
-		for _, g := range []struct {
-			label string
-			units map[string][]string
-		}{{"session", sessionsOf}, {"turn", turnsOf}} {
-			row := []string{name, g.label}
-			for _, k := range NativeCutoffs {
-				var anyHit, allHit, nd float64
-				for _, q := range qids {
-					var gl []string
-					for _, m := range evidence[q] {
-						if g.label == "turn" {
-							gl = append(gl, m)
-						} else if !slices.Contains(gl, sessionOf[m]) {
-							gl = append(gl, sessionOf[m])
-						}
+		row := []string{name, "session"}
+		for _, k := range NativeCutoffs {
+			var anyHit, allHit, nd float64
+			for _, q := range qids {
+				var gl []string
+				for _, m := range evidence[q] {
+					if !slices.Contains(gl, sessionOf[m]) {
+						gl = append(gl, sessionOf[m])
 					}
-					ranked := metrics.UnitRanking(ev.Run[q], g.units)
-					judged := metrics.UnitJudgments(gl)
-					anyHit += metrics.RecallAny(ranked, judged, k)
-					allHit += metrics.RecallAll(ranked, judged, k)
-					nd += metrics.NDCGAny(ranked, judged, k)
 				}
-				n := float64(max(1, len(qids)))
-				row = append(row, report.F3(anyHit/n), report.F3(allHit/n), report.F3(nd/n))
+				ranked := metrics.UnitRanking(ev.Run[q], sessionsOf)
+				judged := metrics.UnitJudgments(gl)
+				anyHit += metrics.RecallAny(ranked, judged, k)
+				allHit += metrics.RecallAll(ranked, judged, k)
+				nd += metrics.NDCGAny(ranked, judged, k)
 			}
-			for _, k := range NativeCutoffs {
-				if g.label != "turn" {
-					row = append(row, "–")
-					continue
-				}
-				sum := 0.0
-				for _, q := range qids {
-					sum += metrics.EvidenceRecall(ev.Run[q], turnsOf, evidence[q], k)
-				}
-				row = append(row, report.F3(sum/float64(max(1, len(qids)))))
-			}
-			t.Rows = append(t.Rows, row)
+			n := float64(max(1, len(qids)))
+			row = append(row, report.F3(anyHit/n), report.F3(allHit/n), report.F3(nd/n))
 		}
+		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = []string{
-		fmt.Sprintf("%d questions with primary gold. recall_any, recall_all and ndcg_any follow LongMemEval's src/retrieval/eval_utils.py (Wu et al., ICLR 2025) on a ranking of units built from linemem's chunk ranking (metrics.UnitRanking): a session is ranked by its best chunk, a turn by the first chunk that holds it; k counts units. Evidence recall (LoCoMo, Maharana et al., ACL 2024) is the share of a question's evidence turns inside the top-k chunks; k counts chunks.", len(qids)),
-		"Differences from the published settings: LongMemEval ranks sessions or user turns of one question's own haystack directly, and LoCoMo's RAG baselines retrieve dialogue turns, observations or session summaries of one conversation; here the retrieval unit is linemem's chunk (a session cut into 42-message windows under a 5,000-character limit), the pooled corpus holds every user's history, and vectors come from the local LSA embedder, not a neural model.",
+		fmt.Sprintf("%d questions with primary gold. recall_any, recall_all and ndcg_any follow LongMemEval's src/retrieval/eval_utils.py (Wu et al., ICLR 2025) on a ranking of sessions built from linemem's chunk ranking (metrics.UnitRanking): a session is ranked by its best chunk; k counts sessions.", len(qids)),
+		"Differences from the published settings: LongMemEval ranks sessions or user turns of one question's own haystack directly; here the retrieval unit is linemem's chunk (a session cut into 42-message windows under a 5,000-character limit), the pooled corpus holds every user's history, and vectors come from the local LSA embedder, not a neural model. The turn unit (one document per dialogue turn, LoCoMo's own) is in units_recall, where it is run as its own corpus.",
 	}
 	return t, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/reproduce"
 	"github.com/linemem/linemem/lib/robustness"
 )
@@ -37,14 +38,20 @@ func TestSingleOrder(t *testing.T) {
 func TestUsersTables(t *testing.T) {
 	u := fakeUsers(t)
 	per := u.PerUserTable()
-	if len(per.Rows) != 2 || per.Rows[0][0] != "user 01" || per.Rows[1][4] != "R-BM25" || per.Rows[0][6] != "0.45" {
+	if len(per.Rows) != 2 || per.Rows[0][0] != "user 01" || per.Rows[1][5] != "R-BM25" || per.Rows[0][7] != "0.45" {
 		t.Errorf("per-user rows = %v", per.Rows)
 	}
+	// A random top 5 of the user's 19 chunks: Recall@5 = 5/19.
+	u.Results[0].Chunks = 19
+	per = u.PerUserTable()
+	if got, want := per.Rows[0][2], report.F3(5.0/19); got != want {
+		t.Errorf("random cell = %q, want %q", got, want)
+	}
 	// User 1: hybrid 0.70 with ±0.1; gain 0.70 − 0.60 = +0.100 with ±0.05.
-	if got, want := per.Rows[0][7], "0.700 [0.600, 0.800]"; got != want {
+	if got, want := per.Rows[0][8], "0.700 [0.600, 0.800]"; got != want {
 		t.Errorf("hybrid cell = %q, want %q", got, want)
 	}
-	if got, want := per.Rows[0][8], "+0.100 [0.050, 0.150]"; got != want {
+	if got, want := per.Rows[0][9], "+0.100 [0.050, 0.150]"; got != want {
 		t.Errorf("gain cell = %q, want %q", got, want)
 	}
 	claims := u.ClaimsTable()
