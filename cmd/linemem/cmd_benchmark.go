@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/linemem/linemem/lib/beyond"
+	"github.com/linemem/linemem/lib/provider/openai"
 	"github.com/linemem/linemem/lib/reproduce"
 )
 
@@ -25,7 +27,9 @@ dataset.json (provenance and mapping counts) into --out: aggregates only.
 Databases live in --work (reused by reruns). --embed-model MODEL searches by
 vectors of MODEL that ` + "`linemem embed`" + ` stored in --work/pooled.db instead of the
 local LSA model fitted on the pooled corpus; the per-user runs take the pooled
-study's vectors either way (scripts/benchmarks-neural.sh).
+study's vectors either way. With --embed-url URL (a loopback address of an
+OpenAI-compatible embeddings server serving MODEL) the units study embeds its
+documents and questions with MODEL too (scripts/benchmarks-neural.sh).
 
 compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
 tables of --seeds-results (results/) and writes users_vs_seeds_claims,
@@ -45,6 +49,7 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	name := fs.String("name", "", "data set `NAME` in captions (default: the data folder's name)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` whose vectors the --work pooled database holds (default: the local LSA model)")
+	embedURL := fs.String("embed-url", "", "with --embed-model: the loopback `URL` of an OpenAI-compatible embeddings server that embeds the units study's documents (default: LSA fitted per unit)")
 	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds*.csv")
 	fs.BoolVar(&opts.ColumnFigures, "column-figures", false, "draw figures one column wide (3.3 in) instead of the text width (7 in)")
 	rest, err := parseInterspersed(fs, args)
@@ -56,6 +61,11 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	}
 	if len(rest) > 0 || opts.DataDir == "" || *out == "" {
 		return fmt.Errorf("%w: --data DIR and --out DIR are required, no arguments", errUsage)
+	}
+	if *embedURL != "" {
+		if opts.UnitEncoder, err = unitEncoder(opts.EmbedModel, *embedURL); err != nil {
+			return err
+		}
 	}
 	if _, err := os.Stat(opts.DataDir); err != nil {
 		return fmt.Errorf("%w; `linemem datasets convert` writes it (and `linemem datasets fetch` downloads the original)", err)
@@ -94,6 +104,8 @@ func runBenchmark(env *environment, c *command, args []string) error {
 		native, err = reproduce.WriteNative(s, *out)
 		written = append(written, native...)
 	}
+	given := opts.EmbedModel != ""
+	opts.EmbedModel = ""
 	if err == nil && reproduce.HasNative(opts.DataDir) {
 		var units []string
 		units, err = writeUnits(*name, s, dirs, *work, opts, *out)
@@ -105,8 +117,6 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	given := opts.EmbedModel != ""
-	opts.EmbedModel = ""
 	u, err := reproduce.RunUsers(*name, dirs, *work, opts)
 	if err != nil {
 		return err
@@ -125,6 +135,9 @@ func runBenchmark(env *environment, c *command, args []string) error {
 		return err
 	}
 	written = append(written, path)
+	if opts.UnitEncoder != nil {
+		fmt.Fprintf(env.stdout, "units study: %d texts embedded with %s at %s\n", opts.UnitEncoder.Sent, opts.UnitEncoder.Embedder.Model(), *embedURL)
+	}
 	fmt.Fprintf(env.stdout, "wrote %d files to %s in %s\n", len(written), *out, time.Since(start).Round(time.Millisecond))
 	return nil
 }
@@ -141,6 +154,25 @@ func writeUnits(name string, pooled *reproduce.Study, dirs []string, work string
 		return nil, err
 	}
 	return u.WriteAll(out)
+}
+
+// unitEncoder embeds the units study's documents with model at url, which
+// must be a loopback address: the benchmark has no --allow-remote.
+func unitEncoder(model, url string) (*beyond.Encoder, error) {
+	if model == "" {
+		return nil, fmt.Errorf("%w: --embed-url needs --embed-model", errUsage)
+	}
+	if err := openai.CheckBaseURL("--embed-url", url); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if !openai.IsLoopbackURL(url) {
+		return nil, fmt.Errorf("%w: --embed-url %s is not a loopback address; the benchmark sends the data set's text to local servers only", errUsage, url)
+	}
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{Config: openai.Config{Model: model, BaseURL: url, Timeout: 10 * time.Minute}})
+	if err != nil {
+		return nil, err
+	}
+	return &beyond.Encoder{Embedder: e}, nil
 }
 
 func compareBenchmarks(env *environment, seedsResults, out string, columnFigures bool, dirs []string) error {

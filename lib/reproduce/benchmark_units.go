@@ -15,6 +15,7 @@ import (
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -42,6 +43,9 @@ type UnitsStudy struct {
 	// user folder order.
 	PerConversation map[string][]*beyond.UnitResult
 	Pooled          *beyond.UnitResult
+	// EncoderModel names the model that embedded every unit's documents
+	// (Options.UnitEncoder); "" for the LSA fit per corpus.
+	EncoderModel string
 
 	indices map[int]*bootstrap.Indices // one resample matrix per question count
 }
@@ -63,6 +67,9 @@ func HasNative(dataDir string) bool {
 // unit.
 func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base Options) (*UnitsStudy, error) {
 	u := &UnitsStudy{Dataset: dataset, Protocol: base.Protocol, PerConversation: map[string][]*beyond.UnitResult{}}
+	if base.UnitEncoder != nil {
+		u.EncoderModel = base.UnitEncoder.Embedder.Model()
+	}
 	for i, dir := range dirs {
 		o := base
 		o.DataDir, o.DBPath, o.Log = dir, filepath.Join(workDir, fmt.Sprintf("user-%02d.db", i+1)), nil
@@ -122,7 +129,7 @@ func runUnit(s *Study, label, unit string) (*beyond.UnitResult, error) {
 		keys[k.MessageID] = k.Key
 	}
 	return beyond.RunUnit(beyond.UnitInput{Label: label, Unit: unit, Messages: msgs, Evidence: ev, Questions: s.Questions,
-		Native: native, Keys: keys, StudyChunks: s.Chunks, Summaries: s.Summaries, Protocol: s.Protocol})
+		Native: native, Keys: keys, StudyChunks: s.Chunks, Summaries: s.Summaries, Protocol: s.Protocol, Encoder: s.Opts.UnitEncoder})
 }
 
 // readLines reads a JSON-lines file of T; a line that does not decode is an
@@ -274,9 +281,17 @@ func (u *UnitsStudy) RecallTable() report.Table {
 		fmt.Sprintf("Recall@5, Success@5, MRR@5: the paper's metrics over the questions with primary gold (%d per conversation scope), gold resolved from evidence.jsonl over each unit's documents; 95%% percentile bootstrap over those questions (B = %d, seed = %d).", paperN, u.Protocol.B, u.Protocol.Seed),
 		fmt.Sprintf("LoCoMo R@k: retrieval recall as LoCoMo's task_eval/evaluation.py computes it (metrics.LoCoMoRecall): the share of a question's evidence IDs, as written, among the dialog IDs of the top k documents; a question without evidence scores 1; all five categories count, the adversarial category 5 included (%d questions per scope). At the session unit LoCoMo compares session numbers; at the chunk unit (not a LoCoMo unit) an evidence ID counts when any of the top k chunks holds its turn.", nativeN),
 		"Random ranking (expected): the mean over the same questions of the closed-form expectation under a uniformly random order of that corpus (metrics.RandomRecall, RandomSuccess, RandomMRR; hypergeometric), with the number of each question's relevant documents; no interval, it is exact for the corpus.",
-		fmt.Sprintf("Retrievers: the protocol's five single retrievers with the %s tokenizer, raw_text BM25 with the everyday tokenizer, and the hybrid the sweep (6 pairings × 21 β) selects on the same questions (in sample; see %s for held-out figures). Vectors: the local LSA embedder fitted on each corpus's documents at each unit (so the chunk unit's dense rows differ from users_per_user, whose vectors were fitted once on the pooled chunks); summaries are LoCoMo's session summaries lent to every document of the session.", u.Protocol.Tokenizer, BenchmarkUnitsSelectionSlug),
+		fmt.Sprintf("Retrievers: the protocol's five single retrievers with the %s tokenizer, raw_text BM25 with the everyday tokenizer, and the hybrid the sweep (6 pairings × 21 β) selects on the same questions (in sample; see %s for held-out figures). Vectors: %s; summaries are LoCoMo's session summaries lent to every document of the session.", u.Protocol.Tokenizer, BenchmarkUnitsSelectionSlug, u.vectorsNote()),
 	}
 	return t
+}
+
+// vectorsNote says where the units study's vectors come from.
+func (u *UnitsStudy) vectorsNote() string {
+	if u.EncoderModel != "" {
+		return fmt.Sprintf("%s embedding every document and question at each unit (capped at %d characters)", u.EncoderModel, represent.DefaultEmbeddingCap)
+	}
+	return "the local LSA embedder fitted on each corpus's documents at each unit (so the chunk unit's dense rows differ from users_per_user, whose vectors were fitted once on the pooled chunks)"
 }
 
 // SelectionTable lays out, per scope and unit, the selected hybrid's

@@ -25,6 +25,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/linemem/linemem/lib/analysis"
+	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/experiment"
@@ -75,6 +76,9 @@ type Options struct {
 	// (report.ColumnWidth × report.ColumnHeight) instead of the text width
 	// (report.DefaultWidth × report.DefaultHeight).
 	ColumnFigures bool
+	// UnitEncoder, when set, embeds the documents of the units study
+	// (RunUnits) with a neural model instead of fitting LSA on each unit.
+	UnitEncoder *beyond.Encoder
 }
 
 // PaperOptions returns the options of the paper's reproduction of the data
