@@ -3,20 +3,23 @@
 # lite (scripts/use-embedder, English, 512-d) served on 127.0.0.1 behind the
 # OpenAI embeddings format, reached through `linemem embed --provider openai
 # --base-url` (a loopback service is local: no --allow-remote), then
-# `linemem benchmark --embed-model --embed-url` writes aggregates only into DIR:
-# the paper's tables on the pooled chunks and per user, and the units study
-# (turn, session, chunk, pooled haystack) with every unit's documents embedded
-# by the same model.
+# `linemem benchmark --embed-model` writes aggregates only into DIR: the paper's
+# tables on the pooled chunks and per user with USE-lite vectors. With
+# NEURAL_UNITS=1 it adds --embed-url, so that the units study (turn, session,
+# chunk, pooled haystack) runs too with USE-lite embedding every unit's
+# documents: ≈ 8,400 more texts, most of them turn documents of ≈ 800
+# characters.
 #
 #   scripts/benchmarks-neural.sh [--out DIR]   (default results/benchmarks/neural)
 #
-# Not part of CI: the model embeds ≈ 10,000 texts on the CPU. The cost (texts,
-# CPU seconds of the model server and of linemem, wall time) is printed at the
-# end and written to DIR/cost.txt.
+# Not part of CI: the model embeds ≈ 2,000 texts on the CPU (≈ 10,000 with
+# NEURAL_UNITS=1). The cost (texts, CPU seconds of the model server and of
+# linemem, wall time) is printed at the end and written to DIR/cost.txt.
 #
 # Environment:
 #   DATASETS  folder holding locomo/locomo10.json (default ../shared/datasets)
 #   PORT      loopback port of the model server (default 8791)
+#   NEURAL_UNITS  1: run the units study too, every unit embedded with USE-lite
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -81,8 +84,12 @@ for what in "--rep summary" "--rep embedding_text" "--queries $data/questions.js
 	n=$(sed -n 's/^[a-z_ ]*: \([0-9]*\) total.*/\1/p' build/neural/embed.out | head -1)
 	texts=$((texts + ${n:-0}))
 done
-echo "==> linemem benchmark --data $data --embed-model $model --embed-url $base --out $out"
-cli benchmark --quiet --name "LoCoMo (USE-lite)" --data "$data" --work "$work" --embed-model "$model" --embed-url "$base" --out "$out" | tee build/neural/benchmark.out
+echo "==> linemem benchmark --data $data --embed-model $model ${units[*]} --out $out"
+units=()
+if [[ "${NEURAL_UNITS:-0}" == 1 ]]; then
+	units=(--embed-url "$base")
+fi
+cli benchmark --quiet --name "LoCoMo (USE-lite)" --data "$data" --work "$work" --embed-model "$model" "${units[@]}" --out "$out" | tee build/neural/benchmark.out
 n=$(sed -n 's/^units study: \([0-9]*\) texts.*/\1/p' build/neural/benchmark.out)
 texts=$((texts + ${n:-0}))
 

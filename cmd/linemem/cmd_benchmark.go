@@ -29,7 +29,8 @@ vectors of MODEL that ` + "`linemem embed`" + ` stored in --work/pooled.db inste
 local LSA model fitted on the pooled corpus; the per-user runs take the pooled
 study's vectors either way. With --embed-url URL (a loopback address of an
 OpenAI-compatible embeddings server serving MODEL) the units study embeds its
-documents and questions with MODEL too (scripts/benchmarks-neural.sh).
+documents and questions with MODEL too; without it that study is left out
+(its rows would be LSA's) (scripts/benchmarks-neural.sh).
 
 compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
 tables of --seeds-results (results/) and writes users_vs_seeds_claims,
@@ -106,7 +107,9 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	}
 	given := opts.EmbedModel != ""
 	opts.EmbedModel = ""
-	if err == nil && reproduce.HasNative(opts.DataDir) {
+	if given && opts.UnitEncoder == nil {
+		fmt.Fprintln(opts.Log, "the units study is left out: --embed-model without --embed-url would give it LSA vectors")
+	} else if err == nil && reproduce.HasNative(opts.DataDir) {
 		var units []string
 		units, err = writeUnits(*name, s, dirs, *work, opts, *out)
 		written = append(written, units...)
