@@ -149,10 +149,6 @@ func ReadLongMemEval(path string) (*Folder, []string, error) {
 			if sid == "" {
 				return nil, nil, inputerr.Atf(name, line, "a non-empty haystack_session_ids[%d]", i)
 			}
-			if inHaystack[sid] {
-				return nil, nil, inputerr.Atf(name, line, "haystack_session_ids without repeats, got %q twice", sid)
-			}
-			inHaystack[sid] = true
 			t0, err := time.Parse(LongMemEvalDateLayout, strings.TrimSpace(q.HaystackDates[i]))
 			if err != nil {
 				return nil, nil, inputerr.Atf(name, line, "haystack_dates[%d] like \"2023/05/20 (Sat) 02:21\", got %q", i, q.HaystackDates[i])
@@ -187,9 +183,10 @@ func ReadLongMemEval(path string) (*Folder, []string, error) {
 			} else if err := ss.same(t0, q.HaystackSessions[i]); err != nil {
 				return nil, nil, inputerr.Atf(name, line, "session %s as at line %d (a session shared by haystacks has one text): %v", sid, ss.line, err)
 			}
-			if ss.source < 0 {
-				continue
+			if ss.source < 0 || inHaystack[sid] {
+				continue // no document, or one this haystack already holds
 			}
+			inHaystack[sid] = true
 			src := &f.Sources[ss.source]
 			if !slices.Contains(src.Users, user) {
 				src.Users = append(src.Users, user)

@@ -129,7 +129,7 @@ func TestLongMemEvalDefects(t *testing.T) {
 			lmeQuestion("q2", []string{"s"}, []string{lmeSession("I like coffee.")}, []string{"s"}) + "\n]", 3, "session s as at line 2"},
 		{"shared session, another date", "[\n" + lmeQuestion("q1", []string{"s"}, []string{lmeSession("I like tea.")}, []string{"s"}) + ",\n" +
 			strings.Replace(lmeQuestion("q2", []string{"s"}, []string{lmeSession("I like tea.")}, []string{"s"}), "2023/05/20", "2023/05/21", 1) + "\n]", 3, "dated 2023/05/20"},
-		{"one session twice in a haystack", "[\n" + lmeQuestion("q1", []string{"s", "s"}, []string{lmeSession("a"), lmeSession("a")}, []string{"s"}) + "\n]", 2, `"s" twice`},
+		{"one session twice in a haystack, two texts", "[\n" + lmeQuestion("q1", []string{"s", "s"}, []string{lmeSession("a"), lmeSession("b")}, []string{"s"}) + "\n]", 2, "session s as at line 2"},
 		// A doubled file converted its first copy only.
 		{"data after the array", "[\n" + lmeQuestion("q1", []string{"s"}, []string{lmeSession("a")}, []string{"s"}) + "\n]\n[\n]\n", 4, "nothing after the question array"},
 		// Invalid UTF-8 became U+FFFD.
@@ -144,6 +144,20 @@ func TestLongMemEvalDefects(t *testing.T) {
 				t.Errorf("error %v, want lme.json:%d naming %s", err, c.line, c.expected)
 			}
 		})
+	}
+}
+
+// TestLongMemEvalSessionTwiceInAHaystack: a session listed twice with one
+// text is one document and its gold counts once.
+func TestLongMemEvalSessionTwiceInAHaystack(t *testing.T) {
+	session := `[{"role": "user", "content": "I adopted a cat.", "has_answer": true}]`
+	path := writeTemp(t, "lme.json", "[\n"+lmeQuestion("q1", []string{"s", "s"}, []string{session, session}, []string{"s"})+"\n]")
+	f, _, err := datasets.ReadLongMemEval(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Sources) != 1 || len(f.Questions) != 1 || len(f.Questions[0].Evidence) != 1 {
+		t.Errorf("%d sources, %d questions; want one document and one gold turn", len(f.Sources), len(f.Questions))
 	}
 }
 
