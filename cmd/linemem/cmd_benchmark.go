@@ -16,7 +16,7 @@ func init() {
 	register(&command{
 		name:    "benchmark",
 		summary: "run the paper protocol on a converted public data set, pooled and per user, into a benchmark folder",
-		usage: `--data DIR --out DIR [--work DIR] [--name NAME]
+		usage: `--data DIR --out DIR [--work DIR] [--name NAME] [--embed-model MODEL [--embed-url URL]]
        compare --seeds-results DIR --out DIR [--column-figures] BENCHMARK_DIR...
 
 DIR is a folder written by ` + "`linemem datasets convert … --per-user`" + `. Writes the
