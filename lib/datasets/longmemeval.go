@@ -96,6 +96,7 @@ func ReadLongMemEval(path string) (*Folder, []string, error) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 		return nil, nil, inputerr.At(name, 1, "a JSON array of LongMemEval questions")
 	}
+	lines := &lineCounter{data: data, line: 1}
 	units := chunking.SessionOptions()
 	f := &Folder{Info: Info{Dataset: LongMemEvalName, Converter: "lib/datasets.ReadLongMemEval", ConverterVersion: ConverterVersion,
 		Originals: []Original{orig}, Chunking: &units}}
@@ -111,7 +112,7 @@ func ReadLongMemEval(path string) (*Folder, []string, error) {
 			return nil, nil, inputerr.At(name, lineAt(data, decodeErrorOffset(data, start, err)), "a LongMemEval question object: "+err.Error())
 		}
 		start += int64(bytes.IndexByte(data[start:], '{'))
-		line := lineAt(data, start)
+		line := lines.at(start)
 		var q lmeQuestion
 		if err := json.Unmarshal(raw, &q); err != nil {
 			return nil, nil, inputerr.At(name, line, "a question {question_id, question_type, question, answer, haystack_session_ids, haystack_dates, haystack_sessions, answer_session_ids}: "+err.Error())
@@ -260,4 +261,25 @@ func (s *lmeSession) same(date time.Time, turns []lmeTurn) error {
 		}
 	}
 	return nil
+}
+
+// lineCounter gives the line of increasing offsets of data, counting each
+// newline once (longmemeval_m is gigabytes long: lineAt from the start for
+// every question would rescan it 500 times).
+type lineCounter struct {
+	data []byte
+	off  int64
+	line int
+}
+
+// at returns the 1-based line of off; an offset below the previous call's
+// is counted from the start.
+func (c *lineCounter) at(off int64) int {
+	off = max(0, min(off, int64(len(c.data))))
+	if off < c.off {
+		return lineAt(c.data, off)
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.off = off
+	return c.line
 }
