@@ -22,15 +22,20 @@ func init() {
 DIR is a folder written by ` + "`linemem datasets convert … --per-user`" + `. Writes the
 paper's tables and figures on the pooled folder (Tables 1, 3–9, the ceiling,
 Figures 1–6), the per-user tables (users_per_user, users_distribution,
-users_claims) and users.json from DIR/users/*, the benchmark-native metrics and
-dataset.json (provenance and mapping counts) into --out: aggregates only.
-Databases live in --work (reused by reruns). --embed-model MODEL searches by
-vectors of MODEL that ` + "`linemem embed`" + ` stored in --work/pooled.db instead of the
-local LSA model fitted on the pooled corpus; the per-user runs take the pooled
-study's vectors either way. With --embed-url URL (a loopback address of an
-OpenAI-compatible embeddings server serving MODEL) the units study embeds its
-documents and questions with MODEL too; without it that study is left out
-(its rows would be LSA's) (scripts/benchmarks-neural.sh).
+users_claims, with the hybrid's gain held out) and users.json from DIR/users/*,
+the benchmark-native metrics and dataset.json (provenance and mapping counts)
+into --out: aggregates only. A folder with native questions (LoCoMo's
+native.jsonl) also gets the study at the field's units: turn, session and chunk
+per conversation and the pooled turn haystack, with LoCoMo's own recall and the
+random-ranking floor (units_recall, units_selection, units.json); their turn
+and session runs, named by LoCoMo's IDs, go to --work/units-runs for
+scripts/locomo_recall.py. Databases live in --work (reused by reruns).
+--embed-model MODEL searches by vectors of MODEL that ` + "`linemem embed`" + ` stored
+in --work/pooled.db instead of the local LSA model fitted on the pooled corpus; the per-user runs take the pooled study's vectors
+either way. With --embed-url URL (a loopback address of an OpenAI-compatible
+embeddings server serving MODEL) the units study embeds its documents and
+questions with MODEL too; without it that study is left out (its rows would be
+LSA's) (scripts/benchmarks-neural.sh).
 
 compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
 tables of --seeds-results (results/) and writes users_vs_seeds_claims,
