@@ -19,7 +19,8 @@
 # Environment:
 #   DATASETS  folder holding locomo/locomo10.json (default ../shared/datasets)
 #   PORT      loopback port of the model server (default 8791)
-#   NEURAL_UNITS  1: run the units study too, every unit embedded with USE-lite
+#   NEURAL_UNITS  1: run the units study too, every unit embedded with USE-lite;
+#                 a list such as session,chunk: those units only (no pooled haystack)
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -86,9 +87,11 @@ for what in "--rep summary" "--rep embedding_text" "--queries $data/questions.js
 done
 echo "==> linemem benchmark --data $data --embed-model $model ${units[*]} --out $out"
 units=()
-if [[ "${NEURAL_UNITS:-0}" == 1 ]]; then
-	units=(--embed-url "$base")
-fi
+case "${NEURAL_UNITS:-0}" in
+0) ;;
+1) units=(--embed-url "$base") ;;
+*) units=(--embed-url "$base" --units "$NEURAL_UNITS") ;;
+esac
 cli benchmark --quiet --name "LoCoMo (USE-lite)" --data "$data" --work "$work" --embed-model "$model" "${units[@]}" --out "$out" | tee build/neural/benchmark.out
 n=$(sed -n 's/^units study: \([0-9]*\) texts.*/\1/p' build/neural/benchmark.out)
 texts=$((texts + ${n:-0}))

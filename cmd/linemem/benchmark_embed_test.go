@@ -19,6 +19,7 @@ func TestBenchmarkEmbedURLIsLoopbackOnly(t *testing.T) {
 		{[]string{"--embed-model", "use-lite-512", "--embed-url", "http://192.168.1.2:8791/v1"}, "not a loopback address"},
 		{[]string{"--embed-url", "http://127.0.0.1:8791/v1"}, "--embed-url needs --embed-model"},
 		{[]string{"--embed-model", "use-lite-512", "--embed-url", "ftp://127.0.0.1:8791"}, "http://"},
+		{[]string{"--units", "session,sentence"}, "--units session,sentence: expected a comma-separated list of turn, session, chunk"},
 	} {
 		args := append([]string{"benchmark", "--data", dir + "/missing", "--out", dir + "/out"}, c.args...)
 		code, _, stderr := providerSideRun(t, args...)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/linemem/linemem/lib/beyond"
@@ -16,7 +18,7 @@ func init() {
 	register(&command{
 		name:    "benchmark",
 		summary: "run the paper protocol on a converted public data set, pooled and per user, into a benchmark folder",
-		usage: `--data DIR --out DIR [--work DIR] [--name NAME] [--embed-model MODEL [--embed-url URL]]
+		usage: `--data DIR --out DIR [--work DIR] [--name NAME] [--units LIST] [--embed-model MODEL [--embed-url URL]]
        compare --seeds-results DIR --out DIR [--column-figures] BENCHMARK_DIR...
 
 DIR is a folder written by ` + "`linemem datasets convert … --per-user`" + `. Writes the
@@ -35,7 +37,8 @@ in --work/pooled.db instead of the local LSA model fitted on the pooled corpus; 
 either way. With --embed-url URL (a loopback address of an OpenAI-compatible
 embeddings server serving MODEL) the units study embeds its documents and
 questions with MODEL too; without it that study is left out (its rows would be
-LSA's) (scripts/benchmarks-neural.sh).
+LSA's) (scripts/benchmarks-neural.sh). --units turn,session,chunk limits the
+units study to those units (the pooled haystack runs with turn).
 
 compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
 tables of --seeds-results (results/) and writes users_vs_seeds_claims,
@@ -55,6 +58,7 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	name := fs.String("name", "", "data set `NAME` in captions (default: the data folder's name)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` whose vectors the --work pooled database holds (default: the local LSA model)")
+	units := fs.String("units", "", "comma-separated units of the units study: turn, session, chunk (default: all; the pooled haystack runs with turn)")
 	embedURL := fs.String("embed-url", "", "with --embed-model: the loopback `URL` of an OpenAI-compatible embeddings server that embeds the units study's documents (default: LSA fitted per unit)")
 	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds*.csv")
 	fs.BoolVar(&opts.ColumnFigures, "column-figures", false, "draw figures one column wide (3.3 in) instead of the text width (7 in)")
@@ -67,6 +71,14 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	}
 	if len(rest) > 0 || opts.DataDir == "" || *out == "" {
 		return fmt.Errorf("%w: --data DIR and --out DIR are required, no arguments", errUsage)
+	}
+	if *units != "" {
+		for _, unit := range strings.Split(*units, ",") {
+			if !slices.Contains(reproduce.PerConversationUnits, unit) {
+				return fmt.Errorf("%w: --units %s: expected a comma-separated list of %s", errUsage, *units, strings.Join(reproduce.PerConversationUnits, ", "))
+			}
+			opts.Units = append(opts.Units, unit)
+		}
 	}
 	if *embedURL != "" {
 		if opts.UnitEncoder, err = unitEncoder(opts.EmbedModel, *embedURL); err != nil {

@@ -63,8 +63,8 @@ func HasNative(dataDir string) bool {
 
 // RunUnits runs the units study: each user folder of dirs is prepared
 // again under base (its database workDir/user-NN.db, as RunUsers) and run
-// at every unit of PerConversationUnits; the pooled study runs at the turn
-// unit.
+// at every unit of PerConversationUnits (or of Options.Units); the pooled
+// study runs at the turn unit when the turn unit is run.
 func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base Options) (*UnitsStudy, error) {
 	u := &UnitsStudy{Dataset: dataset, Protocol: base.Protocol, PerConversation: map[string][]*beyond.UnitResult{}}
 	if base.UnitEncoder != nil {
@@ -77,7 +77,7 @@ func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base
 		if err != nil {
 			return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
 		}
-		for _, unit := range PerConversationUnits {
+		for _, unit := range base.studyUnits() {
 			r, err := runUnit(s, fmt.Sprintf(benchmarkUserLabelPattern, i+1), unit)
 			if err != nil {
 				s.Close()
@@ -90,12 +90,24 @@ func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base
 		}
 		fmt.Fprintf(base.Log, "  units, user %d/%d\n", i+1, len(dirs))
 	}
+	if !slices.Contains(base.studyUnits(), beyond.UnitTurn) {
+		return u, nil
+	}
 	r, err := runUnit(pooled, ScopePooled, beyond.UnitTurn)
 	if err != nil {
 		return nil, fmt.Errorf("pooled: %w", err)
 	}
 	u.Pooled = r
 	return u, nil
+}
+
+// studyUnits are the per-conversation units of the units study:
+// Options.Units, or every unit of PerConversationUnits.
+func (o Options) studyUnits() []string {
+	if len(o.Units) > 0 {
+		return o.Units
+	}
+	return PerConversationUnits
 }
 
 // runUnit runs one unit of a prepared study with its folder's native
@@ -162,7 +174,12 @@ type unitsScope struct {
 func (u *UnitsStudy) scopes() []unitsScope {
 	var out []unitsScope
 	for _, unit := range PerConversationUnits {
-		out = append(out, unitsScope{ScopePerConversation, unit, u.PerConversation[unit]})
+		if len(u.PerConversation[unit]) > 0 {
+			out = append(out, unitsScope{ScopePerConversation, unit, u.PerConversation[unit]})
+		}
+	}
+	if u.Pooled == nil {
+		return out // the turn unit was not run (Options.Units)
 	}
 	return append(out, unitsScope{ScopePooled, u.Pooled.Unit, []*beyond.UnitResult{u.Pooled}})
 }

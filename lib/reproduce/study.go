@@ -79,6 +79,10 @@ type Options struct {
 	// UnitEncoder, when set, embeds the documents of the units study
 	// (RunUnits) with a neural model instead of fitting LSA on each unit.
 	UnitEncoder *beyond.Encoder
+	// Units, when set, are the units the units study runs per conversation
+	// (of PerConversationUnits); the pooled haystack runs only with the turn
+	// unit among them.
+	Units []string
 }
 
 // PaperOptions returns the options of the paper's reproduction of the data
