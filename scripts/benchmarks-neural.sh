@@ -85,13 +85,13 @@ for what in "--rep summary" "--rep embedding_text" "--queries $data/questions.js
 	n=$(sed -n 's/^[a-z_ ]*: \([0-9]*\) total.*/\1/p' build/neural/embed.out | head -1)
 	texts=$((texts + ${n:-0}))
 done
-echo "==> linemem benchmark --data $data --embed-model $model ${units[*]} --out $out"
 units=()
 case "${NEURAL_UNITS:-0}" in
 0) ;;
 1) units=(--embed-url "$base") ;;
 *) units=(--embed-url "$base" --units "$NEURAL_UNITS") ;;
 esac
+echo "==> linemem benchmark --data $data --embed-model $model ${units[*]} --out $out"
 cli benchmark --quiet --name "LoCoMo (USE-lite)" --data "$data" --work "$work" --embed-model "$model" "${units[@]}" --out "$out" | tee build/neural/benchmark.out
 n=$(sed -n 's/^units study: \([0-9]*\) texts.*/\1/p' build/neural/benchmark.out)
 texts=$((texts + ${n:-0}))
