@@ -4,22 +4,21 @@
 # OpenAI embeddings format, reached through `linemem embed --provider openai
 # --base-url` (a loopback service is local: no --allow-remote), then
 # `linemem benchmark --embed-model` writes aggregates only into DIR: the paper's
-# tables on the pooled chunks and per user with USE-lite vectors. With
-# NEURAL_UNITS=1 it adds --embed-url, so that the units study (turn, session,
-# chunk, pooled haystack) runs too with USE-lite embedding every unit's
-# documents: ≈ 8,400 more texts, most of them turn documents of ≈ 800
-# characters.
+# tables on the pooled chunks and per user with USE-lite vectors, and (with
+# --embed-url) the units study (turn, session, chunk, pooled haystack) with
+# USE-lite embedding every unit's documents: ≈ 8,600 more texts, most of them
+# turn documents of ≈ 800 characters.
 #
 #   scripts/benchmarks-neural.sh [--out DIR]   (default results/benchmarks/neural)
 #
-# Not part of CI: the model embeds ≈ 2,000 texts on the CPU (≈ 10,000 with
-# NEURAL_UNITS=1). The cost (texts, CPU seconds of the model server and of
+# Not part of CI: the model embeds ≈ 10,700 texts on the CPU (≈ 2,000 with
+# NEURAL_UNITS=0). The cost (texts, CPU seconds of the model server and of
 # linemem, wall time) is printed at the end and written to DIR/cost.txt.
 #
 # Environment:
 #   DATASETS  folder holding locomo/locomo10.json (default ../shared/datasets)
 #   PORT      loopback port of the model server (default 8791)
-#   NEURAL_UNITS  1: run the units study too, every unit embedded with USE-lite;
+#   NEURAL_UNITS  1 (default): the units study at every unit; 0: no units study;
 #                 a list such as session,chunk: those units only (no pooled haystack)
 set -euo pipefail
 
@@ -86,7 +85,7 @@ for what in "--rep summary" "--rep embedding_text" "--queries $data/questions.js
 	texts=$((texts + ${n:-0}))
 done
 units=()
-case "${NEURAL_UNITS:-0}" in
+case "${NEURAL_UNITS:-1}" in
 0) ;;
 1) units=(--embed-url "$base") ;;
 *) units=(--embed-url "$base" --units "$NEURAL_UNITS") ;;
