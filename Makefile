@@ -19,6 +19,8 @@
 #                         (build/datasets-cache when ../shared/datasets is absent); offline:
 #                         stop at once naming `linemem datasets fetch` (scripts/fetch-datasets.sh)
 #   make benchmarks       regenerate results/benchmarks/ (LoCoMo and RealPersonaChat from DATASETS, pooled and per user)
+#   make benchmarks-neural  results/benchmarks/neural/: LoCoMo with Universal Sentence Encoder lite
+#                         served on 127.0.0.1 (scripts/benchmarks-neural.sh; needs node; not in CI)
 #   make bench-datasets   CPU seconds and peak memory of convert + full protocol per public data set
 #   make check-results    fail if results/ drift from what reproduce and robustness regenerate
 #   make check-latex      compile every results/*.tex with pdflatex; fail on errors,
@@ -46,7 +48,7 @@ export DATASETS
 # Steps depend on each other's files (results/, bin/): never run them in parallel.
 .NOTPARALLEL:
 
-.PHONY: all datasets test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-first-search bench-mcp-sessions
+.PHONY: all datasets test mutants setup-notebooks compile-notebooks execute-notebooks notebooks notebooks-outputs jupyter notebook-browser notebook-screenshots reproduce robustness benchmarks benchmarks-neural bench-datasets check-results check-latex tables-pdf bench bench-e2e bench-first-search bench-mcp-sessions
 
 # make all's steps, in order; each runs as `make STEP`.
 ALL_STEPS = datasets setup-notebooks compile-notebooks execute-notebooks notebook-browser benchmarks tables-pdf check-results check-latex
@@ -104,6 +106,9 @@ datasets:
 # Converted text goes to build/datasets/ only (the data sets' licences).
 benchmarks:
 	DATASETS=$(DATASETS) scripts/benchmarks.sh --out results/benchmarks
+
+benchmarks-neural:
+	DATASETS=$(DATASETS) scripts/benchmarks-neural.sh --out results/benchmarks/neural
 
 bench-datasets:
 	DATASETS=$(DATASETS) scripts/bench-datasets.sh

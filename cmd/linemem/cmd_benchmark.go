@@ -5,10 +5,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/linemem/linemem/lib/atomicdir"
+	"github.com/linemem/linemem/lib/beyond"
+	"github.com/linemem/linemem/lib/provider/openai"
 	"github.com/linemem/linemem/lib/reproduce"
 )
 
@@ -16,7 +19,7 @@ func init() {
 	register(&command{
 		name:    "benchmark",
 		summary: "run the paper protocol on a converted public data set, pooled and per user, into a benchmark folder",
-		usage: `--data DIR --out DIR [--work DIR] [--name NAME]
+		usage: `--data DIR --out DIR [--work DIR] [--name NAME] [--units LIST] [--embed-model MODEL [--embed-url URL]]
        compare --seeds-results DIR --out DIR [--column-figures] BENCHMARK_DIR...
 
 DIR is a folder written by ` + "`linemem datasets convert … --per-user`" + `. Writes the
@@ -35,6 +38,14 @@ into --data. Every input is checked before anything is written; users without
 an answerable question are skipped and counted. --out is replaced as a whole
 when the run completes (an earlier result stays intact until then; a second
 run into it is refused).
+--embed-model MODEL searches by vectors of MODEL that ` + "`linemem embed`" + ` stored
+in --work/pooled.db instead of the local LSA model fitted on the pooled corpus; the per-user runs take the pooled study's vectors
+either way. With --embed-url URL (a loopback address of an OpenAI-compatible
+embeddings server serving MODEL) the units study embeds its documents and
+questions with MODEL too; without it that study is left out (its rows would be
+LSA's) (scripts/benchmarks-neural.sh). --units turn,session,chunk limits the
+units study to those units (the pooled corpus runs at each of turn and chunk
+that is listed).
 
 compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
 tables of --seeds-results (results/) and writes users_vs_seeds_claims,
@@ -53,6 +64,9 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	work := fs.String("work", "", "folder `DIR` for the databases (default: DIR/../<name>.work)")
 	name := fs.String("name", "", "data set `NAME` in captions (default: the data folder's name)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` whose vectors the --work pooled database holds (default: the local LSA model)")
+	units := fs.String("units", "", "comma-separated units of the units study: turn, session, chunk (default: all; the pooled haystack runs with turn)")
+	embedURL := fs.String("embed-url", "", "with --embed-model: the loopback `URL` of an OpenAI-compatible embeddings server that embeds the units study's documents (default: LSA fitted per unit)")
 	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds*.csv")
 	fs.BoolVar(&opts.ColumnFigures, "column-figures", false, "draw figures one column wide (3.3 in) instead of the text width (7 in)")
 	rest, err := parseInterspersed(fs, args)
@@ -64,6 +78,19 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	}
 	if len(rest) > 0 || opts.DataDir == "" || *out == "" {
 		return fmt.Errorf("%w: --data DIR and --out DIR are required, no arguments", errUsage)
+	}
+	if *units != "" {
+		for _, unit := range strings.Split(*units, ",") {
+			if !slices.Contains(reproduce.PerConversationUnits, unit) {
+				return fmt.Errorf("%w: --units %s: expected a comma-separated list of %s", errUsage, *units, strings.Join(reproduce.PerConversationUnits, ", "))
+			}
+			opts.Units = append(opts.Units, unit)
+		}
+	}
+	if *embedURL != "" {
+		if opts.UnitEncoder, err = unitEncoder(opts.EmbedModel, *embedURL); err != nil {
+			return err
+		}
 	}
 	if *name == "" {
 		*name = filepath.Base(filepath.Clean(opts.DataDir))
@@ -120,7 +147,11 @@ func runBenchmark(env *environment, c *command, args []string) error {
 		native, err = reproduce.WriteNative(s, *out)
 		written = append(written, native...)
 	}
-	if err == nil && reproduce.HasNative(opts.DataDir) {
+	given := opts.EmbedModel != ""
+	opts.EmbedModel = ""
+	if given && opts.UnitEncoder == nil {
+		fmt.Fprintln(opts.Log, "the units study is left out: --embed-model without --embed-url would give it LSA vectors")
+	} else if err == nil && reproduce.HasNative(opts.DataDir) {
 		var units []string
 		units, err = writeUnits(*name, s, dirs, *work, opts, *out)
 		written = append(written, units...)
@@ -136,6 +167,9 @@ func runBenchmark(env *environment, c *command, args []string) error {
 		return err
 	}
 	u.EmbedModel = pooledModel + " fitted once on the pooled corpus"
+	if given {
+		u.EmbedModel = pooledModel + ", the pooled study's vectors"
+	}
 	paths, err := u.WriteAll(*out)
 	written = append(written, paths...)
 	if err != nil {
@@ -151,6 +185,9 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(env.stdout, "skipped %d users without answerable questions: %s\n", len(skipped), strings.Join(skipped, ", "))
+	}
+	if opts.UnitEncoder != nil {
+		fmt.Fprintf(env.stdout, "units study: %d texts embedded with %s at %s\n", opts.UnitEncoder.Sent, opts.UnitEncoder.Embedder.Model(), *embedURL)
 	}
 	fmt.Fprintf(env.stdout, "wrote %d files to %s in %s\n", len(written), final, time.Since(start).Round(time.Millisecond))
 	return nil
@@ -168,6 +205,25 @@ func writeUnits(name string, pooled *reproduce.Study, dirs []string, work string
 		return nil, err
 	}
 	return u.WriteAll(out)
+}
+
+// unitEncoder embeds the units study's documents with model at url, which
+// must be a loopback address: the benchmark has no --allow-remote.
+func unitEncoder(model, url string) (*beyond.Encoder, error) {
+	if model == "" {
+		return nil, fmt.Errorf("%w: --embed-url needs --embed-model", errUsage)
+	}
+	if err := openai.CheckBaseURL("--embed-url", url); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if !openai.IsLoopbackURL(url) {
+		return nil, fmt.Errorf("%w: --embed-url %s is not a loopback address; the benchmark sends the data set's text to local servers only", errUsage, url)
+	}
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{Config: openai.Config{Model: model, BaseURL: url, Timeout: 10 * time.Minute}})
+	if err != nil {
+		return nil, err
+	}
+	return &beyond.Encoder{Embedder: e}, nil
 }
 
 func compareBenchmarks(env *environment, seedsResults, out string, columnFigures bool, dirs []string) error {

@@ -20,7 +20,9 @@ func init() {
 		summary: "embed chunk representations and/or questions with a provider",
 		usage: `--provider NAME (--rep REP | --queries FILE | both) [--model M] [--allow-remote] [--dry-run]
 
-Providers: openai (Embeddings API, encoding_format=float; remote) and lsa
+Providers: openai (Embeddings API, encoding_format=float; remote, but local
+when --base-url or OPENAI_BASE_URL names a loopback address such as
+http://127.0.0.1:8791/v1, as scripts/use-embedder serves) and lsa
 (local latent semantic analysis fitted on this corpus; offline). --rep embeds
 every chunk's raw_text, summary or embedding_text that has no vector of the
 model yet; --queries FILE embeds each question text of a questions JSONL

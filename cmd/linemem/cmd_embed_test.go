@@ -45,26 +45,36 @@ func TestEmbedLSAOffline(t *testing.T) {
 	}
 }
 
+// TestEmbedRemote: a service off this machine is refused without
+// --allow-remote (nothing is sent; the URL is never reached), priced on
+// --dry-run; a service on a loopback address (an httptest server speaking the
+// OpenAI embeddings format) is local and needs no --allow-remote.
 func TestEmbedRemote(t *testing.T) {
 	db, chunks := providerSideDB(t)
 	requests, url := providerSideAPI(t)
-	base := []string{"embed", "--db", db, "--provider", "openai", "--rep", "raw_text", "--base-url", url}
-	code, _, stderr := providerSideRun(t, base...)
-	if code == 0 || requests.Load() != 0 || !strings.Contains(stderr, fmt.Sprintf("the raw_text of %d chunks", chunks)) ||
-		!strings.Contains(stderr, url+"/embeddings") {
-		t.Fatalf("refusal: exit %d, %d requests\n%s", code, requests.Load(), stderr)
+	const remoteURL = "http://embeddings.invalid/v1"
+	remote := []string{"embed", "--db", db, "--provider", "openai", "--rep", "raw_text", "--base-url", remoteURL}
+	code, _, stderr := providerSideRun(t, remote...)
+	if code == 0 || !strings.Contains(stderr, fmt.Sprintf("the raw_text of %d chunks", chunks)) ||
+		!strings.Contains(stderr, remoteURL+"/embeddings") || !strings.Contains(stderr, "--allow-remote") {
+		t.Fatalf("refusal: exit %d\n%s", code, stderr)
 	}
-	code, out, _ := providerSideRun(t, append(base, "--dry-run")...)
-	if code != 0 || requests.Load() != 0 || !strings.Contains(out, "at $0.02 / $0 per million") {
+	code, out, _ := providerSideRun(t, append(remote, "--dry-run")...)
+	if code != 0 || !strings.Contains(out, "at $0.02 / $0 per million") {
 		t.Fatalf("dry run: exit %d\n%s", code, out)
 	}
-	code, out, stderr = providerSideRun(t, append(base, "--allow-remote", "--dimensions", "8", "--batch", "100")...)
+	base := []string{"embed", "--db", db, "--provider", "openai", "--rep", "raw_text", "--base-url", url}
+	code, out, _ = providerSideRun(t, append(base, "--dry-run")...)
+	if code != 0 || requests.Load() != 0 || !strings.Contains(out, "none (local provider)") {
+		t.Fatalf("loopback dry run: exit %d, %d requests\n%s", code, requests.Load(), out)
+	}
+	code, out, stderr = providerSideRun(t, append(base, "--dimensions", "8", "--batch", "100")...)
 	wantRequests := (chunks + 99) / 100
 	if code != 0 || int(requests.Load()) != wantRequests {
-		t.Fatalf("exit %d, %d requests, want %d\n%s%s", code, requests.Load(), wantRequests, out, stderr)
+		t.Fatalf("loopback without --allow-remote: exit %d, %d requests, want %d\n%s%s", code, requests.Load(), wantRequests, out, stderr)
 	}
 	// Another dimension for the same model is refused before sending.
-	code, _, stderr = providerSideRun(t, append(base, "--allow-remote", "--dimensions", "4")...)
+	code, _, stderr = providerSideRun(t, append(base, "--dimensions", "4")...)
 	if code == 0 || int(requests.Load()) != wantRequests || !strings.Contains(stderr, "dimension 8, the embedder gives 4") {
 		t.Errorf("dimension change: exit %d, %d requests\n%s", code, requests.Load(), stderr)
 	}

@@ -13,7 +13,9 @@ func TestBaseURLPasswordMasked(t *testing.T) {
 	db := ingestSideDB(t)
 	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "lib", "mcpserver", "testdata"))
 	t.Setenv("OPENAI_API_KEY", providerSideKey)
-	t.Setenv("OPENAI_BASE_URL", "http://me:s3cret-pass@127.0.0.1:9/v1")
+	// A host off this machine: every command refuses or plans, naming the
+	// URL with its password masked (nothing is sent).
+	t.Setenv("OPENAI_BASE_URL", "http://me:s3cret-pass@embeddings.invalid:9/v1")
 	for _, args := range [][]string{
 		{"summarize", "--db", db, "--provider", "openai"},
 		{"summarize", "--db", db, "--provider", "openai", "--dry-run"},
@@ -21,9 +23,16 @@ func TestBaseURLPasswordMasked(t *testing.T) {
 		{"embed", "--db", db, "--provider", "openai", "--rep", "raw_text", "--dry-run"},
 	} {
 		_, stdout, stderr := ingestSideRun(t, args...)
-		if out := stdout + stderr; strings.Contains(out, "s3cret-pass") || !strings.Contains(out, "me:xxxxx@127.0.0.1:9") {
+		if out := stdout + stderr; strings.Contains(out, "s3cret-pass") || !strings.Contains(out, "me:xxxxx@embeddings.invalid:9") {
 			t.Errorf("%s printed:\n%s", strings.Join(args, " "), out)
 		}
+	}
+	// A loopback embedder is local and is called (nothing listens on port
+	// 9): its error names the URL without the password.
+	t.Setenv("OPENAI_BASE_URL", "http://me:s3cret-pass@127.0.0.1:9/v1")
+	args := []string{"embed", "--db", db, "--provider", "openai", "--rep", "raw_text"}
+	if _, stdout, stderr := ingestSideRun(t, args...); strings.Contains(stdout+stderr, "s3cret-pass") || !strings.Contains(stdout+stderr, "127.0.0.1:9") {
+		t.Errorf("%s on loopback printed:\n%s", strings.Join(args, " "), stdout+stderr)
 	}
 }
 

@@ -66,6 +66,9 @@ type UnitInput struct {
 	Summaries   map[string]string
 	Protocol    experiment.Protocol
 	Folds       int // k of the held-out selection (NestedFolds when 0)
+	// Encoder, when set, embeds every unit's documents and questions
+	// instead of the LSA fit (a neural model's rows).
+	Encoder *Encoder
 }
 
 // UnitRow is one retriever on one unit.
@@ -141,7 +144,7 @@ func NewSelection(sw *experiment.Sweep, singles []*experiment.Evaluation, metric
 // RunUnit runs the protocol on one unit of in: the documents are
 // in.Messages chunked by UnitOptions(in.Unit), gold is resolved from
 // in.Evidence over them, summaries are borrowed from the study's chunks,
-// vectors are the study's (chunk unit with in.Vectors) or a fresh LSA fit.
+// vectors are a fresh LSA fit, or in.Encoder's.
 // Every native question is searched too (questions without paper gold get
 // runs but no paper metrics). The rows are the protocol's single retrievers,
 // raw_text BM25 under the everyday tokenizer (memory.EverydayTokenizer), and
@@ -162,8 +165,17 @@ func RunUnit(in UnitInput) (*UnitResult, error) {
 	}
 	sums, _ := BorrowSummaries(chunks, in.StudyChunks, in.Summaries)
 	qs := searchQuestions(in.Questions, in.Native)
+	var vs retrieval.VectorSource
+	model := ""
+	if in.Encoder != nil {
+		v, err := in.Encoder.UnitVectors(chunks, sums, qs)
+		if err != nil {
+			return nil, err
+		}
+		vs, model = v, v.Model
+	}
 	p, err := RunProtocol(ProtocolInput{Label: in.Label + " " + in.Unit, Chunks: chunks, Summaries: sums, Messages: in.Messages,
-		Evidence: in.Evidence, Questions: qs, Protocol: in.Protocol})
+		Evidence: in.Evidence, Questions: qs, Protocol: in.Protocol, Vectors: vs, Model: model})
 	if err != nil {
 		return nil, err
 	}

@@ -27,12 +27,14 @@ func (v *Vectors) ChunkVectors(rep, model string) ([]string, int, []float32, err
 	return v.ids, v.dim, data, nil
 }
 
-// QueryVector implements retrieval.VectorSource: every text is folded in.
+// QueryVector implements retrieval.VectorSource: every text is folded in
+// (with an Encoder's vectors, every question it was given).
 func (v *Vectors) QueryVector(model, text string) ([]float32, bool, error) {
 	if model != v.Model {
 		return nil, false, nil
 	}
-	return v.Embed(text), true, nil
+	vec := v.Embed(text)
+	return vec, vec != nil, nil
 }
 
 // FitVectors fits the local LSA embedder on fit, the texts of the chunks

@@ -238,15 +238,19 @@ func TestContentTermsAndTrimmedSpan(t *testing.T) {
 	}
 }
 
+// TestLongMemEval: LongMemEval's session setting on a small file in its
+// schema: user turns only, one chunk per session; q1's gold is its
+// has_answer user turn's session; q2 marks no turn, so it is skipped as
+// LongMemEval skips it; q3_abs is the no-answer set.
 func TestLongMemEval(t *testing.T) {
 	f, noAnswerUser, err := datasets.ReadLongMemEval("testdata/longmemeval_small.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := build(t, f)
-	s1 := []msg{{"2023-05-20", "02:21:00", "user", "I bought a red car."}, {"2023-05-20", "02:22:00", "assistant", "Congratulations!"}}
-	s2 := []msg{{"2023-05-21", "09:00:00", "user", "Any tips for tea?"}, {"2023-05-21", "09:01:00", "assistant", "Try green tea."}}
-	s3 := []msg{{"2023-05-22", "23:59:00", "user", "Is coffee bad at night?"}, {"2023-05-23", "00:00:00", "assistant", "It can keep you awake."}}
+	s1 := []msg{{"2023-05-20", "02:21:00", "user", "I bought a red car."}}
+	s2 := []msg{{"2023-05-21", "09:00:00", "user", "Any tips for tea?"}}
+	s3 := []msg{{"2023-05-22", "23:59:00", "user", "Is coffee bad at night?"}}
 	chunk := map[string]string{}
 	for name, m := range map[string][]msg{"session-s1.json": s1, "session-s2.json": s2, "session-s3.json": s3} {
 		if got := string(b.Files["sources/"+name]); got != exportLines(m) {
@@ -256,17 +260,12 @@ func TestLongMemEval(t *testing.T) {
 	}
 	checkLines(t, b, datafolder.QuestionsFile, []string{
 		`{"qid":"q1","question":"What colour is my car?","type":"named_entity","answer":"red"}`,
-		`{"qid":"q2","question":"What drinks did I ask about?","type":"aggregate","answer":"tea"}`,
 	})
 	checkLines(t, b, datafolder.NoAnswerFile, []string{`{"qid":"q3_abs","question":"What colour is my bike?","type":"abstention"}`})
-	// q1: the has_answer turn's chunk; q2 marks no turn, so every turn of
-	// both answer sessions.
-	q2 := []string{chunk["session-s2.json"], chunk["session-s3.json"]}
-	slices.Sort(q2)
-	checkLines(t, b, datafolder.QrelsFile, []string{
-		"q1 0 " + chunk["session-s1.json"] + " 2",
-		"q2 0 " + q2[0] + " 2", "q2 0 " + q2[1] + " 2",
-	})
+	checkLines(t, b, datafolder.QrelsFile, []string{"q1 0 " + chunk["session-s1.json"] + " 2"})
+	if len(b.Info.Dropped) != 1 || b.Info.Dropped[0].QID != "q2" || !strings.Contains(b.Info.Dropped[0].Reason, "LongMemEval skips it") {
+		t.Errorf("dropped = %v, want q2 skipped as LongMemEval skips it", b.Info.Dropped)
+	}
 	if !slices.Equal(noAnswerUser, []string{"q3_abs"}) {
 		t.Errorf("no-answer users = %v", noAnswerUser)
 	}

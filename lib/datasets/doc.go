@@ -108,15 +108,31 @@
 //
 // # LongMemEval (Wu et al., ICLR 2025)
 //
-//   - One source per haystack session, "session-<id>.json" (a session in
-//     several haystacks is written once, and must have the same turns);
-//     senders are the roles "user" and "assistant"; turn i is at the
-//     session's haystack_date + i minutes.
+// The conversion builds LongMemEval's own retrieval setting (its
+// src/retrieval/run_retrieval.py at session granularity), not the paper's
+// chunks:
+//
+//   - One source per haystack session, "session-<id>.json", holding the
+//     session's user turns only (LongMemEval indexes user turns); turn i of
+//     the session (counting both roles) is at its haystack_date + i minutes,
+//     keyed by LongMemEval's turn ID "<id>_<i+1>". Info.Chunking is
+//     chunking.SessionOptions: one chunk per session, no window and no render
+//     limit, so a session longer than 5,000 characters keeps every user turn
+//     (an embedder cuts its own copy to the input cap). A session without a
+//     user turn is no source (counted). Two session IDs with one file name
+//     are refused at FILE:LINE.
+//   - A session in several haystacks is written once and must have the same
+//     date and the same turns (role and text) in each; a difference is
+//     refused at FILE:LINE naming the line of its first reading.
 //   - The user of a question is the question: Split gives the benchmark's
 //     own setting, one haystack per folder; the pooled folder searches every
-//     haystack at once, a harder setting than the benchmark's.
-//   - Gold: turns with has_answer in the answer sessions; a question whose
-//     answer sessions mark no turn takes every turn of them (counted).
-//     question_type maps by LongMemEvalTypes; `_abs` questions form the
-//     no-answer set (type "abstention").
+//     haystack at once, a harder setting than the benchmark's. Write gives no
+//     folder to a user without retrieval questions (Info.UsersWithoutFolder).
+//   - Gold: the user turns with has_answer in the answer sessions. A question
+//     with no user turn marked has_answer in its haystack is dropped, as
+//     LongMemEval skips it ("no target turns from the user side"), and so is
+//     one whose marked turns lie outside its answer sessions (both listed in
+//     dataset.json). question_type maps by LongMemEvalTypes; questions whose
+//     ID holds `_abs` form the no-answer set (type "abstention").
+//   - The input must be UTF-8 with nothing after the question array.
 package datasets

@@ -117,6 +117,25 @@ type Info struct {
 	Gold              GoldCounts     `json:"gold"`
 	Dropped           []Dropped      `json:"dropped"`
 	Notes             map[string]any `json:"notes,omitempty"`
+
+	// Chunking is the unit the folder's chunks and qrels are cut in when it
+	// is not the paper's (chunking.DefaultOptions, then nil); ingest must
+	// use the same (ChunkingOf).
+	Chunking *chunking.Options `json:"chunking,omitempty"`
+	// UsersWithoutFolder lists the users of a --per-user conversion whose
+	// folder was not written: none of their questions is a retrieval
+	// question (LongMemEval's `_abs` haystacks), so a benchmark would have
+	// nothing to score there.
+	UsersWithoutFolder []string `json:"users_without_folder,omitempty"`
+}
+
+// ChunkingOf returns the folder's chunking: Chunking, or the paper's
+// chunking.DefaultOptions when it is nil.
+func (i Info) ChunkingOf() chunking.Options {
+	if i.Chunking != nil {
+		return *i.Chunking
+	}
+	return chunking.DefaultOptions()
 }
 
 // GoldCounts summarises gold.Resolve's report.
@@ -187,7 +206,7 @@ func (f *Folder) Build() (*Built, error) {
 		if len(res.Messages) != len(src.Turns) {
 			return nil, fmt.Errorf("datasets: %s: wrote %d turns, read %d messages", src.Name, len(src.Turns), len(res.Messages))
 		}
-		chunks, err := chunking.Build(res.Messages, chunking.DefaultOptions())
+		chunks, err := chunking.Build(res.Messages, f.Info.ChunkingOf())
 		if err != nil {
 			return nil, fmt.Errorf("datasets: chunking %s: %w", src.Name, err)
 		}
@@ -439,7 +458,7 @@ func (f *Folder) Split(noAnswerUser []string) []*Folder {
 	for _, u := range f.Info.Users {
 		sub := &Folder{Info: f.Info, SessionSummary: f.SessionSummary}
 		sub.Info.Users = []string{u}
-		sub.Info.Dropped = nil
+		sub.Info.Dropped, sub.Info.UsersWithoutFolder = nil, nil
 		for _, s := range f.Sources {
 			if slices.Contains(s.Users, u) {
 				sub.Sources = append(sub.Sources, s)
@@ -466,11 +485,21 @@ func (f *Folder) Split(noAnswerUser []string) []*Folder {
 }
 
 // Write builds the folder into dir and, with perUser, each user's folder
-// into dir/users/USER. It returns the pooled build. dir is new, empty, or the
-// folder of an earlier conversion (it holds datafolder.DatasetFile), whose datafolder.SourcesDir
-// and datafolder.UsersDir are removed first so that no source or user of the earlier
+// into dir/users/USER (not for a user without retrieval questions: see
+// Info.UsersWithoutFolder). It returns the pooled build. dir is new, empty, or
+// the folder of an earlier conversion (it holds datafolder.DatasetFile), whose
+// datafolder.SourcesDir and datafolder.UsersDir are removed first so that no
+// source or user of the earlier
 // run stays behind; any other non-empty dir is refused and left untouched.
 func (f *Folder) Write(dir string, perUser bool, noAnswerUser []string) (*Built, error) {
+	if perUser {
+		f.Info.UsersWithoutFolder = nil
+		for _, u := range f.Info.Users {
+			if !slices.ContainsFunc(f.Questions, func(q Question) bool { return q.User == u }) {
+				f.Info.UsersWithoutFolder = append(f.Info.UsersWithoutFolder, u)
+			}
+		}
+	}
 	b, err := f.Build()
 	if err != nil {
 		return nil, err
@@ -485,6 +514,9 @@ func (f *Folder) Write(dir string, perUser bool, noAnswerUser []string) (*Built,
 		return b, nil
 	}
 	for _, sub := range f.Split(noAnswerUser) {
+		if slices.Contains(f.Info.UsersWithoutFolder, sub.Info.Users[0]) {
+			continue
+		}
 		sb, err := sub.Build()
 		if err != nil {
 			return nil, err

@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/questions"
@@ -62,34 +64,55 @@ type lmeQuestion struct {
 	AnswerSessionIDs   []string        `json:"answer_session_ids"`
 }
 
-// ReadLongMemEval converts longmemeval_{s,m,oracle}.json (see the package
-// doc). Every question's haystack goes into one pooled corpus, one source
-// per haystack session (a session shared by several haystacks is written
-// once); the user of a question is the question itself, so --per-user gives
-// the benchmark's own setting, one haystack per folder.
+// ReadLongMemEval converts longmemeval_{s,m,oracle}(_cleaned).json into
+// LongMemEval's own retrieval setting (see the package doc): one source per
+// haystack session holding its user turns only, chunked one document per
+// session (Info.Chunking = chunking.SessionOptions: no window, no render
+// limit, so no turn is lost however long the session), gold from the
+// has_answer user turns of the answer sessions, questions without such a turn
+// skipped as LongMemEval's run_retrieval.py skips them, and `_abs` questions
+// the no-answer set. A session shared by several haystacks is written once
+// and must have the same date and turns in each. The user of a question is
+// the question itself, so --per-user gives the benchmark's own setting, one
+// haystack per folder.
 func ReadLongMemEval(path string) (*Folder, []string, error) {
 	data, orig, err := hashOriginal(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	name := orig.File
+	if !utf8.Valid(data) {
+		bad := 0
+		for bad < len(data) {
+			r, size := utf8.DecodeRune(data[bad:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			bad += size
+		}
+		return nil, nil, inputerr.At(name, lineAt(data, int64(bad)), "UTF-8 text (an invalid byte sequence here)")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 		return nil, nil, inputerr.At(name, 1, "a JSON array of LongMemEval questions")
 	}
-	f := &Folder{Info: Info{Dataset: LongMemEvalName, Converter: "lib/datasets.ReadLongMemEval", ConverterVersion: ConverterVersion, Originals: []Original{orig}}}
-	bySession := map[string]int{} // session ID → index in f.Sources
+	lines := &lineCounter{data: data, line: 1}
+	units := chunking.SessionOptions()
+	f := &Folder{Info: Info{Dataset: LongMemEvalName, Converter: "lib/datasets.ReadLongMemEval", ConverterVersion: ConverterVersion,
+		Originals: []Original{orig}, Chunking: &units}}
+	sessions := map[string]*lmeSession{} // session ID → its first reading
+	fileOf := map[string]string{}        // file name → session ID
 	var noAnswerUser []string
 	seen := map[string]bool{}
-	fallback := 0
+	withoutUserTurns := 0
 	for dec.More() {
 		start := dec.InputOffset()
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, nil, inputerr.At(name, lineAt(data, decodeErrorOffset(data, start, err)), "a LongMemEval question object: "+err.Error())
 		}
-		start += int64(bytes.IndexByte(raw, '{'))
-		line := lineAt(data, start)
+		start += int64(bytes.IndexByte(data[start:], '{'))
+		line := lines.at(start)
 		var q lmeQuestion
 		if err := json.Unmarshal(raw, &q); err != nil {
 			return nil, nil, inputerr.At(name, line, "a question {question_id, question_type, question, answer, haystack_session_ids, haystack_dates, haystack_sessions, answer_session_ids}: "+err.Error())
@@ -121,7 +144,8 @@ func ReadLongMemEval(path string) (*Folder, []string, error) {
 			answerSession[id] = true
 		}
 		var refs []Ref
-		var whole []Ref // every turn of the answer sessions
+		target := false // some user turn of the haystack has has_answer
+		inHaystack := map[string]bool{}
 		for i, sid := range q.HaystackSessionIDs {
 			if sid == "" {
 				return nil, nil, inputerr.Atf(name, line, "a non-empty haystack_session_ids[%d]", i)
@@ -130,68 +154,132 @@ func ReadLongMemEval(path string) (*Folder, []string, error) {
 			if err != nil {
 				return nil, nil, inputerr.Atf(name, line, "haystack_dates[%d] like \"2023/05/20 (Sat) 02:21\", got %q", i, q.HaystackDates[i])
 			}
-			sname := "session-" + safeName(sid) + ".json"
-			si, known := bySession[sid]
-			if !known {
-				src := Source{Name: sname}
-				for j, t := range q.HaystackSessions[i] {
-					if t.Role != "user" && t.Role != "assistant" {
-						return nil, nil, inputerr.Atf(name, line, "turn %d of session %s with role user or assistant, got %q", j, sid, t.Role)
-					}
-					src.Turns = append(src.Turns, Turn{At: t0.Add(time.Duration(j) * LongMemEvalTurnStep), Sender: t.Role, Text: t.Content, Key: strconv.Itoa(j), Session: sid})
+			for j, t := range q.HaystackSessions[i] {
+				if t.Role != "user" && t.Role != "assistant" {
+					return nil, nil, inputerr.Atf(name, line, "turn %d of session %s with role user or assistant, got %q", j, sid, t.Role)
 				}
-				si = len(f.Sources)
-				bySession[sid] = si
-				f.Sources = append(f.Sources, src)
-			} else if len(f.Sources[si].Turns) != len(q.HaystackSessions[i]) {
-				return nil, nil, inputerr.Atf(name, line, "session %s with the %d turns it has in an earlier haystack, got %d", sid, len(f.Sources[si].Turns), len(q.HaystackSessions[i]))
+				target = target || (t.Role == "user" && t.HasAnswer)
 			}
-			if !slices.Contains(f.Sources[si].Users, user) {
-				f.Sources[si].Users = append(f.Sources[si].Users, user)
+			ss, known := sessions[sid]
+			if !known {
+				fname := "session-" + safeName(sid) + ".json"
+				if other, taken := fileOf[fname]; taken {
+					return nil, nil, inputerr.Atf(name, line, "session IDs that map to distinct file names, got %q and %q both as %s", other, sid, fname)
+				}
+				fileOf[fname] = sid
+				ss = &lmeSession{line: line, date: t0, turns: q.HaystackSessions[i], source: -1}
+				sessions[sid] = ss
+				src := Source{Name: fname}
+				for j, t := range q.HaystackSessions[i] {
+					if t.Role == "user" {
+						src.Turns = append(src.Turns, Turn{At: t0.Add(time.Duration(j) * LongMemEvalTurnStep), Sender: t.Role, Text: t.Content, Key: LongMemEvalTurnID(sid, j), Session: sid})
+					}
+				}
+				if len(src.Turns) == 0 {
+					withoutUserTurns++
+				} else {
+					ss.source = len(f.Sources)
+					f.Sources = append(f.Sources, src)
+				}
+			} else if err := ss.same(t0, q.HaystackSessions[i]); err != nil {
+				return nil, nil, inputerr.Atf(name, line, "session %s as at line %d (a session shared by haystacks has one text): %v", sid, ss.line, err)
+			}
+			if ss.source < 0 || inHaystack[sid] {
+				continue // no document, or one this haystack already holds
+			}
+			inHaystack[sid] = true
+			src := &f.Sources[ss.source]
+			if !slices.Contains(src.Users, user) {
+				src.Users = append(src.Users, user)
 			}
 			if !answerSession[sid] {
 				continue
 			}
 			for j, t := range q.HaystackSessions[i] {
-				r := Ref{Source: f.Sources[si].Name, Key: strconv.Itoa(j), Role: gold.RoleAnswer}
-				whole = append(whole, r)
-				if t.HasAnswer {
-					refs = append(refs, r)
+				if t.Role == "user" && t.HasAnswer {
+					refs = append(refs, Ref{Source: src.Name, Key: LongMemEvalTurnID(sid, j), Role: gold.RoleAnswer})
 				}
 			}
 		}
 		qq := questions.Question{QID: q.QuestionID, Question: q.Question, Type: typ, Answer: answerText(q.Answer)}
-		if strings.HasSuffix(q.QuestionID, AbstentionSuffix) {
+		if strings.Contains(q.QuestionID, AbstentionSuffix) {
 			qq.Type, qq.Answer = AbstentionType, ""
 			f.NoAnswer = append(f.NoAnswer, qq)
 			noAnswerUser = append(noAnswerUser, user)
 			continue
 		}
-		if len(refs) == 0 {
-			refs = whole
-			if len(whole) > 0 {
-				fallback++
-			}
+		switch {
+		case !target:
+			f.Info.Dropped = append(f.Info.Dropped, Dropped{q.QuestionID, "no user turn with has_answer in its haystack (LongMemEval skips it)"})
+		case len(refs) == 0:
+			f.Info.Dropped = append(f.Info.Dropped, Dropped{q.QuestionID, "no user turn with has_answer in its answer sessions"})
+		default:
+			f.Questions = append(f.Questions, Question{Question: qq, User: user, Evidence: refs})
 		}
-		if len(refs) == 0 {
-			f.Info.Dropped = append(f.Info.Dropped, Dropped{q.QuestionID, "no answer session in its haystack"})
-			continue
-		}
-		f.Questions = append(f.Questions, Question{Question: qq, User: user, Evidence: refs})
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, nil, inputerr.At(name, lineAt(data, dec.InputOffset()), "the end of the question array: "+err.Error())
 	}
-	slices.SortStableFunc(f.Sources, func(a, b Source) int { return strings.Compare(a.Name, b.Name) })
-	for i := 1; i < len(f.Sources); i++ {
-		if f.Sources[i].Name == f.Sources[i-1].Name {
-			return nil, nil, fmt.Errorf("datasets: %s: sessions %s and %s share the file name %s", name, f.Sources[i-1].Turns[0].Session, f.Sources[i].Turns[0].Session, f.Sources[i].Name)
-		}
+	if rest := dec.InputOffset(); len(bytes.TrimSpace(data[rest:])) > 0 {
+		return nil, nil, inputerr.At(name, lineAt(data, rest+int64(len(data[rest:])-len(bytes.TrimLeft(data[rest:], " \t\r\n")))), "nothing after the question array")
 	}
+	slices.SortStableFunc(f.Sources, func(a, b Source) int { return strings.Compare(a.Name, b.Name) })
 	f.Info.Notes = map[string]any{
-		"type_map":                          LongMemEvalTypes,
-		"questions_gold_from_whole_session": fallback,
-		"summaries":                         "none in the data set: lead summaries (the chunk's first messages, 200-500 characters), not summaries",
+		"type_map":                    LongMemEvalTypes,
+		"unit":                        "session: one document per haystack session, its user turns only (LongMemEval's session granularity)",
+		"sessions_without_user_turns": withoutUserTurns,
+		"summaries":                   "none in the data set: lead summaries (the session's first user turns, 200-500 characters), not summaries",
 	}
 	return f, noAnswerUser, nil
+}
+
+// LongMemEvalTurnID is LongMemEval's ID of turn j (0-based, counting both
+// roles) of session sid: "sid_(j+1)", as its run_retrieval.py names turns.
+func LongMemEvalTurnID(sid string, j int) string { return sid + "_" + strconv.Itoa(j+1) }
+
+// lmeSession is a haystack session as first read, for comparing its later
+// readings.
+type lmeSession struct {
+	line   int
+	date   time.Time
+	turns  []lmeTurn
+	source int // index in Folder.Sources; -1 for a session without user turns
+}
+
+// same reports how a later reading of the session differs from the first:
+// its date, its number of turns, or a turn's role or content.
+func (s *lmeSession) same(date time.Time, turns []lmeTurn) error {
+	if !date.Equal(s.date) {
+		return fmt.Errorf("dated %s there, %s here", s.date.Format(LongMemEvalDateLayout), date.Format(LongMemEvalDateLayout))
+	}
+	if len(turns) != len(s.turns) {
+		return fmt.Errorf("%d turns there, %d here", len(s.turns), len(turns))
+	}
+	for j, t := range turns {
+		if t.Role != s.turns[j].Role || t.Content != s.turns[j].Content {
+			return fmt.Errorf("turn %d differs in role or text", j)
+		}
+	}
+	return nil
+}
+
+// lineCounter gives the line of increasing offsets of data, counting each
+// newline once (longmemeval_m is gigabytes long: lineAt from the start for
+// every question would rescan it 500 times).
+type lineCounter struct {
+	data []byte
+	off  int64
+	line int
+}
+
+// at returns the 1-based line of off; an offset below the previous call's
+// is counted from the start.
+func (c *lineCounter) at(off int64) int {
+	off = max(0, min(off, int64(len(c.data))))
+	if off < c.off {
+		return lineAt(c.data, off)
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.off = off
+	return c.line
 }

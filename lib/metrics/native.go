@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/linemem/linemem/lib/ranking"
@@ -22,8 +23,20 @@ import (
 // (LongMemEval's session and turn granularity). Edge cases: k ≤ 0, an empty
 // run or an empty G2 gives 0 for all three (LongMemEval's code gives
 // recall_all = 1 for an empty G2; linemem never evaluates such a question).
-// A unit listed twice counts once for the recalls and at each position for
-// the DCG, as in the reference code.
+//
+// A unit listed twice (a ranking of turns labelled by their session, as
+// evaluate_retrieval_turn2session scores it) counts once for the recalls and
+// at each position for the DCG, as in the reference code, whose ideal ranking
+// sorts the relevance of every corpus entry, so a gold unit held by r entries
+// adds r ideal gains. NDCGAny follows that convention with the ranking taken
+// as the corpus's entries: the ideal holds R = Σ_{g ∈ G2} max(1, r_g) gains,
+// r_g the times g appears in the whole ranking, and
+//
+//	IDCG@k = Σ_{i ≤ min(k, R)} 1 / w(i)
+//
+// which equals the reference where the ranking lists every corpus entry,
+// reduces to min(k, |G2|) terms when no unit repeats, and keeps ndcg_any ≤ 1
+// (a ranking repeating a gold unit cannot score above its ideal).
 
 // RecallAny is LongMemEval's recall_any@k (see above); it equals Success@k.
 func RecallAny(ranked []ranking.Hit, judged map[string]int, k int) float64 {
@@ -61,7 +74,17 @@ func NDCGAny(ranked []ranking.Hit, judged map[string]int, k int) float64 {
 			dcg += 1 / w(i+1)
 		}
 	}
-	for i := 1; i <= min(k, g); i++ {
+	entries := map[string]int{}
+	for _, h := range ranked {
+		if judged[h.ChunkID] == PrimaryRel {
+			entries[h.ChunkID]++
+		}
+	}
+	ideal := g
+	for _, r := range entries {
+		ideal += r - 1
+	}
+	for i := 1; i <= min(k, ideal); i++ {
 		idcg += 1 / w(i)
 	}
 	return dcg / idcg
@@ -120,4 +143,45 @@ func EvidenceRecall(ranked []ranking.Hit, unitsOf map[string][]string, evidence 
 		}
 	}
 	return float64(len(found)) / float64(len(want))
+}
+
+// SessionCutoff is the k that LongMemEval's turn-to-session scoring
+// (evaluate_retrieval_turn2session in src/retrieval/eval_utils.py) evaluates
+// a ranking of turns at, given the session of each ranked turn in rank
+// order: the smallest k' ≥ k whose first k' turns name k distinct sessions,
+// or len(sessions)+1 when the whole ranking names fewer (the reference's
+// loop stops there). k ≤ 0 is returned as is.
+func SessionCutoff(sessions []string, k int) int {
+	if k <= 0 {
+		return k
+	}
+	seen := map[string]bool{}
+	for i, s := range sessions {
+		seen[s] = true
+		if len(seen) >= k {
+			return max(k, i+1)
+		}
+	}
+	return max(k, len(sessions)+1)
+}
+
+// TurnToSession scores a ranking of turns at the session level as
+// LongMemEval's evaluate_retrieval_turn2session does: every ranked turn is
+// replaced by its session (sessionOf; repeats kept), the cutoff becomes
+// SessionCutoff(…, k), and recall_any, recall_all and ndcg_any are computed
+// on that ranking with the gold sessions as G2. In LongMemEval's corpus a
+// turn of an answer session that is not a target turn carries another
+// session label ("noans_…"), so it is not gold: sessionOf must map such a
+// turn to a label that is not among gold. A turn missing from sessionOf
+// stands for itself.
+func TurnToSession(ranked []ranking.Hit, sessionOf map[string]string, gold []string, k int) (recallAny, recallAll, ndcgAny float64) {
+	labels := make([]string, len(ranked))
+	sessions := make([]ranking.Hit, len(ranked))
+	for i, h := range ranked {
+		labels[i] = cmp.Or(sessionOf[h.ChunkID], h.ChunkID)
+		sessions[i] = ranking.Hit{ChunkID: labels[i], Score: h.Score}
+	}
+	judged := UnitJudgments(gold)
+	kk := SessionCutoff(labels, k)
+	return RecallAny(sessions, judged, kk), RecallAll(sessions, judged, kk), NDCGAny(sessions, judged, kk)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -42,7 +43,10 @@ type UnitsStudy struct {
 	// PerConversation maps each unit to one result per conversation, in
 	// user folder order.
 	PerConversation map[string][]*beyond.UnitResult
-	Pooled          map[string]*beyond.UnitResult // by unit, PooledUnits
+	Pooled          map[string]*beyond.UnitResult // by unit, PooledUnits that were run
+	// EncoderModel names the model that embedded every unit's documents
+	// (Options.UnitEncoder); "" for the LSA fit per corpus.
+	EncoderModel string
 
 	indices map[int]*bootstrap.Indices // one resample matrix per question count
 }
@@ -63,10 +67,13 @@ func HasNative(dataDir string) bool {
 
 // RunUnits runs the units study: each user folder of dirs is prepared
 // again under base (its database workDir/user-NN.db, as RunUsers) and run
-// at every unit of PerConversationUnits; the pooled study runs at every unit
-// of PooledUnits.
+// at every unit of PerConversationUnits (or of Options.Units); the pooled
+// study runs at every unit of PooledUnits that is run per conversation.
 func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base Options) (*UnitsStudy, error) {
 	u := &UnitsStudy{Dataset: dataset, Protocol: base.Protocol, PerConversation: map[string][]*beyond.UnitResult{}, Pooled: map[string]*beyond.UnitResult{}}
+	if base.UnitEncoder != nil {
+		u.EncoderModel = base.UnitEncoder.Embedder.Model()
+	}
 	for i, dir := range dirs {
 		o := base
 		o.DataDir, o.DBPath, o.Log = dir, filepath.Join(workDir, fmt.Sprintf("user-%02d.db", i+1)), nil
@@ -74,7 +81,7 @@ func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base
 		if err != nil {
 			return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
 		}
-		for _, unit := range PerConversationUnits {
+		for _, unit := range base.studyUnits() {
 			r, err := runUnit(s, fmt.Sprintf(benchmarkUserLabelPattern, i+1), unit)
 			if err != nil {
 				s.Close()
@@ -88,6 +95,9 @@ func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base
 		fmt.Fprintf(base.Log, "  units, user %d/%d\n", i+1, len(dirs))
 	}
 	for _, unit := range PooledUnits {
+		if !slices.Contains(base.studyUnits(), unit) {
+			continue
+		}
 		r, err := runUnit(pooled, ScopePooled, unit)
 		if err != nil {
 			return nil, fmt.Errorf("pooled: %w", err)
@@ -95,6 +105,15 @@ func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base
 		u.Pooled[unit] = r
 	}
 	return u, nil
+}
+
+// studyUnits are the per-conversation units of the units study:
+// Options.Units, or every unit of PerConversationUnits.
+func (o Options) studyUnits() []string {
+	if len(o.Units) > 0 {
+		return o.Units
+	}
+	return PerConversationUnits
 }
 
 // runUnit runs one unit of a prepared study with its folder's native
@@ -128,7 +147,7 @@ func runUnit(s *Study, label, unit string) (*beyond.UnitResult, error) {
 		keys[k.MessageID] = k.Key
 	}
 	return beyond.RunUnit(beyond.UnitInput{Label: label, Unit: unit, Messages: msgs, Evidence: ev, Questions: s.Questions,
-		Native: native, Keys: keys, StudyChunks: s.Chunks, Summaries: s.Summaries, Protocol: s.Protocol})
+		Native: native, Keys: keys, StudyChunks: s.Chunks, Summaries: s.Summaries, Protocol: s.Protocol, Encoder: s.Opts.UnitEncoder})
 }
 
 // readLines reads a JSON-lines file of T; a line that does not decode is an
@@ -161,10 +180,14 @@ type unitsScope struct {
 func (u *UnitsStudy) scopes() []unitsScope {
 	var out []unitsScope
 	for _, unit := range PerConversationUnits {
-		out = append(out, unitsScope{ScopePerConversation, unit, u.PerConversation[unit]})
+		if len(u.PerConversation[unit]) > 0 {
+			out = append(out, unitsScope{ScopePerConversation, unit, u.PerConversation[unit]})
+		}
 	}
 	for _, unit := range PooledUnits {
-		out = append(out, unitsScope{ScopePooled, unit, []*beyond.UnitResult{u.Pooled[unit]}})
+		if r := u.Pooled[unit]; r != nil { // nil: the unit was not run (Options.Units)
+			out = append(out, unitsScope{ScopePooled, unit, []*beyond.UnitResult{r}})
+		}
 	}
 	return out
 }
@@ -283,9 +306,17 @@ func (u *UnitsStudy) RecallTable() report.Table {
 		fmt.Sprintf("Recall@5, Success@5, MRR@5: the paper's metrics over the questions with primary gold (%d per conversation scope), gold resolved from evidence.jsonl over each unit's documents; 95%% percentile bootstrap over those questions (B = %d, seed = %d).", paperN, u.Protocol.B, u.Protocol.Seed),
 		fmt.Sprintf("LoCoMo R@k: retrieval recall as LoCoMo's task_eval/evaluation.py computes it (metrics.LoCoMoRecall): the share of a question's evidence IDs, as written, among the dialog IDs of the top k documents; a question without evidence scores 1; all five categories count, the adversarial category 5 included (%d questions per scope). At the session unit LoCoMo compares session numbers; at the chunk unit (not a LoCoMo unit) an evidence ID counts when any of the top k chunks holds its turn.", nativeN),
 		"Random ranking (expected): the mean over the same questions of the closed-form expectation under a uniformly random order of that corpus (metrics.RandomRecall, RandomSuccess, RandomMRR; hypergeometric), with the number of each question's relevant documents; no interval, it is exact for the corpus.",
-		fmt.Sprintf("Retrievers: the protocol's five single retrievers with the %s tokenizer, raw_text BM25 with the everyday tokenizer, and the hybrid the sweep (6 pairings × 21 β) selects on the same questions (in sample; see %s for held-out figures). Vectors: the local LSA embedder fitted on each corpus's documents at each unit (so the chunk unit's dense rows differ from users_per_user, whose vectors were fitted once on the pooled chunks); summaries are LoCoMo's session summaries lent to every document of the session.", u.Protocol.Tokenizer, BenchmarkUnitsSelectionSlug),
+		fmt.Sprintf("Retrievers: the protocol's five single retrievers with the %s tokenizer, raw_text BM25 with the everyday tokenizer, and the hybrid the sweep (6 pairings × 21 β) selects on the same questions (in sample; see %s for held-out figures). Vectors: %s; summaries are LoCoMo's session summaries lent to every document of the session.", u.Protocol.Tokenizer, BenchmarkUnitsSelectionSlug, u.vectorsNote()),
 	}
 	return t
+}
+
+// vectorsNote says where the units study's vectors come from.
+func (u *UnitsStudy) vectorsNote() string {
+	if u.EncoderModel != "" {
+		return fmt.Sprintf("%s embedding every document and question at each unit (capped at %d characters)", u.EncoderModel, represent.DefaultEmbeddingCap)
+	}
+	return "the local LSA embedder fitted on each corpus's documents at each unit (so the chunk unit's dense rows differ from users_per_user, whose vectors were fitted once on the pooled chunks)"
 }
 
 // SelectionTable lays out, per scope and unit, the selected hybrid's

@@ -28,6 +28,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/linemem/linemem/lib/analysis"
+	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/datafolder"
@@ -83,6 +84,13 @@ type Options struct {
 	// (report.ColumnWidth × report.ColumnHeight) instead of the text width
 	// (report.DefaultWidth × report.DefaultHeight).
 	ColumnFigures bool
+	// UnitEncoder, when set, embeds the documents of the units study
+	// (RunUnits) with a neural model instead of fitting LSA on each unit.
+	UnitEncoder *beyond.Encoder
+	// Units, when set, are the units the units study runs per conversation
+	// (of PerConversationUnits); the pooled haystack runs only with the turn
+	// unit among them.
+	Units []string
 }
 
 // PaperOptions returns the options of the paper's reproduction of the data
@@ -206,6 +214,7 @@ func Prepare(opts Options) (*Study, error) {
 		name string
 		f    func(*Study) error
 	}{
+		{"unit of the data folder", adoptFolderChunking},
 		{"ingest " + s.data.Path(datafolder.SourcesDir), ingestSources},
 		{"summaries", importSummaries},
 		{"questions and gold", loadQuestions},

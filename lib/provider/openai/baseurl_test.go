@@ -48,3 +48,47 @@ func TestConstructorsCheckTheBaseURL(t *testing.T) {
 		t.Errorf("NewSummarizer with --base-url %q: %v", "http://[::1", err)
 	}
 }
+
+// TestLoopbackEmbedderIsLocal: an embedder whose service URL names a
+// loopback host is local (no --allow-remote needed to send it texts); any
+// other host, including a private-range address, is remote. The summarizer
+// stays remote whatever its URL.
+func TestLoopbackEmbedderIsLocal(t *testing.T) {
+	for _, c := range []struct {
+		url    string
+		remote bool
+	}{
+		{"http://127.0.0.1:8791/v1", false},
+		{"http://127.8.9.10/v1", false},
+		{"http://[::1]:8791/v1", false},
+		{"http://localhost:8791/v1", false},
+		{"http://LOCALHOST/v1", false},
+		{"https://api.openai.com/v1/", true},
+		{"http://192.168.1.20:8791/v1", true},
+		{"http://10.0.0.1/v1", true},
+		{"http://[::2]/v1", true},
+		{"http://localhost.example.com/v1", true},
+		{"http://0.0.0.0:8791/v1", true},
+	} {
+		e, err := openai.NewEmbedder(openai.EmbedderConfig{Config: openai.Config{BaseURL: c.url}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.url, err)
+		}
+		if e.Remote() != c.remote || openai.IsLoopbackURL(c.url) == c.remote {
+			t.Errorf("%s: Remote() = %v, IsLoopbackURL = %v; want remote %v", c.url, e.Remote(), openai.IsLoopbackURL(c.url), c.remote)
+		}
+	}
+	s, err := openai.NewSummarizer(openai.SummarizerConfig{Instructions: "x", Config: openai.Config{BaseURL: "http://127.0.0.1:8791/v1"}})
+	if err != nil || !s.Remote() {
+		t.Errorf("summarizer on loopback: Remote() = %v, %v; want true", s != nil && s.Remote(), err)
+	}
+}
+
+// TestLoopbackFromEnvironment: OPENAI_BASE_URL decides as --base-url does.
+func TestLoopbackFromEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{})
+	if err != nil || e.Remote() {
+		t.Errorf("OPENAI_BASE_URL on loopback: Remote() = %v, %v; want local", err == nil && e.Remote(), err)
+	}
+}

@@ -1,7 +1,9 @@
 // Package openai implements provider.Summarizer with the OpenAI Responses API
 // and provider.Embedder with the Embeddings API, through the official
 // openai-go SDK, so the same code talks to OpenAI and to OpenAI-compatible
-// local servers (set BaseURL or OPENAI_BASE_URL).
+// local servers (set BaseURL or OPENAI_BASE_URL). An embedder whose URL names
+// a loopback host is local (Embedder.Remote is false); the summarizer is
+// always treated as remote.
 //
 // The API key is read by the SDK from OPENAI_API_KEY and nowhere else; no
 // option takes a key, so none can end up in a database, a log or a report.
@@ -20,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -79,6 +82,22 @@ func CheckBaseURL(where, s string) error {
 		return fmt.Errorf("%w: %s %q: expected a host after %s://", ErrBaseURL, where, s, u.Scheme)
 	}
 	return nil
+}
+
+// IsLoopbackURL reports whether the host of the URL s is "localhost" or a
+// loopback IP address (127.0.0.0/8, ::1). Any other host, and a URL that
+// does not parse, is not loopback.
+func IsLoopbackURL(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // newClient checks the service URL (Config.BaseURL, else OPENAI_BASE_URL)

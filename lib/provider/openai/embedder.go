@@ -77,7 +77,11 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 
 func (e *Embedder) Name() string  { return Name }
 func (e *Embedder) Model() string { return e.c.cfg.Model }
-func (e *Embedder) Remote() bool  { return true }
+
+// Remote reports whether texts leave this machine: false when the service
+// URL's host is a loopback address (127.0.0.0/8, ::1) or "localhost", as
+// for a local embedding server started beside linemem; true otherwise.
+func (e *Embedder) Remote() bool { return !IsLoopbackURL(e.c.baseURL) }
 
 // Endpoint is the URL requests go to.
 func (e *Embedder) Endpoint() string { return e.c.endpoint("embeddings") }
