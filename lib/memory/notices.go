@@ -32,7 +32,7 @@ const (
 	CodeZeroQueryVector  = "zero-query-vector"  // KindWarning: the question's vector is zero
 	CodeRemoteQuery      = "remote-query"       // KindNote: the question was sent to a remote model
 	CodeLiteralFallback  = "literal-fallback"   // KindNote: the results contain the question's words as written
-	CodeFiltersMatchNone = "filters-match-none" // KindNote: windows match the question, none passes the filters
+	CodeFiltersMatchNone = "filters-match-none" // KindNote: windows were found for the question, none passes the filters
 	CodeRankedSummaries  = "ranked-summaries"   // KindNote: the windows were ranked by their summaries
 )
 
@@ -86,10 +86,10 @@ func confidenceNotice(c Confidence, results int) (n Notice, ok bool) {
 	return Notice{Kind: KindLowConfidence, Code: CodeLowConfidence, Message: NotFoundNote(c), Missing: c.Missing}, true
 }
 
-// filtersNote says that n windows match the question but none passes the
-// filters of q.
+// filtersNote says that the retriever found n windows for the question
+// (for a vector retriever, every window) but none passes the filters.
 func filtersNote(n int) string {
-	return fmt.Sprintf("%d conversations match the question, but none passes the filters (source, since, until, sender)", n)
+	return fmt.Sprintf("none of the %d conversations found for the question passes the filters (source, since, until, sender)", n)
 }
 
 // summaryNote says, for a retriever that ranks windows by their summary
