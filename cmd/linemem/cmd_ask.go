@@ -226,10 +226,13 @@ func runAsk(env *environment, c *command, args []string) error {
 	}
 	a.Retriever = resp.Retriever
 	if f.asJSON {
-		return writeJSON(env, askJSON{Answer: a, Confidence: confidenceDoc(resp.Confidence)})
+		return writeJSON(env, askJSON{Answer: a, Confidence: confidenceDoc(resp.Confidence), Notices: noticesDoc(resp.Notices)})
 	}
-	if c := resp.Confidence; c != nil && c.Low && len(resp.Results) > 0 {
-		fmt.Fprintf(env.stdout, "(%s; the closest line is quoted)\n", memory.NotFoundNote(*c))
+	printNotices(env.stderr, resp.Notices, memory.KindWarning, memory.KindNote)
+	for _, n := range resp.Notices {
+		if n.Kind == memory.KindLowConfidence {
+			fmt.Fprintf(env.stdout, "(%s; the closest line is quoted)\n", n.Message)
+		}
 	}
 	printAnswer(env, a, resp.Results)
 	if name == answer.ExtractiveName {
@@ -241,10 +244,11 @@ func runAsk(env *environment, c *command, args []string) error {
 	return nil
 }
 
-// askJSON is `ask --json`: the answer with the search's confidence.
+// askJSON is `ask --json`: the answer with the search's confidence and notices.
 type askJSON struct {
 	answer.Answer
 	Confidence *confidenceJSON `json:"confidence,omitempty"`
+	Notices    []noticeJSON    `json:"notices"` // the search's notices (memory.Response.Notices)
 }
 
 func printAskDryRun(env *environment, r *answer.Remote, question string, chunks []memory.Result) error {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/memory"
+	"github.com/linemem/linemem/lib/ranking"
 )
 
 func init() {
@@ -71,7 +74,41 @@ type searchHitJSON struct {
 	RawText  string              `json:"raw_text"`
 	Messages []searchMessageJSON `json:"messages"`      // matched messages with --context lines, or the first few
 	Why      string              `json:"why,omitempty"` // when no message is marked: why the window was ranked
-	Explain  string              `json:"explain,omitempty"`
+	// Explain is, with --explain, the score's breakdown: a tree
+	// {value, message, children} whose root's value is Score.
+	Explain *ranking.Explanation `json:"explain,omitempty"`
+}
+
+// noticeJSON is a memory.Notice in JSON.
+type noticeJSON struct {
+	Kind    memory.NoticeKind `json:"kind"` // not-found, low-confidence, warning or note
+	Code    string            `json:"code"` // stable, machine-readable (memory.Code…)
+	Message string            `json:"message"`
+	Missing []string          `json:"missing,omitempty"` // the question's words the history never contains
+}
+
+// noticesDoc is ns in JSON, [] when there is none.
+func noticesDoc(ns []memory.Notice) []noticeJSON {
+	out := make([]noticeJSON, len(ns))
+	for i, n := range ns {
+		out[i] = noticeJSON{Kind: n.Kind, Code: n.Code, Message: n.Message, Missing: n.Missing}
+	}
+	return out
+}
+
+// printNotices writes the notices of ns whose kind is one of kinds to w,
+// one a line in their order: a warning or a note as "warning: …" or
+// "note: …", not found and low confidence as the message alone.
+func printNotices(w io.Writer, ns []memory.Notice, kinds ...memory.NoticeKind) {
+	for _, n := range ns {
+		switch {
+		case !slices.Contains(kinds, n.Kind):
+		case n.Kind == memory.KindWarning || n.Kind == memory.KindNote:
+			fmt.Fprintf(w, "%s: %s\n", n.Kind, n.Message)
+		default:
+			fmt.Fprintf(w, "%s\n", n.Message)
+		}
+	}
 }
 
 // confidenceJSON is memory.Confidence in JSON.
@@ -99,7 +136,11 @@ type searchJSON struct {
 	Confidence *confidenceJSON `json:"confidence,omitempty"`
 	Warnings   []string        `json:"warnings,omitempty"`
 	Notes      []string        `json:"notes,omitempty"`
-	Results    []searchHitJSON `json:"results"`
+	// Notices are what the search says beside its results, in order
+	// (memory.Response.Notices); Warnings and Notes are kept for scripts
+	// that read them.
+	Notices []noticeJSON    `json:"notices"`
+	Results []searchHitJSON `json:"results"`
 }
 
 type searchFilters struct {
@@ -177,7 +218,7 @@ func runSearch(env *environment, c *command, args []string) error {
 		return err
 	}
 	elapsed := time.Since(start)
-	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Confidence: confidenceDoc(resp.Confidence), Warnings: resp.Warnings, Notes: resp.Notes, Results: []searchHitJSON{},
+	doc := searchJSON{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, EmbedModel: resp.EmbedModel, Query: q.Text, Confidence: confidenceDoc(resp.Confidence), Warnings: resp.Warnings, Notes: resp.Notes, Notices: noticesDoc(resp.Notices), Results: []searchHitJSON{},
 		Filters: searchFilters{Sources: typed, Since: since, Until: until, Sender: q.Sender, Context: contextLines}}
 	for _, r := range resp.Results {
 		item := searchHitJSON{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Source: r.Source, Title: r.Title, StartAt: r.StartAt.Format(chat.TimestampLayout), EndAt: r.EndAt.Format(chat.TimestampLayout), Messages: []searchMessageJSON{}, Why: r.Why}
@@ -191,26 +232,23 @@ func runSearch(env *environment, c *command, args []string) error {
 			item.Messages = append(item.Messages, mj)
 		}
 		if explain {
-			if item.Explain, err = mem.Explain(q.Text, r.ChunkID); err != nil {
+			e, ok, err := mem.Explain(q.Text, r.ChunkID)
+			if err != nil {
 				return err
+			}
+			if ok {
+				item.Explain = &e
 			}
 		}
 		doc.Results = append(doc.Results, item)
 	}
-	for _, n := range resp.Notes {
-		fmt.Fprintf(env.stderr, "note: %s\n", n)
-	}
-	for _, w := range resp.Warnings {
-		fmt.Fprintf(env.stderr, "warning: %s\n", w)
-	}
+	printNotices(env.stderr, resp.Notices, memory.KindWarning, memory.KindNote)
 	if asJSON {
 		return writeJSON(env, doc)
 	}
 	if len(doc.Results) == 0 {
 		fmt.Fprintf(env.stdout, "no results for %q with %s (tokenizer %s)\n", q.Text, resp.Retriever, resp.Tokenizer)
-		if c := resp.Confidence; c != nil && len(c.Missing) > 0 {
-			fmt.Fprintf(env.stdout, "%s\n", memory.NotFoundNote(*c))
-		}
+		printNotices(env.stdout, resp.Notices, memory.KindNotFound, memory.KindLowConfidence)
 		return nil
 	}
 	open, close := "**", "**"
@@ -218,10 +256,9 @@ func runSearch(env *environment, c *command, args []string) error {
 		open, close = "\x1b[1m", "\x1b[0m"
 	}
 	fmt.Fprintf(env.stdout, "%s, tokenizer %s — %s in %s (index and vectors loaded in %s)\n", resp.Retriever, resp.Tokenizer, plural(len(doc.Results), "result"), elapsed.Round(time.Microsecond), loading.Round(time.Millisecond))
+	printNotices(env.stdout, resp.Notices, memory.KindNotFound, memory.KindLowConfidence)
 	if c := resp.Confidence; c != nil {
-		if c.Low {
-			fmt.Fprintf(env.stdout, "%s\n", memory.NotFoundNote(*c))
-		} else {
+		if !c.Low {
 			fmt.Fprintf(env.stdout, "confidence %.2f (the best conversation holds %.0f%% of the question)\n", c.Value, 100*c.Value)
 		}
 	}
@@ -240,8 +277,8 @@ func runSearch(env *environment, c *command, args []string) error {
 			msg := r.Messages[j]
 			fmt.Fprintf(env.stdout, "    %s  %s: %s\n", msg.At.Format("2006-01-02 15:04"), msg.Sender, oneLine(memory.Highlight(msg.Text, msg.Matches, open, close)))
 		}
-		if item.Explain != "" {
-			for _, line := range strings.Split(strings.TrimRight(item.Explain, "\n"), "\n") {
+		if item.Explain != nil {
+			for _, line := range strings.Split(strings.TrimRight(item.Explain.String(), "\n"), "\n") {
 				fmt.Fprintf(env.stdout, "    | %s\n", line)
 			}
 		}

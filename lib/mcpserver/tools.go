@@ -87,6 +87,15 @@ type SearchOutput struct {
 	Confidence *Confidence `json:"confidence,omitempty"`
 	Results    []Hit       `json:"results"`
 	Warnings   []string    `json:"warnings,omitempty"`
+	Notices    []Notice    `json:"notices" jsonschema:"what the search says beside its results, in order: not found or low confidence first, then warnings, then notes; the same list linemem search and the web app show"`
+}
+
+// Notice is one of memory.Response.Notices.
+type Notice struct {
+	Kind    string   `json:"kind" jsonschema:"not-found, low-confidence, warning or note"`
+	Code    string   `json:"code" jsonschema:"stable machine-readable code, e.g. not-found, low-confidence, literal-fallback, filters-match-none, zero-query-vector"`
+	Message string   `json:"message" jsonschema:"what to tell the person"`
+	Missing []string `json:"missing,omitempty" jsonschema:"with not-found and low-confidence: the question's words the history never contains"`
 }
 
 // Confidence is how much of the question the best window holds
@@ -262,7 +271,10 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	out := SearchOutput{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, Results: []Hit{}}
+	out := SearchOutput{Retriever: resp.Retriever, Tokenizer: resp.Tokenizer, Results: []Hit{}, Notices: []Notice{}}
+	for _, n := range resp.Notices {
+		out.Notices = append(out.Notices, Notice{Kind: string(n.Kind), Code: n.Code, Message: s.red(n.Message), Missing: n.Missing})
+	}
 	if c := resp.Confidence; c != nil {
 		out.Confidence = &Confidence{Value: c.Value, Threshold: c.Threshold, Low: c.Low, Missing: c.Missing}
 		if c.Low {

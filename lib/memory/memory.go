@@ -18,7 +18,7 @@
 // the question's tokens as written (a single kanji such as 鍋 is a char-bigram
 // token of the question but never of a longer run in the text), and says so.
 //
-// Imports: lib/chat, lib/store, lib/retrieval, lib/tokenize, lib/trec, lib/provider
+// Imports: lib/chat, lib/store, lib/retrieval, lib/represent, lib/tokenize, lib/trec, lib/provider
 // (the registry, its cache and the local lsa model, to embed a free question)
 // and the standard library; never cmd/ or lib/reproduce.
 package memory
@@ -247,6 +247,11 @@ type Response struct {
 	Confidence *Confidence
 	Warnings   []string // something may be wrong with the ranking
 	Notes      []string // what the search did beyond the database (a question sent to a remote model)
+	// Notices is everything the search says beside its results, in the
+	// order every front end shows it: not found or low confidence, then
+	// the warnings, then the notes (notices.go). Warnings and Notes are
+	// the messages of its warnings and notes.
+	Notices []Notice
 }
 
 // Confidence is a result list's confidence (ConfidenceOf).
@@ -283,10 +288,10 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			return resp, err
 		}
 		if note != "" {
-			resp.Notes = append(resp.Notes, note)
+			resp.note(CodeRemoteQuery, note)
 		}
 		if allZero(v) {
-			resp.Warnings = append(resp.Warnings, fmt.Sprintf("the question shares no term with the vocabulary of %s, so its vector is zero and every vector score is 0: the vector ranking is arbitrary; try other words or a BM25 retriever", m.model))
+			resp.warn(CodeZeroQueryVector, fmt.Sprintf("the question shares no term with the vocabulary of %s, so its vector is zero and every vector score is 0: the vector ranking is arbitrary; try other words or a BM25 retriever", m.model))
 		}
 	}
 	pq := ParseQuestion(q.Text)
@@ -327,7 +332,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		}
 		spans = func(text string) []Span { return Matches(text, terms) }
 		if len(hits) > 0 {
-			resp.Notes = append(resp.Notes, fmt.Sprintf("no %s match; these conversations contain the question's words as written (a word of one character, or inside a longer word, is not a %s term)", m.retriever.Name(), m.tokenizer.Name()))
+			resp.note(CodeLiteralFallback, fmt.Sprintf("no %s match; these conversations contain the question's words as written (a word of one character, or inside a longer word, is not a %s term)", m.retriever.Name(), m.tokenizer.Name()))
 		}
 	}
 	sources := map[string]bool{}
@@ -406,6 +411,20 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			resp.Confidence.Missing = MissingWords(lx.LexicalIndex(), m.tokenizer, pq.Content)
 		}
 	}
+	if len(resp.Results) == 0 && q.filtered() && len(hits) > 0 {
+		resp.note(CodeFiltersMatchNone, filtersNote(len(hits)))
+	}
+	if len(resp.Results) > 0 {
+		if n := m.summaryNote(); n != "" {
+			resp.note(CodeRankedSummaries, n)
+		}
+	}
+	if c := resp.Confidence; c != nil {
+		if n, ok := confidenceNotice(*c, len(resp.Results)); ok {
+			resp.Notices = append(resp.Notices, n)
+		}
+	}
+	sortNotices(resp.Notices)
 	return resp, nil
 }
 

@@ -9,9 +9,9 @@ import (
 // node's number, Message says what it is, Children are the parts it is made
 // of. Producers keep the root's Value equal to the score they report.
 type Explanation struct {
-	Value    float64
-	Message  string
-	Children []Explanation
+	Value    float64       `json:"value"`
+	Message  string        `json:"message"`
+	Children []Explanation `json:"children,omitempty"`
 }
 
 // String renders the tree, one node per line as "%.6g  message", children

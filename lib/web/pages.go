@@ -151,7 +151,7 @@ type searchPage struct {
 	Retrievers []string
 	Results    []memory.Result
 	Confidence *memory.Confidence
-	NotFound   string // memory.NotFoundNote when the confidence is low
+	Notices    []memory.Notice // memory.Response.Notices, shown in order
 	Error      string
 	Elapsed    time.Duration
 	Searched   bool
@@ -176,9 +176,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			resp, err = m.Search(r.Context(), q)
 			p.Elapsed = time.Since(start).Round(time.Microsecond)
 			p.Results = resp.Results
-			if p.Confidence = resp.Confidence; p.Confidence != nil && p.Confidence.Low {
-				p.NotFound = memory.NotFoundNote(*p.Confidence)
-			}
+			p.Confidence, p.Notices = resp.Confidence, resp.Notices
 		}
 		if err != nil {
 			p.Error = err.Error()

@@ -1,0 +1,91 @@
+package memory_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/linemem/linemem/lib/memory"
+)
+
+// TestNotices: each kind of notice comes from the search that calls for it,
+// with its code, in the order not found or low confidence, warnings, notes;
+// the notices' warnings and notes are Response.Warnings and Response.Notes.
+func TestNotices(t *testing.T) {
+	st := historyStore(t)
+	future := time.Date(2099, 1, 1, 0, 0, 0, 0, time.Local)
+	for _, tc := range []struct {
+		name      string
+		opts      memory.Options
+		q         memory.Query
+		wantKinds []memory.NoticeKind
+		wantCodes []string
+	}{
+		{"nothing matches", memory.Options{}, memory.Query{Text: "zqzqzq xyzzy", K: 3},
+			[]memory.NoticeKind{memory.KindNotFound}, []string{memory.CodeNotFound}},
+		{"too little of the question", memory.Options{}, memory.Query{Text: "鍋 zqzqzq xyzzy plugh quux frobnitz", K: 3},
+			[]memory.NoticeKind{memory.KindLowConfidence}, []string{memory.CodeLowConfidence}},
+		{"a filter keeps nothing", memory.Options{}, memory.Query{Text: "保険証", K: 3, Since: future},
+			[]memory.NoticeKind{memory.KindNotFound, memory.KindNote}, []string{memory.CodeNotFound, memory.CodeFiltersMatchNone}},
+		{"a word inside a longer run under the paper's tokenizer", memory.Options{Tokenizer: "paper-regex"}, memory.Query{Text: "保険", K: 3},
+			[]memory.NoticeKind{memory.KindNote}, []string{memory.CodeLiteralFallback}},
+		{"no term of the model's vocabulary", memory.Options{Retriever: "raw_text_vector"}, memory.Query{Text: "zqzqzq", K: 3},
+			[]memory.NoticeKind{memory.KindWarning}, []string{memory.CodeZeroQueryVector}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := memory.Open(st, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := m.Search(context.Background(), tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kinds []memory.NoticeKind
+			var codes, warnings, notes []string
+			for _, n := range resp.Notices {
+				kinds, codes = append(kinds, n.Kind), append(codes, n.Code)
+				switch n.Kind {
+				case memory.KindWarning:
+					warnings = append(warnings, n.Message)
+				case memory.KindNote:
+					notes = append(notes, n.Message)
+				}
+				if n.Message == "" {
+					t.Errorf("notice %s has no message", n.Code)
+				}
+			}
+			if !reflect.DeepEqual(kinds, tc.wantKinds) || !reflect.DeepEqual(codes, tc.wantCodes) {
+				t.Errorf("notices %+v, want kinds %v with codes %v", resp.Notices, tc.wantKinds, tc.wantCodes)
+			}
+			if !reflect.DeepEqual(warnings, resp.Warnings) || !reflect.DeepEqual(notes, resp.Notes) {
+				t.Errorf("warnings %q and notes %q, want the notices' %q and %q", resp.Warnings, resp.Notes, warnings, notes)
+			}
+		})
+	}
+}
+
+// TestNotFoundNoticeNamesTheMissingWords: a not-found or low-confidence
+// notice carries the question's words the history never contains, the
+// same as the confidence.
+func TestNotFoundNoticeNamesTheMissingWords(t *testing.T) {
+	m, err := memory.Open(historyStore(t), memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := m.Search(context.Background(), memory.Query{Text: "鍋 zqzqzq xyzzy plugh quux frobnitz", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"zqzqzq", "xyzzy", "plugh", "quux", "frobnitz"}
+	if len(resp.Notices) == 0 {
+		t.Fatalf("no notices; confidence %+v", resp.Confidence)
+	}
+	if !reflect.DeepEqual(resp.Notices[0].Missing, want) || !reflect.DeepEqual(resp.Confidence.Missing, want) {
+		t.Errorf("notices %+v, confidence %+v; want missing %q in both", resp.Notices, resp.Confidence, want)
+	}
+	if resp.Notices[0].Message != memory.NotFoundNote(*resp.Confidence) {
+		t.Errorf("message %q, want NotFoundNote %q", resp.Notices[0].Message, memory.NotFoundNote(*resp.Confidence))
+	}
+}
