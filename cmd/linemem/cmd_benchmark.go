@@ -47,8 +47,8 @@ LSA's) (scripts/benchmarks-neural.sh). --units turn,session,chunk limits the
 units study to those units (the pooled corpus runs at each of turn and chunk
 that is listed).
 
-compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
-tables of --seeds-results (results/) and writes users_vs_seeds_claims,
+compare reads users.json of each BENCHMARK_DIR and the saved synthetic
+robustness run of --seeds-results (results/robustness_seeds.json) and writes users_vs_seeds_claims,
 users_vs_seeds_recall and the users_vs_seeds_recall5 figure into --out.
 --db is not used.`,
 		run: runBenchmark,
@@ -67,7 +67,7 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` whose vectors the --work pooled database holds (default: the local LSA model)")
 	units := fs.String("units", "", "comma-separated units of the units study: turn, session, chunk (default: all; the pooled haystack runs with turn)")
 	embedURL := fs.String("embed-url", "", "with --embed-model: the loopback `URL` of an OpenAI-compatible embeddings server that embeds the units study's documents (default: LSA fitted per unit)")
-	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds*.csv")
+	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds.json")
 	fs.BoolVar(&opts.ColumnFigures, "column-figures", false, "draw figures one column wide (3.3 in) instead of the text width (7 in)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {

@@ -28,13 +28,14 @@ var layoutImports = []string{
 // parameters of a run, and the real-data benchmark pipeline (benchmark*.go),
 // which is rewritten on its own.
 var layoutExceptions = map[string]string{
-	"study.go":    "prepares a data folder into a Study: store, retriever builder, experiment.Outcome",
-	"prepare.go":  "ingests a data folder's sources and reads its questions and gold",
-	"vectors.go":  "provides the study's vectors: shipped, or the local LSA embedder's",
-	"validate.go": "checks a prepared study against its data folder",
-	"private.go":  "names sources in the manifest",
-	"manifest.go": "records the parameters of every package a run reads",
-	"benchmark*":  "the real-data benchmark pipeline, rewritten on its own",
+	"study.go":       "prepares a data folder into a Study: store, retriever builder, experiment.Outcome",
+	"prepare.go":     "ingests a data folder's sources and reads its questions and gold",
+	"folder_unit.go": "ingests a converted folder in the chunking unit its dataset.json names",
+	"vectors.go":     "provides the study's vectors: shipped, or the local LSA embedder's",
+	"validate.go":    "checks a prepared study against its data folder",
+	"private.go":     "names sources in the manifest",
+	"manifest.go":    "records the parameters of every package a run reads",
+	"benchmark*":     "the real-data benchmark pipeline, rewritten on its own",
 }
 
 // layoutException reports whether the file base is a layout exception.
