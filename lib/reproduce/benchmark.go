@@ -333,8 +333,24 @@ func (u *Users) ClaimsTable() report.Table {
 
 // Tables returns the per-user tables.
 func (u *Users) Tables() []report.Table {
-	return []report.Table{u.PerUserTable(), u.DistributionTable(), u.ClaimsTable()}
+	ts := make([]report.Table, len(usersTables))
+	for i, table := range usersTables {
+		ts[i] = table(u)
+	}
+	return ts
 }
+
+// usersTables lay out the tables of a per-user benchmark, in order.
+var usersTables = []func(*Users) report.Table{(*Users).PerUserTable, (*Users).DistributionTable, (*Users).ClaimsTable}
+
+// usersArtefacts are what a per-user benchmark writes, in order: the tables
+// of usersTables and users.json.
+var usersArtefacts = append(tableRunArtefacts(usersTables),
+	runArtefact[*Users]{strings.TrimSuffix(BenchmarkUsersFile, ".json"), func(u *Users) (Output, error) {
+		data, err := report.JSON(savedUsers{u.Dataset, u.EmbedModel, u.Opts.Protocol.Tokenizer, u.Opts.Protocol.B, u.Opts.Protocol.Seed, u.B, u.BootstrapSeed, u.Results, u.HeldOut})
+		return Output{File: &File{Name: BenchmarkUsersFile, Data: data}}, err
+	}},
+)
 
 // savedUsers is users.json.
 type savedUsers struct {
@@ -351,17 +367,8 @@ type savedUsers struct {
 
 // WriteAll writes the tables and users.json into outDir.
 func (u *Users) WriteAll(outDir string) ([]string, error) {
-	var written []string
-	for _, t := range u.Tables() {
-		paths, err := WriteTable(t, outDir)
-		written = append(written, paths...)
-		if err != nil {
-			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
-		}
-	}
-	path := filepath.Join(outDir, BenchmarkUsersFile)
-	err := report.WriteJSON(path, savedUsers{u.Dataset, u.EmbedModel, u.Opts.Protocol.Tokenizer, u.Opts.Protocol.B, u.Opts.Protocol.Seed, u.B, u.BootstrapSeed, u.Results, u.HeldOut})
-	return append(written, path), err
+	width, height := u.Opts.FigureSize()
+	return writeRun(u, usersArtefacts, outDir, width, height)
 }
 
 // LoadUsers reads users.json and aggregates it again.

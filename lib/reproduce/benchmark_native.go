@@ -134,11 +134,15 @@ func nativeUnits(s *Study) (map[string][]string, map[string]string, map[string][
 	return turnsOf, sessionOf, evidence, nil
 }
 
+// nativeArtefacts are what WriteNative writes: the table of
+// benchmark-native metrics.
+var nativeArtefacts = []runArtefact[*Study]{{BenchmarkNativeSlug, func(s *Study) (Output, error) {
+	t, err := NativeTable(s)
+	return Output{Table: &t}, err
+}}}
+
 // WriteNative writes NativeTable into outDir.
 func WriteNative(s *Study, outDir string) ([]string, error) {
-	t, err := NativeTable(s)
-	if err != nil {
-		return nil, err
-	}
-	return WriteTable(t, outDir)
+	width, height := s.Opts.FigureSize()
+	return writeRun(s, nativeArtefacts, outDir, width, height)
 }
