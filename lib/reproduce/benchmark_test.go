@@ -28,10 +28,10 @@ func fakeUsers(t *testing.T) *reproduce.Users {
 
 func TestSingleOrder(t *testing.T) {
 	u := fakeUsers(t)
-	if got, want := reproduce.SingleOrder(u.Results[0]), "E-BM25 > E-Vec > S-Vec > S-BM25 > R-BM25"; got != want {
+	if got, want := reproduce.SingleOrder(u.Results[0], u.Opts.Protocol.SelectionMetric), "E-BM25 > E-Vec > S-Vec > S-BM25 > R-BM25"; got != want {
 		t.Errorf("order of user 1 = %q, want %q", got, want)
 	}
-	if got, want := reproduce.SingleOrder(u.Results[1]), "R-BM25 > S-BM25 > S-Vec > E-Vec > E-BM25"; got != want {
+	if got, want := reproduce.SingleOrder(u.Results[1], u.Opts.Protocol.SelectionMetric), "R-BM25 > S-BM25 > S-Vec > E-Vec > E-BM25"; got != want {
 		t.Errorf("order of user 2 = %q, want %q", got, want)
 	}
 }
