@@ -35,7 +35,7 @@ var layoutExceptions = map[string]string{
 	"validate.go":    "checks a prepared study against its data folder",
 	"private.go":     "names sources in the manifest",
 	"manifest.go":    "records the parameters of every package a run reads",
-	"benchmark*":     "the real-data benchmark pipeline, rewritten on its own",
+	"benchmark*":     "the real-data benchmark pipeline (Benchmark: input checks, per-user and units runs, native metrics), rewritten on its own",
 }
 
 // layoutException reports whether the file base is a layout exception.
