@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/linemem/linemem/lib/atomicdir"
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/provider/openai"
 	"github.com/linemem/linemem/lib/reproduce"
@@ -47,8 +46,8 @@ LSA's) (scripts/benchmarks-neural.sh). --units turn,session,chunk limits the
 units study to those units (the pooled corpus runs at each of turn and chunk
 that is listed).
 
-compare reads users.json of each BENCHMARK_DIR and the synthetic robustness
-tables of --seeds-results (results/) and writes users_vs_seeds_claims,
+compare reads users.json of each BENCHMARK_DIR and the saved synthetic
+robustness run of --seeds-results (results/robustness_seeds.json) and writes users_vs_seeds_claims,
 users_vs_seeds_recall and the users_vs_seeds_recall5 figure into --out.
 --db is not used.`,
 		run: runBenchmark,
@@ -67,7 +66,7 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` whose vectors the --work pooled database holds (default: the local LSA model)")
 	units := fs.String("units", "", "comma-separated units of the units study: turn, session, chunk (default: all; the pooled haystack runs with turn)")
 	embedURL := fs.String("embed-url", "", "with --embed-model: the loopback `URL` of an OpenAI-compatible embeddings server that embeds the units study's documents (default: LSA fitted per unit)")
-	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds*.csv")
+	seedsResults := fs.String("seeds-results", "results", "compare: folder `DIR` holding robustness_seeds.json")
 	fs.BoolVar(&opts.ColumnFigures, "column-figures", false, "draw figures one column wide (3.3 in) instead of the text width (7 in)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -98,33 +97,7 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	if *work == "" {
 		*work = filepath.Join(filepath.Dir(filepath.Clean(opts.DataDir)), *name+".work")
 	}
-	userDirs, skipped, err := checkBenchmarkInputs(opts.DataDir, *out, *work)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(*work, 0o755); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(filepath.Clean(*out)), 0o755); err != nil {
-		return err
-	}
-	final := *out
-	outDir, err := atomicdir.Begin(final, func(existing string) error {
-		if entries, err := os.ReadDir(existing); err != nil || len(entries) == 0 {
-			return err
-		}
-		if _, err := os.Stat(filepath.Join(existing, reproduce.BenchmarkUsersFile)); err != nil {
-			return fmt.Errorf("%s is not empty and holds no %s of an earlier benchmark: give a new or empty --out", existing, reproduce.BenchmarkUsersFile)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	defer outDir.Abort()
-	*out = outDir.Path()
-	dirs, err := copyUserFolders(userDirs, filepath.Join(*work, "users"))
-	if err != nil {
+	if err := checkBenchmarkFlags(opts.DataDir, *out, *work); err != nil {
 		return err
 	}
 	opts.Log = env.stderr
@@ -132,79 +105,42 @@ func runBenchmark(env *environment, c *command, args []string) error {
 		opts.Log = io.Discard
 	}
 	start := time.Now()
-	opts.DBPath = filepath.Join(*work, "pooled.db")
-	s, err := reproduce.Prepare(opts)
+	rep, err := reproduce.Benchmark(reproduce.BenchmarkOptions{Options: opts, Name: *name, Out: *out, Work: *work})
 	if err != nil {
 		return err
 	}
-	written, err := reproduce.WritePaper(s, *out)
-	if err == nil {
-		err = reproduce.ShipVectors(s, dirs)
-	}
-	pooledModel := s.EmbedModel
-	if err == nil {
-		var native []string
-		native, err = reproduce.WriteNative(s, *out)
-		written = append(written, native...)
-	}
-	given := opts.EmbedModel != ""
-	opts.EmbedModel = ""
-	if given && opts.UnitEncoder == nil {
-		fmt.Fprintln(opts.Log, "the units study is left out: --embed-model without --embed-url would give it LSA vectors")
-	} else if err == nil && reproduce.HasNative(opts.DataDir) {
-		var units []string
-		units, err = writeUnits(*name, s, dirs, *work, opts, *out)
-		written = append(written, units...)
-	}
-	if cerr := s.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	u, err := reproduce.RunUsers(*name, dirs, *work, opts)
-	if err != nil {
-		return err
-	}
-	u.EmbedModel = pooledModel + " fitted once on the pooled corpus"
-	if given {
-		u.EmbedModel = pooledModel + ", the pooled study's vectors"
-	}
-	paths, err := u.WriteAll(*out)
-	written = append(written, paths...)
-	if err != nil {
-		return err
-	}
-	path, err := reproduce.WriteDatasetInfo(opts.DataDir, *out)
-	if err != nil {
-		return err
-	}
-	written = append(written, path)
-	if err := outDir.Commit(); err != nil {
-		return err
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(env.stdout, "skipped %d users without answerable questions: %s\n", len(skipped), strings.Join(skipped, ", "))
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(env.stdout, "skipped %d users without answerable questions: %s\n", len(rep.Skipped), strings.Join(rep.Skipped, ", "))
 	}
 	if opts.UnitEncoder != nil {
 		fmt.Fprintf(env.stdout, "units study: %d texts embedded with %s at %s\n", opts.UnitEncoder.Sent, opts.UnitEncoder.Embedder.Model(), *embedURL)
 	}
-	fmt.Fprintf(env.stdout, "wrote %d files to %s in %s\n", len(written), final, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(env.stdout, "wrote %d files to %s in %s\n", len(rep.Written), *out, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
-// writeUnits runs the study at the field's units (turn, session, chunk per
-// conversation; turn on the pooled haystack), writes its tables into out and
-// its unit runs into work (reproduce.RunsDir).
-func writeUnits(name string, pooled *reproduce.Study, dirs []string, work string, opts reproduce.Options, out string) ([]string, error) {
-	u, err := reproduce.RunUnits(name, pooled, dirs, work, opts)
+// checkBenchmarkFlags refuses folders that would make benchmark write into
+// its input: --data must be a folder; --out and --work lie outside --data,
+// and --data and --work outside --out (which is replaced as a whole).
+func checkBenchmarkFlags(data, out, work string) error {
+	info, err := os.Stat(data)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("%w; `linemem datasets convert` writes it (and `linemem datasets fetch` downloads the original)", err)
 	}
-	if _, err := u.WriteRuns(filepath.Join(work, reproduce.RunsDir)); err != nil {
-		return nil, err
+	if !info.IsDir() {
+		return fmt.Errorf("%w: --data %s is not a folder: give the folder `linemem datasets convert` wrote", errUsage, data)
 	}
-	return u.WriteAll(out)
+	switch {
+	case within(out, data):
+		return fmt.Errorf("%w: --out %s lies in --data %s: nothing is written into the data folder", errUsage, out, data)
+	case within(data, out):
+		return fmt.Errorf("%w: --data %s lies in --out %s, which is replaced as a whole", errUsage, data, out)
+	case within(work, out):
+		return fmt.Errorf("%w: --work %s lies in --out %s, which is replaced as a whole", errUsage, work, out)
+	case within(work, data):
+		return fmt.Errorf("%w: --work %s lies in --data %s: nothing is written into the data folder", errUsage, work, data)
+	}
+	return nil
 }
 
 // unitEncoder embeds the units study's documents with model at url, which

@@ -20,7 +20,8 @@ For every seed, generates the synthetic corpus (as ` + "`linemem synth --seed N`
 ingests it into a database of its own and runs the paper protocol (single
 retrievers, the 126-configuration sweep and its selection, the selected hybrid
 against the best single retriever). Writes robustness_seeds*.{csv,md,tex}, a
-per-seed CSV and a Recall@5 figure into DIR. The output depends only on the
+per-seed CSV, a Recall@5 figure and the per-seed results as JSON
+(robustness_seeds.json, read by ` + "`linemem benchmark compare`" + `) into DIR. The output depends only on the
 seeds, the scale and the bootstrap settings, not on --workers or the order of
 --seeds. With --work, each seed's data and database are kept there and reused by
 a rerun; without it they live in temporary folders. --db is not used.`,

@@ -25,17 +25,22 @@ var layoutImports = []string{
 
 // layoutExceptions are the files of lib/reproduce that do more than lay out,
 // each with why: preparing a data folder into a Study, recording the
-// parameters of a run, and the real-data benchmark pipeline (benchmark*.go),
-// which is rewritten on its own.
+// parameters of a run, and the real-data benchmark pipeline, whose
+// computations are to move to lib/beyond (benchmark_compare.go, its
+// comparison with the synthetic seeds, is a layout).
 var layoutExceptions = map[string]string{
-	"study.go":       "prepares a data folder into a Study: store, retriever builder, experiment.Outcome",
-	"prepare.go":     "ingests a data folder's sources and reads its questions and gold",
-	"vectors.go":     "provides the study's vectors: shipped, or the local LSA embedder's",
-	"validate.go":    "checks a prepared study against its data folder",
-	"private.go":     "names sources in the manifest",
-	"manifest.go":    "records the parameters of every package a run reads",
-	"folder_unit.go": "prepares a converted folder in the chunking unit its dataset.json names",
-	"benchmark*":     "the real-data benchmark pipeline, rewritten on its own",
+	"study.go":            "prepares a data folder into a Study: store, retriever builder, experiment.Outcome",
+	"prepare.go":          "ingests a data folder's sources and reads its questions and gold",
+	"folder_unit.go":      "ingests a converted folder in the chunking unit its dataset.json names",
+	"vectors.go":          "provides the study's vectors: shipped, or the local LSA embedder's",
+	"validate.go":         "checks a prepared study against its data folder",
+	"private.go":          "names sources in the manifest",
+	"manifest.go":         "records the parameters of every package a run reads",
+	"benchmark.go":        "runs the paper protocol on each user's folder (RunUsers) with the pooled study's vectors shipped to it",
+	"benchmark_units.go":  "runs the study at the field's units: a corpus per unit and conversation, its runs written for the native scripts",
+	"benchmark_native.go": "derives sessions from the stored messages and resolves the evidence turns for the native metrics",
+	"benchmark_run.go":    "the real-data benchmark pipeline (Benchmark): stages the output folder and replaces it when every study is written",
+	"benchmark_inputs.go": "checks a converted folder's files and copies the user folders the per-user runs write into",
 }
 
 // layoutException reports whether the file base is a layout exception.

@@ -12,9 +12,16 @@ import (
 // order and map keys are sorted (encoding/json). HTML characters are not
 // escaped, so "<", ">" and "&" stay readable.
 func WriteJSON(path string, v any) error {
-	var b bytes.Buffer
-	if err := jsonl.WriteIndented(&b, v); err != nil {
+	data, err := JSON(v)
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return os.WriteFile(path, data, 0o644)
+}
+
+// JSON is what WriteJSON writes for v.
+func JSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	err := jsonl.WriteIndented(&b, v)
+	return b.Bytes(), err
 }

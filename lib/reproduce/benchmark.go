@@ -204,10 +204,10 @@ func shortNames() map[string]string {
 	return m
 }
 
-// SingleOrder lists r's single retrievers by the selection metric, best
-// first (ties: Table 3 order), as short labels joined by " > ".
-func SingleOrder(r robustness.SeedResult) string {
-	metric := experiment.PaperProtocol().SelectionMetric
+// SingleOrder lists r's single retrievers by metric (the protocol's
+// selection metric), best first (ties: Table 3 order), as short labels
+// joined by " > ".
+func SingleOrder(r robustness.SeedResult, metric string) string {
 	es := slices.Clone(r.Singles)
 	slices.SortStableFunc(es, func(a, b robustness.Estimate) int {
 		x, y := a.Metrics[metric].Mean, b.Metrics[metric].Mean
@@ -232,7 +232,7 @@ func SingleOrder(r robustness.SeedResult) string {
 // with the question-level interval, and its paired difference from the best
 // single retriever with its interval. Users are numbered, never named.
 func (u *Users) PerUserTable() report.Table {
-	metric := experiment.PaperProtocol().SelectionMetric
+	metric := u.Opts.Protocol.SelectionMetric
 	t := report.Table{Slug: BenchmarkUsersSlug, Abbreviations: robustnessAbbreviations,
 		Caption: fmt.Sprintf("The paper protocol on each of %d users of %s", u.n(), u.Dataset),
 		Columns: []string{"User", "Chunks", "Random Recall@5", "Questions", "Single retrievers by Recall@5", "Best single", "Selected pairing", "β", "Hybrid Recall@5 (95% CI)", "Hybrid − best single, in sample (95% CI)"},
@@ -245,7 +245,7 @@ func (u *Users) PerUserTable() report.Table {
 	short := shortNames()
 	for i, r := range u.Results {
 		sel, gain := r.Selected.Metrics[metric], r.Gain[metric]
-		row := []string{fmt.Sprintf(benchmarkUserLabelPattern, r.Seed), fmt.Sprint(r.Chunks), report.F3(metrics.RandomRecall(r.Chunks, 1, 5)), fmt.Sprint(r.Questions), SingleOrder(r), short[r.BestSingle],
+		row := []string{fmt.Sprintf(benchmarkUserLabelPattern, r.Seed), fmt.Sprint(r.Chunks), report.F3(metrics.RandomRecall(r.Chunks, 1, 5)), fmt.Sprint(r.Questions), SingleOrder(r, metric), short[r.BestSingle],
 			r.Selected.Pairing, fmt.Sprintf("%.2f", r.Selected.Beta),
 			report.F3(sel.Mean) + " " + report.CI3(sel.Lo, sel.Hi), report.Signed3(gain.Mean) + " " + report.CI3(gain.Lo, gain.Hi)}
 		if len(u.HeldOut) == u.n() {
@@ -333,8 +333,24 @@ func (u *Users) ClaimsTable() report.Table {
 
 // Tables returns the per-user tables.
 func (u *Users) Tables() []report.Table {
-	return []report.Table{u.PerUserTable(), u.DistributionTable(), u.ClaimsTable()}
+	ts := make([]report.Table, len(usersTables))
+	for i, table := range usersTables {
+		ts[i] = table(u)
+	}
+	return ts
 }
+
+// usersTables lay out the tables of a per-user benchmark, in order.
+var usersTables = []func(*Users) report.Table{(*Users).PerUserTable, (*Users).DistributionTable, (*Users).ClaimsTable}
+
+// usersArtefacts are what a per-user benchmark writes, in order: the tables
+// of usersTables and users.json.
+var usersArtefacts = append(tableRunArtefacts(usersTables),
+	runArtefact[*Users]{strings.TrimSuffix(BenchmarkUsersFile, ".json"), func(u *Users) (Output, error) {
+		data, err := report.JSON(savedUsers{u.Dataset, u.EmbedModel, u.Opts.Protocol.Tokenizer, u.Opts.Protocol.B, u.Opts.Protocol.Seed, u.B, u.BootstrapSeed, u.Results, u.HeldOut})
+		return Output{File: &File{Name: BenchmarkUsersFile, Data: data}}, err
+	}},
+)
 
 // savedUsers is users.json.
 type savedUsers struct {
@@ -351,17 +367,8 @@ type savedUsers struct {
 
 // WriteAll writes the tables and users.json into outDir.
 func (u *Users) WriteAll(outDir string) ([]string, error) {
-	var written []string
-	for _, t := range u.Tables() {
-		paths, err := WriteTable(t, outDir)
-		written = append(written, paths...)
-		if err != nil {
-			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
-		}
-	}
-	path := filepath.Join(outDir, BenchmarkUsersFile)
-	err := report.WriteJSON(path, savedUsers{u.Dataset, u.EmbedModel, u.Opts.Protocol.Tokenizer, u.Opts.Protocol.B, u.Opts.Protocol.Seed, u.B, u.BootstrapSeed, u.Results, u.HeldOut})
-	return append(written, path), err
+	width, height := u.Opts.FigureSize()
+	return writeRun(u, usersArtefacts, outDir, width, height)
 }
 
 // LoadUsers reads users.json and aggregates it again.

@@ -2,12 +2,9 @@ package reproduce
 
 import (
 	"cmp"
-	"encoding/csv"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+	"slices"
 
 	"gonum.org/v1/plot"
 
@@ -18,102 +15,43 @@ import (
 
 // Files comparing the per-user studies with the synthetic seeds.
 const (
-	CompareClaimsSlug  = "users_vs_seeds_claims"  // each of the paper's statements: on how many seeds, on how many users of each data set
-	CompareRecallSlug  = "users_vs_seeds_recall"  // Recall@5 of every retriever: mean over seeds or users, with the unit-level interval
-	CompareFigureSlug  = "users_vs_seeds_recall5" // the same as a figure
-	syntheticLabel     = "synthetic seeds"
-	recallMetricHeader = "Recall@5"
+	CompareClaimsSlug = "users_vs_seeds_claims"  // each of the paper's statements: on how many seeds, on how many users of each data set
+	CompareRecallSlug = "users_vs_seeds_recall"  // Recall@5 of every retriever: mean over seeds or users, with the unit-level interval
+	CompareFigureSlug = "users_vs_seeds_recall5" // the same as a figure
+	syntheticLabel    = "synthetic seeds"
 )
-
-// syntheticRow is one retriever's Recall@5 over the synthetic seeds, read
-// from robustness_seeds.csv.
-type syntheticRow struct {
-	Mean, Lo, Hi float64
-}
-
-// readSynthetic reads the committed robustness files of dir: Recall@5 rows
-// of robustness_seeds.csv (mean and seed-level interval) and the "Holds on"
-// column of robustness_seeds_claims.csv, by statement.
-func readSynthetic(dir string) (map[string]syntheticRow, map[string]string, error) {
-	rows, err := readCSV(filepath.Join(dir, RobustnessSlug+".csv"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w (written by `make robustness`)", err)
-	}
-	recall := map[string]syntheticRow{}
-	for i, r := range rows[1:] {
-		if len(r) < 4 || r[1] != recallMetricHeader {
-			continue
-		}
-		mean, err1 := strconv.ParseFloat(r[2], 64)
-		lo, hi, err2 := parseCI(r[3])
-		if err1 != nil || err2 != nil {
-			return nil, nil, fmt.Errorf("%s:%d: expected a mean and a \"[lo, hi]\" seed interval", filepath.Join(dir, RobustnessSlug+".csv"), i+2)
-		}
-		recall[r[0]] = syntheticRow{mean, lo, hi}
-	}
-	claims := map[string]string{}
-	rows, err = readCSV(filepath.Join(dir, RobustnessClaimsSlug+".csv"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w (written by `make robustness`)", err)
-	}
-	for _, r := range rows[1:] {
-		if len(r) >= 3 {
-			claims[r[0]] = r[2]
-		}
-	}
-	return recall, claims, nil
-}
-
-func readCSV(path string) ([][]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("%s: empty", path)
-	}
-	return rows, nil
-}
-
-// parseCI reads "[lo, hi]".
-func parseCI(s string) (float64, float64, error) {
-	inner, ok := strings.CutPrefix(strings.TrimSpace(s), "[")
-	inner, ok2 := strings.CutSuffix(inner, "]")
-	a, b, ok3 := strings.Cut(inner, ",")
-	if !ok || !ok2 || !ok3 {
-		return 0, 0, fmt.Errorf("not an interval: %q", s)
-	}
-	lo, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
-	if err != nil {
-		return 0, 0, err
-	}
-	hi, err := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	return lo, hi, err
-}
 
 // Comparison sets the per-user studies beside the synthetic seeds.
 type Comparison struct {
 	Users         []*Users
-	ColumnFigures bool // WriteAll draws the figure one column wide
-	synthetic     map[string]syntheticRow
-	claims        map[string]string
+	Seeds         *Robustness // the synthetic seeds; its Protocol names the retrievers and the selection metric
+	ColumnFigures bool        // WriteAll draws the figure one column wide
 }
 
-// NewComparison reads the synthetic robustness files of robustnessDir.
+// NewComparison reads the saved synthetic robustness run of robustnessDir
+// (RobustnessSavedFile, written by `linemem robustness`).
 func NewComparison(robustnessDir string, users []*Users) (*Comparison, error) {
 	if len(users) == 0 {
 		return nil, fmt.Errorf("comparison: no per-user study")
 	}
-	rec, claims, err := readSynthetic(robustnessDir)
+	seeds, err := LoadRobustness(filepath.Join(robustnessDir, RobustnessSavedFile))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (written by `make robustness`)", err)
 	}
-	return &Comparison{Users: users, synthetic: rec, claims: claims}, nil
+	return &Comparison{Users: users, Seeds: seeds}, nil
+}
+
+// protocol is the protocol the synthetic seeds ran.
+func (c *Comparison) protocol() experiment.Protocol { return c.Seeds.Opts.Protocol }
+
+// seedClaims is, by statement, on how many synthetic seeds each of
+// robustness.Claims holds ("k of n").
+func (c *Comparison) seedClaims() map[string]string {
+	held := map[string]string{}
+	for _, cl := range c.Seeds.Claims {
+		held[cl.Statement] = c.Seeds.ofSeeds(cl.Seeds)
+	}
+	return held
 }
 
 // ClaimsTable lists every statement of robustness.Claims with the paper's
@@ -129,8 +67,9 @@ func (c *Comparison) ClaimsTable() report.Table {
 		t.Columns = append(t.Columns, u.Dataset+" users")
 		t.Align = append(t.Align, report.AlignRight)
 	}
+	seeds := c.seedClaims()
 	for i, cl := range robustness.Claims {
-		row := []string{cl.Statement, cl.Paper, cmp.Or(c.claims[cl.Statement], "–")}
+		row := []string{cl.Statement, cl.Paper, cmp.Or(seeds[cl.Statement], "–")}
 		for _, u := range c.Users {
 			row = append(row, u.ofUsers(u.Claims[i].Seeds))
 		}
@@ -153,17 +92,18 @@ func (c *Comparison) RecallTable() report.Table {
 		t.Columns = append(t.Columns, u.Dataset+" users")
 		t.Align = append(t.Align, report.AlignLeft)
 	}
-	for _, name := range append(append([]string(nil), experiment.PaperProtocol().Singles...), robustness.SelectedHybrid, robustness.HybridGain) {
+	p := c.protocol()
+	for _, name := range append(slices.Clone(p.Singles), robustness.SelectedHybrid, robustness.HybridGain) {
 		f := report.F3
 		if name == robustness.HybridGain {
 			f = report.Signed3
 		}
 		row := []string{name, "–"}
-		if s, ok := c.synthetic[name]; ok {
-			row[1] = f(s.Mean) + " " + report.CI3(s.Lo, s.Hi)
+		if s, ok := c.Seeds.Row(name, p.SelectionMetric); ok {
+			row[1] = f(s.Mean) + " " + report.CI3(s.SeedCI.Lo, s.SeedCI.Hi)
 		}
 		for _, u := range c.Users {
-			r, ok := u.Row(name, experiment.PaperProtocol().SelectionMetric)
+			r, ok := u.Row(name, p.SelectionMetric)
 			cell := "–"
 			if ok {
 				cell = f(r.Mean) + " " + report.CI3(r.SeedCI.Lo, r.SeedCI.Hi)
@@ -172,7 +112,6 @@ func (c *Comparison) RecallTable() report.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	p := experiment.PaperProtocol()
 	t.Notes = []string{fmt.Sprintf("Mean over units (20 synthetic seeds; 10 LoCoMo conversations; 20 RealPersonaChat participants), percentile bootstrap over units (B = %d, seed = %d). Questions differ in kind between the columns: template questions (synthetic), human-checked QA (LoCoMo), simulated known-item queries (RealPersonaChat).", p.B, p.Seed)}
 	return t
 }
@@ -181,12 +120,13 @@ func (c *Comparison) RecallTable() report.Table {
 // population.
 func (c *Comparison) Figure() (*plot.Plot, error) {
 	var items []report.LabeledCI
-	for _, name := range append(append([]string(nil), experiment.PaperProtocol().Singles...), robustness.SelectedHybrid) {
-		if s, ok := c.synthetic[name]; ok {
-			items = append(items, report.LabeledCI{Label: name + " · synthetic", Value: s.Mean, Lo: s.Lo, Hi: s.Hi})
+	p := c.protocol()
+	for _, name := range append(slices.Clone(p.Singles), robustness.SelectedHybrid) {
+		if s, ok := c.Seeds.Row(name, p.SelectionMetric); ok {
+			items = append(items, report.LabeledCI{Label: name + " · synthetic", Value: s.Mean, Lo: s.SeedCI.Lo, Hi: s.SeedCI.Hi})
 		}
 		for _, u := range c.Users {
-			if r, ok := u.Row(name, experiment.PaperProtocol().SelectionMetric); ok {
+			if r, ok := u.Row(name, p.SelectionMetric); ok {
 				items = append(items, report.LabeledCI{Label: name + " · " + u.Dataset, Value: r.Mean, Lo: r.SeedCI.Lo, Hi: r.SeedCI.Hi})
 			}
 		}
@@ -194,28 +134,23 @@ func (c *Comparison) Figure() (*plot.Plot, error) {
 	return report.PointsWithCI("Recall@5 over seeds and users (95% interval over units)", "Recall@5", items)
 }
 
+// comparisonArtefacts are what a comparison writes, in order: both tables
+// and the figure.
+var comparisonArtefacts = append(tableRunArtefacts([]func(*Comparison) report.Table{(*Comparison).ClaimsTable, (*Comparison).RecallTable}),
+	runArtefact[*Comparison]{CompareFigureSlug, func(c *Comparison) (Output, error) {
+		p, err := c.Figure()
+		return Output{Figure: &Figure{Slug: CompareFigureSlug, Plot: p, Notes: c.RecallTable().Notes}}, err
+	}},
+)
+
 // WriteAll writes both tables and the figure with its caption file into
 // outDir: the figure at the text width and 1.6 times the default height, or
 // one column wide when ColumnFigures is set (taller where its stacked row
 // labels need it, report.SaveFigure).
 func (c *Comparison) WriteAll(outDir string) ([]string, error) {
-	var written []string
-	for _, t := range []report.Table{c.ClaimsTable(), c.RecallTable()} {
-		paths, err := WriteTable(t, outDir)
-		written = append(written, paths...)
-		if err != nil {
-			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
-		}
-	}
-	p, err := c.Figure()
-	if err != nil {
-		return written, err
-	}
 	width, height := report.DefaultWidth, 1.6*report.DefaultHeight
 	if c.ColumnFigures {
 		width, height = report.ColumnWidth, report.ColumnHeight
 	}
-	f := Figure{Slug: CompareFigureSlug, Plot: p, Notes: c.RecallTable().Notes}
-	paths, err := f.Save(outDir, width, height)
-	return append(written, paths...), err
+	return writeRun(c, comparisonArtefacts, outDir, width, height)
 }

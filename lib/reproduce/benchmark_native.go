@@ -6,19 +6,15 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
-	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 )
 
 // BenchmarkNativeSlug names the table of benchmark-native metrics.
 const BenchmarkNativeSlug = "native_metrics"
-
-// NativeCutoffs are the cutoffs of the native metrics (LongMemEval reports
-// 5 and 10).
-var NativeCutoffs = []int{5, 10}
 
 // NativeTable scores the single retrievers and the selected hybrid with
 // LongMemEval's native metrics of lib/metrics (recall_any, recall_all and
@@ -46,36 +42,30 @@ func NativeTable(s *Study) (report.Table, error) {
 	for _, c := range s.Chunks {
 		sessionsOf[c.ID] = []string{sessionOf[c.MessageIDs[0]]}
 	}
+	qids := sel.Result.QIDs
+	goldSessions := map[string][]string{}
+	for _, q := range qids {
+		for _, m := range evidence[q] {
+			if !slices.Contains(goldSessions[q], sessionOf[m]) {
+				goldSessions[q] = append(goldSessions[q], sessionOf[m])
+			}
+		}
+	}
+	scores := beyond.NativeScores(append(slices.Clone(singles), sel), qids, sessionsOf, goldSessions)
 	t := report.Table{Slug: BenchmarkNativeSlug, Caption: "Benchmark-native retrieval metrics beside the paper's",
 		Columns: []string{"Retriever", "Granularity"}, Align: []report.Alignment{report.AlignLeft, report.AlignLeft}}
-	for _, k := range NativeCutoffs {
+	for _, k := range beyond.NativeCutoffs {
 		t.Columns = append(t.Columns, fmt.Sprintf("recall_any@%d", k), fmt.Sprintf("recall_all@%d", k), fmt.Sprintf("ndcg_any@%d", k))
 		t.Align = append(t.Align, report.AlignRight, report.AlignRight, report.AlignRight)
 	}
-	qids := sel.Result.QIDs
-	for _, ev := range append(slices.Clone(singles), sel) {
-		name := ev.Name
-		if ev == sel {
+	for i, sc := range scores {
+		name := sc.Name
+		if i == len(scores)-1 {
 			name = "selected " + cfg.Name
 		}
 		row := []string{name, "session"}
-		for _, k := range NativeCutoffs {
-			var anyHit, allHit, nd float64
-			for _, q := range qids {
-				var gl []string
-				for _, m := range evidence[q] {
-					if !slices.Contains(gl, sessionOf[m]) {
-						gl = append(gl, sessionOf[m])
-					}
-				}
-				ranked := metrics.UnitRanking(ev.Run[q], sessionsOf)
-				judged := metrics.UnitJudgments(gl)
-				anyHit += metrics.RecallAny(ranked, judged, k)
-				allHit += metrics.RecallAll(ranked, judged, k)
-				nd += metrics.NDCGAny(ranked, judged, k)
-			}
-			n := float64(max(1, len(qids)))
-			row = append(row, report.F3(anyHit/n), report.F3(allHit/n), report.F3(nd/n))
+		for j := range beyond.NativeCutoffs {
+			row = append(row, report.F3(sc.RecallAny[j]), report.F3(sc.RecallAll[j]), report.F3(sc.NDCGAny[j]))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -134,11 +124,15 @@ func nativeUnits(s *Study) (map[string][]string, map[string]string, map[string][
 	return turnsOf, sessionOf, evidence, nil
 }
 
+// nativeArtefacts are what WriteNative writes: the table of
+// benchmark-native metrics.
+var nativeArtefacts = []runArtefact[*Study]{{BenchmarkNativeSlug, func(s *Study) (Output, error) {
+	t, err := NativeTable(s)
+	return Output{Table: &t}, err
+}}}
+
 // WriteNative writes NativeTable into outDir.
 func WriteNative(s *Study, outDir string) ([]string, error) {
-	t, err := NativeTable(s)
-	if err != nil {
-		return nil, err
-	}
-	return WriteTable(t, outDir)
+	width, height := s.Opts.FigureSize()
+	return writeRun(s, nativeArtefacts, outDir, width, height)
 }

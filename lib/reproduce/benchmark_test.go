@@ -1,12 +1,13 @@
 package reproduce_test
 
 import (
-	"os"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/linemem/linemem/lib/experiment"
+	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/reproduce"
 	"github.com/linemem/linemem/lib/robustness"
@@ -27,10 +28,10 @@ func fakeUsers(t *testing.T) *reproduce.Users {
 
 func TestSingleOrder(t *testing.T) {
 	u := fakeUsers(t)
-	if got, want := reproduce.SingleOrder(u.Results[0]), "E-BM25 > E-Vec > S-Vec > S-BM25 > R-BM25"; got != want {
+	if got, want := reproduce.SingleOrder(u.Results[0], u.Opts.Protocol.SelectionMetric), "E-BM25 > E-Vec > S-Vec > S-BM25 > R-BM25"; got != want {
 		t.Errorf("order of user 1 = %q, want %q", got, want)
 	}
-	if got, want := reproduce.SingleOrder(u.Results[1]), "R-BM25 > S-BM25 > S-Vec > E-Vec > E-BM25"; got != want {
+	if got, want := reproduce.SingleOrder(u.Results[1], u.Opts.Protocol.SelectionMetric), "R-BM25 > S-BM25 > S-Vec > E-Vec > E-BM25"; got != want {
 		t.Errorf("order of user 2 = %q, want %q", got, want)
 	}
 }
@@ -71,33 +72,36 @@ func TestUsersTables(t *testing.T) {
 	}
 }
 
-func TestComparisonReadsSyntheticFiles(t *testing.T) {
+// TestComparisonReadsSavedSeeds writes a multi-seed run as `linemem
+// robustness` does and checks that the comparison shows its numbers: the
+// seeds on which each statement holds and the mean Recall@5 with its
+// seed-level interval, as the run's own tables do.
+func TestComparisonReadsSavedSeeds(t *testing.T) {
+	seeds := fakeRobustness(t)
 	dir := t.TempDir()
-	must := func(err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if _, err := seeds.WriteAll(dir); err != nil {
+		t.Fatal(err)
 	}
-	must(os.WriteFile(filepath.Join(dir, reproduce.RobustnessSlug+".csv"), []byte("Retriever,Metric,Mean,Seed CI,Question CI,Seed 1,Paper\nraw_text_bm25,Recall@5,0.483,\"[0.476, 0.489]\",\"[0.388, 0.577]\",0.476,0.427\nraw_text_bm25,MRR@5,0.4,\"[0.3, 0.5]\",\"[0.3, 0.5]\",0.4,0.3\n"), 0o644))
-	claim := robustness.Claims[0].Statement
-	must(os.WriteFile(filepath.Join(dir, reproduce.RobustnessClaimsSlug+".csv"), []byte("Statement,Paper,Holds on,Share\n\""+claim+"\",yes,14 of 20,70.0%\n"), 0o644))
 	c, err := reproduce.NewComparison(dir, []*reproduce.Users{fakeUsers(t)})
-	must(err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	claims := c.ClaimsTable()
-	if got := claims.Rows[0]; got[2] != "14 of 20" || got[3] != "1 of 2" {
-		t.Errorf("claims row = %v, want 14 of 20 and 1 of 2", got)
+	if got, want := claims.Rows[0][2], fmt.Sprintf("%d of %d", seeds.Claims[0].Seeds, len(seeds.Seeds)); got != want {
+		t.Errorf("claims row %v: seeds cell %q, want %q", claims.Rows[0], got, want)
+	}
+	if got := claims.Rows[0][3]; got != "1 of 2" {
+		t.Errorf("claims row %v: users cell %q, want 1 of 2", claims.Rows[0], got)
 	}
 	rec := c.RecallTable()
-	if got := rec.Rows[0]; got[0] != "raw_text_bm25" || got[1] != "0.483 [0.476, 0.489]" {
-		t.Errorf("recall row = %v", got)
-	}
-	if rec.Rows[1][1] != "–" { // no synthetic row for summary_bm25 in this file
-		t.Errorf("missing synthetic value shown as %q", rec.Rows[1][1])
+	row, _ := seeds.Row("raw_text_bm25", metrics.Recall5)
+	if got, want := rec.Rows[0][1], report.F3(row.Mean)+" "+report.CI3(row.SeedCI.Lo, row.SeedCI.Hi); rec.Rows[0][0] != "raw_text_bm25" || got != want {
+		t.Errorf("recall row %v: seeds cell %q, want %q", rec.Rows[0], got, want)
 	}
 	if _, err := c.Figure(); err != nil {
 		t.Error(err)
 	}
 	if _, err := reproduce.NewComparison(t.TempDir(), []*reproduce.Users{fakeUsers(t)}); err == nil || !strings.Contains(err.Error(), "make robustness") {
-		t.Errorf("missing synthetic files: error %v, want one naming make robustness", err)
+		t.Errorf("missing saved seeds: error %v, want one naming make robustness", err)
 	}
 }

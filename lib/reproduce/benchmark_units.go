@@ -458,16 +458,18 @@ func saveRow(r beyond.UnitRow) savedUnitRow {
 	return s
 }
 
-// WriteAll writes the two tables and units.json into outDir.
-func (u *UnitsStudy) WriteAll(outDir string) ([]string, error) {
-	var written []string
-	for _, t := range []report.Table{u.RecallTable(), u.SelectionTable()} {
-		paths, err := WriteTable(t, outDir)
-		written = append(written, paths...)
-		if err != nil {
-			return written, fmt.Errorf("%s: %w", t.BaseName(), err)
-		}
-	}
+// unitsArtefacts are what a units study writes, in order: its two tables
+// and units.json.
+var unitsArtefacts = append(tableRunArtefacts([]func(*UnitsStudy) report.Table{(*UnitsStudy).RecallTable, (*UnitsStudy).SelectionTable}),
+	runArtefact[*UnitsStudy]{strings.TrimSuffix(BenchmarkUnitsFile, ".json"), func(u *UnitsStudy) (Output, error) {
+		data, err := u.saved()
+		return Output{File: &File{Name: BenchmarkUnitsFile, Data: data}}, err
+	}},
+)
+
+// saved renders units.json: every corpus and unit with its rows, the random
+// floor and the held-out means.
+func (u *UnitsStudy) saved() ([]byte, error) {
 	var saved []savedUnit
 	for _, sc := range u.scopes() {
 		for _, r := range sc.results {
@@ -482,13 +484,16 @@ func (u *UnitsStudy) WriteAll(outDir string) ([]string, error) {
 			saved = append(saved, su)
 		}
 	}
-	path := filepath.Join(outDir, BenchmarkUnitsFile)
-	err := report.WriteJSON(path, struct {
+	return report.JSON(struct {
 		Dataset string      `json:"dataset"`
 		Metric  string      `json:"selection_metric"`
 		Folds   int         `json:"folds"`
 		Seed    uint64      `json:"seed"`
 		Corpora []savedUnit `json:"corpora"`
 	}{u.Dataset, u.Protocol.SelectionMetric, beyond.NestedFolds, u.Protocol.Seed, saved})
-	return append(written, path), err
+}
+
+// WriteAll writes the two tables and units.json into outDir.
+func (u *UnitsStudy) WriteAll(outDir string) ([]string, error) {
+	return writeRun(u, unitsArtefacts, outDir, report.DefaultWidth, report.DefaultHeight)
 }

@@ -36,6 +36,7 @@ const (
 	RobustnessOrderSlug     = "robustness_seeds_order"     // on how many seeds each pairwise order of Table 3 holds
 	RobustnessFigureSlug    = "robustness_seeds_recall5"   // Recall@5 per seed, with the mean, P10–P90 and the paper's value
 	RobustnessPerSeedFile   = "robustness_seeds_per_seed.csv"
+	RobustnessSavedFile     = "robustness_seeds.json" // the per-seed results and settings (Save), read by LoadRobustness and `benchmark compare`
 )
 
 // Robustness is a multi-seed run of the paper protocol with what its tables
@@ -367,7 +368,8 @@ func (r *Robustness) Figure() (*plot.Plot, error) {
 }
 
 // robustnessArtefacts are what a multi-seed run writes, in order: the
-// tables of robustnessTables, the figure and the per-seed CSV.
+// tables of robustnessTables, the figure, the per-seed CSV and the saved
+// results (RobustnessSavedFile).
 var robustnessArtefacts = append(tableRunArtefacts(robustnessTables),
 	runArtefact[*Robustness]{RobustnessFigureSlug, func(r *Robustness) (Output, error) {
 		p, err := r.Figure()
@@ -381,11 +383,15 @@ var robustnessArtefacts = append(tableRunArtefacts(robustnessTables),
 		data, err := r.perSeed()
 		return Output{File: &File{Name: RobustnessPerSeedFile, Data: data}}, err
 	}},
+	runArtefact[*Robustness]{strings.TrimSuffix(RobustnessSavedFile, ".json"), func(r *Robustness) (Output, error) {
+		data, err := r.saved()
+		return Output{File: &File{Name: RobustnessSavedFile, Data: data}}, err
+	}},
 )
 
 // WriteAll writes the tables, the figure with its caption file (at
-// r.Opts.FigureSize) and the per-seed CSV into outDir and returns the paths
-// written.
+// r.Opts.FigureSize), the per-seed CSV and the saved results into outDir and
+// returns the paths written.
 func (r *Robustness) WriteAll(outDir string) ([]string, error) {
 	width, height := r.Opts.FigureSize()
 	return writeRun(r, robustnessArtefacts, outDir, width, height)
@@ -443,11 +449,22 @@ type savedRobustness struct {
 	Results    []robustness.SeedResult `json:"results"`
 }
 
-// Save writes the per-seed results and settings as JSON to path, so that
-// LoadRobustness can rebuild r without running the seeds again (a notebook
-// runs them in one cell and shows them in the next).
+// saved renders what Save writes: indented JSON of the per-seed results and
+// the settings.
+func (r *Robustness) saved() ([]byte, error) {
+	return report.JSON(savedRobustness{r.Scale, r.EmbedModel, r.Opts.Protocol.Tokenizer, r.Opts.Protocol.B, r.Opts.Protocol.Seed, r.B, r.BootstrapSeed, r.Results})
+}
+
+// Save writes the per-seed results and settings as JSON to path (what
+// WriteAll writes as RobustnessSavedFile), so that LoadRobustness can
+// rebuild r without running the seeds again (a notebook runs them in one
+// cell and shows them in the next).
 func (r *Robustness) Save(path string) error {
-	return report.WriteJSON(path, savedRobustness{r.Scale, r.EmbedModel, r.Opts.Protocol.Tokenizer, r.Opts.Protocol.B, r.Opts.Protocol.Seed, r.B, r.BootstrapSeed, r.Results})
+	data, err := r.saved()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
 }
 
 // LoadRobustness reads what Save wrote and aggregates it again.

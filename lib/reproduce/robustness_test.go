@@ -62,7 +62,8 @@ func fakeRobustness(t *testing.T) *reproduce.Robustness {
 
 // TestRobustnessLayout pins the Markdown of the robustness tables (golden
 // files under testdata/) and checks that WriteAll writes every table in three
-// formats, the figure in two and the per-seed CSV, identically twice.
+// formats, the figure, the per-seed CSV and the saved results, identically
+// twice.
 func TestRobustnessLayout(t *testing.T) {
 	r := fakeRobustness(t)
 	for _, tab := range r.Tables() {
@@ -103,7 +104,7 @@ func TestRobustnessLayout(t *testing.T) {
 			want = append(want, slug+ext)
 		}
 	}
-	want = append(want, reproduce.RobustnessFigureSlug+".png", reproduce.RobustnessFigureSlug+".svg", reproduce.RobustnessFigureSlug+".pdf", reproduce.RobustnessFigureSlug+reproduce.CaptionExt, reproduce.RobustnessPerSeedFile)
+	want = append(want, reproduce.RobustnessFigureSlug+".png", reproduce.RobustnessFigureSlug+".svg", reproduce.RobustnessFigureSlug+".pdf", reproduce.RobustnessFigureSlug+reproduce.CaptionExt, reproduce.RobustnessPerSeedFile, reproduce.RobustnessSavedFile)
 	var got []string
 	for _, p := range first {
 		got = append(got, filepath.Base(p))

@@ -1,4 +1,4 @@
-package main
+package reproduce
 
 import (
 	"fmt"
@@ -8,40 +8,20 @@ import (
 
 	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/regularfile"
-	"github.com/linemem/linemem/lib/reproduce"
 )
 
-// checkBenchmarkInputs checks everything benchmark reads before anything is
-// written: --data is a folder holding a converted data set (dataset.json,
-// sources/, questions.jsonl with at least one question, qrels.txt,
-// summaries.jsonl) and per-user folders of the same layout; --out and
-// --work lie outside --data, and --data and --work outside --out (which is
-// replaced as a whole). It returns the user folders with at least one
-// answerable question and the names of those without any (a converter
-// writes an empty questions.jsonl for a user whose questions are all
-// no-answer ones), which are skipped.
-func checkBenchmarkInputs(data, out, work string) (users, skipped []string, err error) {
-	info, err := os.Stat(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w; `linemem datasets convert` writes it (and `linemem datasets fetch` downloads the original)", err)
-	}
-	if !info.IsDir() {
-		return nil, nil, fmt.Errorf("%w: --data %s is not a folder: give the folder `linemem datasets convert` wrote", errUsage, data)
-	}
-	switch {
-	case within(out, data):
-		return nil, nil, fmt.Errorf("%w: --out %s lies in --data %s: nothing is written into the data folder", errUsage, out, data)
-	case within(data, out):
-		return nil, nil, fmt.Errorf("%w: --data %s lies in --out %s, which is replaced as a whole", errUsage, data, out)
-	case within(work, out):
-		return nil, nil, fmt.Errorf("%w: --work %s lies in --out %s, which is replaced as a whole", errUsage, work, out)
-	case within(work, data):
-		return nil, nil, fmt.Errorf("%w: --work %s lies in --data %s: nothing is written into the data folder", errUsage, work, data)
-	}
+// checkBenchmarkFolder checks the data folder Benchmark reads: a converted
+// data set (dataset.json, sources/, questions.jsonl with at least one
+// question, qrels.txt, summaries.jsonl) with per-user folders of the same
+// layout. It returns the user folders with at least one answerable question
+// and the names of those without any (a converter writes an empty
+// questions.jsonl for a user whose questions are all no-answer ones), which
+// are skipped.
+func checkBenchmarkFolder(data string) (users, skipped []string, err error) {
 	if _, err := answerableQuestions(data, true); err != nil {
 		return nil, nil, err
 	}
-	dirs, err := reproduce.UserDirs(data)
+	dirs, err := UserDirs(data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,7 +76,7 @@ func answerableQuestions(dir string, pooled bool) (int, error) {
 
 // copyUserFolders copies each user folder of dirs into a fresh folder of
 // the same name under into (files 0600: they hold conversation text) and
-// returns the copies, so that the vectors benchmark ships to each user are
+// returns the copies, so that the vectors Benchmark ships to each user are
 // written there and never into the data folder.
 func copyUserFolders(dirs []string, into string) ([]string, error) {
 	if err := os.RemoveAll(into); err != nil {
