@@ -229,8 +229,12 @@ func TestBrowserUndoRightAfterALabel(t *testing.T) {
 	defer ts.Close()
 	setAnnotator(br, ts.URL, "s03", "A")
 	const saved = `document.querySelector("[data-pending]").dataset.pending === "0"`
+	// The page takes keys once its script has made a row current; a key
+	// pressed before that labels nothing.
+	br.waitJS("current row", `document.querySelector("li.row.current") !== null`)
 	br.do("keep one", chromedp.KeyEvent("1"))
 	br.waitJS("saved", saved)
+	br.waitJS("kept", `document.getElementById("allprogress").textContent.startsWith("1 / ")`)
 	const tries = 8
 	for i := 0; i < tries; i++ {
 		br.do("label then undo", chromedp.KeyEvent("2"), chromedp.KeyEvent("z"))
