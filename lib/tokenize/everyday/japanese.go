@@ -20,27 +20,9 @@ var lightVerbs = map[string]bool{"する": true, "ある": true, "いる": true,
 // that are pronouns (代名詞: 何, いつ, どこ), dependent (非自立: こと, の),
 // suffixes (接尾: さん, 場 of 駐車場) or special (特殊), and verbs and
 // adjectives that are not independent (非自立, 接尾: いる of 行っている,
-// れる). A morpheme without a part of speech is stopped.
-func stopped(pos []string) bool {
-	if len(pos) == 0 {
-		return true
-	}
-	sub := ""
-	if len(pos) > 1 {
-		sub = pos[1]
-	}
-	switch pos[0] {
-	case "名詞":
-		switch sub {
-		case "代名詞", "非自立", "接尾", "特殊":
-			return true
-		}
-		return false
-	case "動詞", "形容詞":
-		return sub != "自立"
-	}
-	return true
-}
+// れる). A morpheme without a part of speech is stopped. It is the
+// complement of the kagome tokenizer's content words, kagome.ContentWord.
+func stopped(pos []string) bool { return !kagome.ContentWord(pos) }
 
 // breaksReading reports whether morpheme m, after prev, ends a reading
 // run. kagome's analysis of kanji is reliable and of hiragana is not

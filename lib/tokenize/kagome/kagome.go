@@ -70,7 +70,7 @@ func (t *Tokenizer) Tokens(text string) []string {
 		if tok.Class == tokenizer.DUMMY || tok.Surface == "" {
 			continue
 		}
-		if !contentWord(tok.POS()) || !strings.ContainsFunc(tok.Surface, isWordRune) {
+		if !ContentWord(tok.POS()) || !strings.ContainsFunc(tok.Surface, isWordRune) {
 			continue
 		}
 		word := tok.Surface
@@ -82,9 +82,11 @@ func (t *Tokenizer) Tokens(text string) []string {
 	return out
 }
 
-// contentWord reports whether an IPA part-of-speech path names a kept word
-// class (see the package doc).
-func contentWord(pos []string) bool {
+// ContentWord reports whether an IPA part-of-speech path names a kept word
+// class (see the package doc): a noun that is not a pronoun (代名詞),
+// dependent (非自立), suffix (接尾) or special (特殊), or an independent
+// (自立) verb or adjective. An empty path is not.
+func ContentWord(pos []string) bool {
 	if len(pos) == 0 {
 		return false
 	}
@@ -133,7 +135,7 @@ func (t *Tokenizer) Analyze(text string) []token.Token {
 		if tok.Class == tokenizer.DUMMY || tok.Surface == "" {
 			continue
 		}
-		if !contentWord(tok.POS()) || !strings.ContainsFunc(tok.Surface, isWordRune) {
+		if !ContentWord(tok.POS()) || !strings.ContainsFunc(tok.Surface, isWordRune) {
 			continue
 		}
 		word := tok.Surface

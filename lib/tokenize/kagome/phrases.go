@@ -25,7 +25,7 @@ func (t *Tokenizer) Phrases(text string) []string {
 	}
 	for _, tok := range t.analyzer.Analyze(norm.NFKC.String(text), tokenizer.Normal) {
 		pos := tok.POS()
-		kept := tok.Class != tokenizer.DUMMY && tok.Surface != "" && contentWord(pos) && strings.ContainsFunc(tok.Surface, isWordRune)
+		kept := tok.Class != tokenizer.DUMMY && tok.Surface != "" && ContentWord(pos) && strings.ContainsFunc(tok.Surface, isWordRune)
 		switch {
 		case kept && pos[0] == "名詞":
 			run.WriteString(tok.Surface)
