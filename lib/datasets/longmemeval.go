@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
@@ -81,15 +80,7 @@ func ReadLongMemEval(path string) (*Folder, []string, error) {
 		return nil, nil, err
 	}
 	name := orig.File
-	if !utf8.Valid(data) {
-		bad := 0
-		for bad < len(data) {
-			r, size := utf8.DecodeRune(data[bad:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			bad += size
-		}
+	if bad := inputerr.InvalidUTF8(data); bad >= 0 {
 		return nil, nil, inputerr.At(name, lineAt(data, int64(bad)), "UTF-8 text (an invalid byte sequence here)")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -81,16 +81,9 @@ func (c *nameClaims) claim(name, id string, line int) error {
 // checkUTF8 returns an error at the line of data's first byte that is not
 // valid UTF-8: json.Unmarshal would silently replace it with U+FFFD.
 func checkUTF8(name string, data []byte) error {
-	if utf8.Valid(data) {
+	off := inputerr.InvalidUTF8(data)
+	if off < 0 {
 		return nil
-	}
-	off := 0
-	for off < len(data) {
-		r, size := utf8.DecodeRune(data[off:])
-		if r == utf8.RuneError && size <= 1 {
-			break
-		}
-		off += size
 	}
 	e := inputerr.Atf(name, lineAt(data, int64(off)), "UTF-8 text, got byte 0x%02x", data[off])
 	e.Offset = int64(off)

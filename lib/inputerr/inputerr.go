@@ -5,7 +5,10 @@
 // right place. Packages re-export it as their own InputError.
 package inputerr
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 // Error reports bad input.
 type Error struct {
@@ -32,4 +35,21 @@ func At(file string, line int, expected string) *Error {
 // Atf is At with a formatted expectation.
 func Atf(file string, line int, format string, args ...any) *Error {
 	return &Error{File: file, Line: line, Expected: fmt.Sprintf(format, args...)}
+}
+
+// InvalidUTF8 returns the byte offset of the first invalid UTF-8 sequence
+// in data, or -1 when data is valid UTF-8 throughout.
+func InvalidUTF8(data []byte) int {
+	if utf8.Valid(data) {
+		return -1
+	}
+	off := 0
+	for off < len(data) {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size <= 1 {
+			return off
+		}
+		off += size
+	}
+	return -1
 }

@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/inputerr"
 	"github.com/linemem/linemem/lib/regularfile"
@@ -127,16 +126,9 @@ func (x *lineIndex) lineOf(off int64) int {
 // checkUTF8 returns an *InputError at the first invalid UTF-8 sequence of
 // data, or nil when data is valid.
 func checkUTF8(source string, data []byte) error {
-	if utf8.Valid(data) {
+	off := inputerr.InvalidUTF8(data)
+	if off < 0 {
 		return nil
-	}
-	off := 0
-	for off < len(data) {
-		r, size := utf8.DecodeRune(data[off:])
-		if r == utf8.RuneError && size <= 1 {
-			break
-		}
-		off += size
 	}
 	return &InputError{
 		File:     source,
