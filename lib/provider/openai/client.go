@@ -22,7 +22,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -35,6 +34,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/linemem/linemem/lib/loopback"
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/provider/ratelimit"
 	"github.com/linemem/linemem/lib/provider/retry"
@@ -85,19 +85,14 @@ func CheckBaseURL(where, s string) error {
 }
 
 // IsLoopbackURL reports whether the host of the URL s is "localhost" or a
-// loopback IP address (127.0.0.0/8, ::1). Any other host, and a URL that
-// does not parse, is not loopback.
+// loopback IP address (127.0.0.0/8, ::1), by loopback.IsLoopbackHost. Any
+// other host, and a URL that does not parse, is not loopback.
 func IsLoopbackURL(s string) bool {
 	u, err := url.Parse(s)
 	if err != nil {
 		return false
 	}
-	host := u.Hostname()
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return loopback.IsLoopbackHost(u.Hostname())
 }
 
 // newClient checks the service URL (Config.BaseURL, else OPENAI_BASE_URL)
