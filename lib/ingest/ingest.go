@@ -304,11 +304,11 @@ func Files(st *store.Store, inputs []Input, opts chunking.Options, done func(i i
 }
 
 // readRegular reads the file at path, which must be a regular file of at
-// most limit bytes. It is opened without blocking (a named pipe put in its
-// place since Collect would otherwise wait for a writer) and checked after
-// opening, and at most limit+1 bytes are ever read.
+// most limit bytes. It is opened by regularfile.Open (without blocking, so a
+// named pipe put in its place since Collect does not wait for a writer, and
+// checked after opening), and at most limit+1 bytes are ever read.
 func readRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -316,9 +316,6 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %s, not a regular file; not read", path, regularfile.Kind(info.Mode()))
 	}
 	tooBig := func(n int64) error {
 		return fmt.Errorf("%s: %d bytes or more, over the limit of %d bytes per file (--max-file-mib)", path, n, limit)
