@@ -53,14 +53,13 @@
 
   const tenths = (ms) => Math.round(ms / 100) / 10;
 
-  function seconds(i) {
+  // times returns row i's seconds in all and, of those, with the sources
+  // hidden, both in tenths and read after one flush, so the blind part never
+  // exceeds the whole (the server refuses a label where it does).
+  function times(i) {
     if (i === cur) flush();
-    return tenths(spent[i]);
-  }
-
-  function blindSeconds(i) {
-    if (i === cur) flush();
-    return Math.min(tenths(spentBlind[i]), tenths(spent[i]));
+    const all = tenths(spent[i]);
+    return { seconds: all, blind_seconds: Math.min(tenths(spentBlind[i]), all) };
   }
 
   // toggleSources shows or hides the question's sources without leaving the
@@ -128,7 +127,8 @@
     const row = rows[i];
     const before = row.dataset.rel === "" ? null : Number(row.dataset.rel);
     show(row, rel);
-    return lm.post("/api/label", { qid: qid, chunk_id: row.dataset.chunk, rel: rel, blind: blind, seconds: seconds(i), blind_seconds: blindSeconds(i) }, row)
+    const t = times(i);
+    return lm.post("/api/label", { qid: qid, chunk_id: row.dataset.chunk, rel: rel, blind: blind, seconds: t.seconds, blind_seconds: t.blind_seconds }, row)
       .then(progress, (err) => { if (!err.lost) show(row, before); });
   }
 
