@@ -43,10 +43,13 @@ quote names who wrote it and when, in the question's language (English or
 Japanese), and cites the matched message beside it (--extractive names
 other methods, for comparison). No word of the question in the window:
 "` + answer.AbstainPhrase + `" ("` + answer.AbstainPhraseEnglish + `" for an English question).
---me NAME says which sender is you (stored in the database for later
-asks; "you" in quotes, and told to the remote model); without it, the
-stored name, else the one sender who wrote in every chat (with a single
-two-person chat, the one its title does not name), else nobody. openai
+For a who-question (誰, who) the matched line itself answers when it is not
+a question: its sender is the one asked about. --me NAME says which sender
+is you (stored in the database for later asks; "you" in quotes, and told
+to the remote model); without it, the stored name. With neither, nobody is
+"you": ask names the sender who wrote in every chat (with a single
+two-person chat, the one its title does not name) as its guess and says
+how to confirm it with --me. openai
 (default with --allow-remote): the Responses API, or any OpenAI-compatible
 server at OPENAI_BASE_URL / --base-url, with the Japanese prompt of
 lib/answer (its version is recorded with each answer). Only the question
@@ -88,18 +91,21 @@ func (f *askFlags) bind(fs *flag.FlagSet) {
 
 // whoAmI returns the sender name of the history's owner: --me, which is
 // stored for later asks when it differs from the stored one, else the
-// stored one, else the guess of memory.GuessMe (not stored), else "".
-func (f *askFlags) whoAmI(st *store.Store, mem *memory.Memory) (string, error) {
+// stored one; else "" and the guess of memory.GuessMe (not stored, "" when
+// there is none). A guess is only ever named, never taken as "you": a
+// wrong guess would put the person's own words in someone else's mouth.
+func (f *askFlags) whoAmI(st *store.Store, mem *memory.Memory) (me, guess string, err error) {
 	stored, err := st.Setting(store.SettingMe)
 	switch {
 	case err != nil:
-		return "", err
+		return "", "", err
 	case f.me != "" && f.me != stored:
-		return f.me, st.SetSetting(store.SettingMe, f.me)
+		return f.me, "", st.SetSetting(store.SettingMe, f.me)
 	case stored != "":
-		return stored, nil
+		return stored, "", nil
 	}
-	return mem.GuessMe()
+	guess, err = mem.GuessMe()
+	return "", guess, err
 }
 
 // providerName resolves --provider: extractive unless sending is allowed or
@@ -125,11 +131,13 @@ func (f *askFlags) openMemory(st *store.Store) (*memory.Memory, error) {
 	return memory.Open(st, memory.Options{Retriever: f.retriever, Tokenizer: f.tokenizer, EmbedModel: f.embedModel})
 }
 
-// answerer builds the answerer the flags name; a Remote for openai.
-func (f *askFlags) answerer(env *environment, st *store.Store, mem *memory.Memory, name string) (answer.Answerer, *answer.Remote, error) {
-	me, err := f.whoAmI(st, mem)
+// answerer builds the answerer the flags name; a Remote for openai. guess
+// is memory.GuessMe's owner when neither --me nor a stored name says who
+// the person is ("" otherwise).
+func (f *askFlags) answerer(env *environment, st *store.Store, mem *memory.Memory, name string) (ans answer.Answerer, remote *answer.Remote, guess string, err error) {
+	me, guess, err := f.whoAmI(st, mem)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	// the everyday search's own analyzer, so the picked message is one the
 	// search marks; the dictionary tokenizer only where it is used
@@ -139,33 +147,33 @@ func (f *askFlags) answerer(env *environment, st *store.Store, mem *memory.Memor
 	}
 	tok, err := tokenize.New(tokName)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	if name == answer.ExtractiveName {
 		ex, err := answer.NewExtractiveMethod(tok, f.extractive)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: --extractive: %v", errUsage, err)
+			return nil, nil, "", fmt.Errorf("%w: --extractive: %v", errUsage, err)
 		}
-		return ex.WithMe(me), nil, nil
+		return ex.WithMe(me), nil, guess, nil
 	}
 	red, err := f.remote.redactor()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	opts := f.remote.options()
 	opts.Instructions = answer.Instructions
 	opts.MaxOutputTokens = f.maxOut
 	gen, err := provider.NewSummarizer(name, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	cc, err := cache.Open(st.DB())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	r := &answer.Remote{Gen: gen, Cache: cc, Redactor: red, InputCap: f.inputCap, AllowRemote: f.remote.allowRemote, Tokenizer: tok, Me: me}
 	if f.remote.allowRemote && strings.HasPrefix(r.Destination(), openai.DefaultBaseURL) && !openai.KeyPresent() && !f.remote.dryRun {
-		return nil, nil, fmt.Errorf("OPENAI_API_KEY is not set")
+		return nil, nil, "", fmt.Errorf("OPENAI_API_KEY is not set")
 	}
 	r.BeforeSend = func(p answer.Prompt, dest string) {
 		if !f.remote.quiet {
@@ -173,7 +181,7 @@ func (f *askFlags) answerer(env *environment, st *store.Store, mem *memory.Memor
 				len(p.Chunks), utf8.RuneCountInString(p.Input), red.Describe(), dest, gen.Model())
 		}
 	}
-	return r, r, nil
+	return r, r, guess, nil
 }
 
 // remoteRefusal turns a refusal into the message summarize and embed give.
@@ -235,6 +243,9 @@ func runAsk(env *environment, c *command, args []string) error {
 		}
 	}
 	printAnswer(env, a, resp.Results)
+	if in.guessedMe != "" {
+		fmt.Fprintf(env.stderr, "(%s)\n", guessNote(in.guessedMe))
+	}
 	if name == answer.ExtractiveName {
 		fmt.Fprintln(env.stdout, "\n(an extractive baseline: it quotes the line that best answers the question and writes no answer; --allow-remote for one that does)")
 	}
@@ -242,6 +253,12 @@ func runAsk(env *environment, c *command, args []string) error {
 		fmt.Fprintf(env.stderr, "(confidence %.2f)\n", c.Value)
 	}
 	return nil
+}
+
+// guessNote says that quotes name every sender, and that the guessed owner
+// becomes "you" once confirmed with --me.
+func guessNote(guess string) string {
+	return fmt.Sprintf("quotes name every sender; %s wrote in every chat and may be you: `--me %s` makes your lines \"you\"", guess, guess)
 }
 
 // askJSON is `ask --json`: the answer with the search's confidence and notices.

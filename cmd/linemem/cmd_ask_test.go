@@ -145,3 +145,31 @@ func TestAskAndEvalAnswersBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestAskNamesAGuessedOwner: without --me or a stored name, a quote of the
+// one sender in every chat names that sender and stderr says the guess;
+// --me makes the same line "あなた", and the name is stored for later asks.
+func TestAskNamesAGuessedOwner(t *testing.T) {
+	dir := t.TempDir()
+	chats := map[string]string{
+		"[LINE] ゆいとのトーク.txt": "[LINE] ゆいとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n09:00\tみお\t傘忘れた、ごめん\n09:03\tゆい\tえっ\n09:06\tみお\t明日返すね\n",
+		"[LINE] 家族のトーク.txt":  "[LINE] 家族のトーク履歴\n保存日時：2024/06/01 22:01\n\n2024/05/02(木)\n19:00\t母\t夕飯なにがいい\n19:03\tみお\tカレー\n",
+	}
+	for name, text := range chats {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "me.db")
+	run(t, "ingest", "--db", db, dir)
+	code, out, errOut := runCode("ask", "--db", db, "傘忘れたの誰")
+	if code != 0 || !strings.Contains(out, "みお（2024年5月3日）：「傘忘れた、ごめん」") || !strings.Contains(errOut, "みお wrote in every chat") {
+		t.Errorf("guessed owner: exit %d\nstdout %s\nstderr %s\nwant the quote naming みお and the guess on stderr", code, out, errOut)
+	}
+	for _, args := range [][]string{{"--me", "みお"}, nil} {
+		code, out, errOut := runCode(append([]string{"ask", "--db", db, "傘忘れたの誰"}, args...)...)
+		if code != 0 || !strings.Contains(out, "あなた（2024年5月3日）：「傘忘れた、ごめん」") || strings.Contains(errOut, "wrote in every chat") {
+			t.Errorf("ask %v: exit %d\nstdout %s\nstderr %s\nwant the quote as あなた and no guess", args, code, out, errOut)
+		}
+	}
+}

@@ -115,6 +115,9 @@ type answering struct {
 	memory *memory.Memory
 	answer answer.Answerer
 	remote *answer.Remote
+	// guessedMe is memory.GuessMe's owner when no name says who the person
+	// is; "" otherwise.
+	guessedMe string
 }
 
 // openAnswering opens the database db (openExistingStore), the memory of f
@@ -129,12 +132,12 @@ func (f *askFlags) openAnswering(env *environment, db, name string) (*answering,
 		st.Close()
 		return nil, err
 	}
-	ans, remote, err := f.answerer(env, st, mem, name)
+	ans, remote, guess, err := f.answerer(env, st, mem, name)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	return &answering{store: st, memory: mem, answer: ans, remote: remote}, nil
+	return &answering{store: st, memory: mem, answer: ans, remote: remote, guessedMe: guess}, nil
 }
 
 // Close closes the store.

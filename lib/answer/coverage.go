@@ -25,7 +25,8 @@ const neighbourWeight = 0.5
 // neighbouring lines. The best message wins (ties: the earlier message).
 // The line quoted is then answerLine's: the best message when it carries
 // what the question asks for (a time for いつ/when, an amount for
-// いくら/how much, …, memory.Carries), else the nearest such line within
+// いくら/how much, …, memory.Carries) or, for a who-question, when it is not
+// itself a question (its sender is the person asked about), else the nearest such line within
 // memory.ReplyReach messages (after it first), else, when the best message
 // is itself a question, the first reply by someone else within
 // memory.ReplyReach messages that is not itself a question, or, when the
@@ -121,7 +122,7 @@ func answerLine(msgs []memory.Message, j int, asks memory.Asks) int {
 	carries := func(k int) bool {
 		return !isQuestion(msgs[k].Text) && memory.Carries(asks, msgs[k].Text, senders)
 	}
-	if memory.Carries(asks, msgs[j].Text, senders) {
+	if memory.Carries(asks, msgs[j].Text, senders) || asks == memory.AsksWho && !isQuestion(msgs[j].Text) {
 		return j
 	}
 	for d := 1; d <= memory.ReplyReach; d++ {

@@ -75,6 +75,10 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 		msg("b", "Aya", "昭島のモリパークがいいな"),
 		msg("c", "Ken", "集合は10時半で"),
 		msg("d", "Aya", "了解"),
+		msg("e", "Mio", "ごめん傘忘れた"),
+		msg("f", "Ken", "えっ"),
+		msg("g", "Aya", "傘誰か持ってる？"),
+		msg("h", "Ken", "ある"),
 	}}
 	cases := []struct {
 		name, question, me, want string
@@ -89,6 +93,11 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 		// c matches and carries a time
 		{"English frame", "when do we meet BBQ 集合", "", `Ken, 11 May 2024: "集合は10時半で" [1]`, []string{"c"}},
 		{"me is you", "集合 いつ？", "ken", "あなた（2024年5月11日）：「集合は10時半で」 [1]", []string{"c"}},
+		// e matches 傘忘れ and is no question: its sender is who forgot,
+		// not the reply after it
+		{"who: the matched line's sender", "傘忘れたの誰", "", "Mio（2024年5月11日）：「ごめん傘忘れた」 [1]", []string{"e"}},
+		// g matches 傘 but asks itself: the reply answers
+		{"who: a question line's reply", "傘持ってる人誰", "", "Ken（2024年5月11日）：「ある」 [1]", []string{"g", "h"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
