@@ -1,11 +1,14 @@
 package benchmark
 
 import (
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/linemem/linemem/lib/datafolder"
 )
 
 // A vector line holds each component in the shortest form that reads back
@@ -47,5 +50,34 @@ func TestJSONLKeys(t *testing.T) {
 	}
 	if err := jsonlKeys(bad, "chunk_id", map[string]bool{}); err == nil || !strings.Contains(err.Error(), bad+":2:") {
 		t.Errorf("error %v, want one naming %s:2", err, bad)
+	}
+}
+
+// dataset.json keeps the conversion's provenance; its user list becomes a
+// count.
+func TestWriteDatasetInfo(t *testing.T) {
+	data, out := t.TempDir(), t.TempDir()
+	in := `{"dataset":"locomo","users":["conv-26","conv-30","conv-41"],"questions":3}`
+	if err := os.WriteFile(filepath.Join(data, datafolder.DatasetFile), []byte(in), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path, err := WriteDatasetInfo(data, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"dataset": "locomo", "users": float64(3), "questions": float64(3)}
+	if !maps.Equal(got, want) {
+		t.Errorf("%s holds %v, want %v", path, got, want)
+	}
+	if _, err := WriteDatasetInfo(t.TempDir(), out); err == nil || !strings.Contains(err.Error(), "datasets convert") {
+		t.Errorf("missing dataset.json: error %v, want one naming the command that writes it", err)
 	}
 }

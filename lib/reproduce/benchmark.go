@@ -28,6 +28,8 @@ const (
 // aggregated over users as lib/robustness aggregates over seeds: user k is
 // "seed" k, so SeedCI is the bootstrap interval that resamples users and
 // QuestionCI the per-user question-level interval averaged over users.
+// lib/benchmark's RunUsers fills it (or LoadUsers reads it back); its
+// methods here lay it out.
 type Users struct {
 	Dataset string `json:"dataset"`
 	*robustness.Summary

@@ -29,6 +29,8 @@ const (
 // conversation of a data set, and at the turn and chunk unit on the pooled
 // haystack (every conversation in one corpus, each question searched against
 // all; at the chunk unit it is the corpus of the paper's pooled tables).
+// lib/benchmark's RunUnits fills it with beyond.RunUnit's results; its
+// methods here lay them out.
 type UnitsStudy struct {
 	Dataset  string
 	Protocol experiment.Protocol
