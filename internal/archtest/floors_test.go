@@ -70,6 +70,10 @@ var sameFloor = map[string][]string{
 	"lib/tokenize/tokenizetest": {"lib/tokenize/token"},
 }
 
+// testOnly are the packages only tests may import (helpers shared by the
+// tests of several packages).
+var testOnly = []string{"lib/tokenize/tokenizetest"}
+
 func TestFloors(t *testing.T) {
 	root := repoRoot(t)
 	imports := map[string]map[string]bool{}
@@ -118,6 +122,9 @@ func TestFloors(t *testing.T) {
 			continue
 		}
 		for dep := range imports[pkg] {
+			if contains(testOnly, dep) {
+				t.Errorf("%s imports %s outside its tests: only tests may import it", pkg, dep)
+			}
 			df, ok := floors[dep]
 			switch {
 			case !ok:
