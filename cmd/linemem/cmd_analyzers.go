@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/linemem/linemem/lib/analyzers"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/memory"
@@ -30,18 +32,19 @@ Recall@5 over the corpora (then Success@1) is chosen.`,
 func runAnalyzersCompare(env *environment, c *command, args []string) error {
 	var dbPath string
 	fset := newFlagSet(env, c, &dbPath)
-	corpora := fset.StringArray("corpus", nil, "data folder `NAME=DIR`; repeatable, in column order")
+	corpora := addCorpusFlag(fset, "column")
 	toks := fset.String("tokenizers", strings.Join(analyzersTokenizers(), ","), "`LIST` of tokenizers, comma-separated, in row order")
-	b := fset.Int("bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`")
-	seed := fset.Uint64("seed", experiment.PaperProtocol().Seed, "bootstrap `SEED`")
+	boot := addBootstrapFlags(fset)
 	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
 	}
-	if len(*corpora) == 0 {
-		return fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)
+	folders, err := corpora.folders()
+	if err != nil {
+		return err
 	}
-	if *b < 1 {
-		return fmt.Errorf("%w: --bootstrap %d: expected ≥ 1", errUsage, *b)
+	proto, err := boot.protocol()
+	if err != nil {
+		return err
 	}
 	names := strings.Split(*toks, ",")
 	for _, n := range names {
@@ -50,15 +53,13 @@ func runAnalyzersCompare(env *environment, c *command, args []string) error {
 		}
 	}
 	var loaded []*analyzers.Corpus
-	for _, spec := range *corpora {
-		corpus, _, err := loadCorpusFlag(spec)
+	for _, f := range folders {
+		corpus, err := analyzers.LoadFolder(f.name, f.dir)
 		if err != nil {
 			return err
 		}
 		loaded = append(loaded, corpus)
 	}
-	proto := experiment.PaperProtocol()
-	proto.B, proto.Seed = *b, *seed
 	table, err := analyzers.Measure(loaded, names, proto)
 	if err != nil {
 		return err
@@ -101,21 +102,22 @@ minimises their pooled mean.`,
 func runAnalyzersAbstain(env *environment, c *command, args []string) error {
 	var dbPath string
 	fset := newFlagSet(env, c, &dbPath)
-	corpora := fset.StringArray("corpus", nil, "data folder `NAME=DIR`; repeatable")
-	at := fset.Float64("at", memory.DefaultMinConfidence, "confidence threshold `T` to report")
+	corpora := addCorpusFlag(fset, "")
+	at := addThresholdFlag(fset, "confidence threshold `T` to report")
 	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
 	}
-	if len(*corpora) == 0 {
-		return fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)
+	folders, err := corpora.folders()
+	if err != nil {
+		return err
 	}
 	var sets []analyzers.Confidences
-	for _, spec := range *corpora {
-		corpus, dir, err := loadCorpusFlag(spec)
+	for _, f := range folders {
+		corpus, err := analyzers.LoadFolder(f.name, f.dir)
 		if err != nil {
 			return err
 		}
-		na, err := analyzers.LoadNoAnswer(dir)
+		na, err := analyzers.LoadNoAnswer(f.dir)
 		if err != nil {
 			return err
 		}
@@ -128,15 +130,68 @@ func runAnalyzersAbstain(env *environment, c *command, args []string) error {
 	return analyzers.AbstainReport(sets, analyzers.ChooseThreshold(sets), *at).WriteMarkdown(env.stdout)
 }
 
-// loadCorpusFlag loads the data folder of one --corpus NAME=DIR value and
-// returns it with its DIR; a value of another shape is a usage error.
-func loadCorpusFlag(spec string) (*analyzers.Corpus, string, error) {
-	name, dir, ok := strings.Cut(spec, "=")
-	if !ok || name == "" || dir == "" {
-		return nil, "", fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
+// corpusFlag is --corpus NAME=DIR, the data folders of the analyzers
+// commands.
+type corpusFlag struct{ specs *[]string }
+
+// corpusFolder is one --corpus value: the folder's name in tables and its
+// path.
+type corpusFolder struct{ name, dir string }
+
+// addCorpusFlag adds --corpus NAME=DIR to fset, repeatable; order names what
+// the folders' order gives ("column", "row"), or is empty.
+func addCorpusFlag(fset *flag.FlagSet, order string) corpusFlag {
+	usage := "data folder `NAME=DIR`; repeatable"
+	if order != "" {
+		usage += ", in " + order + " order"
 	}
-	corpus, err := analyzers.LoadFolder(name, dir)
-	return corpus, dir, err
+	return corpusFlag{fset.StringArray("corpus", nil, usage)}
+}
+
+// folders returns the parsed --corpus values in order; none, or a value
+// other than NAME=DIR with both parts, is a usage error.
+func (f corpusFlag) folders() ([]corpusFolder, error) {
+	if len(*f.specs) == 0 {
+		return nil, fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)
+	}
+	var out []corpusFolder
+	for _, spec := range *f.specs {
+		name, dir, ok := strings.Cut(spec, "=")
+		if !ok || name == "" || dir == "" {
+			return nil, fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
+		}
+		out = append(out, corpusFolder{name, dir})
+	}
+	return out, nil
+}
+
+// addThresholdFlag adds --at T, the confidence threshold, to fset; its
+// default is the everyday one (memory.DefaultMinConfidence).
+func addThresholdFlag(fset *flag.FlagSet, usage string) *float64 {
+	return fset.Float64("at", memory.DefaultMinConfidence, usage)
+}
+
+// bootstrapFlags are --bootstrap B and --seed SEED, defaulting to the
+// paper's protocol.
+type bootstrapFlags struct {
+	b    *int
+	seed *uint64
+}
+
+// addBootstrapFlags adds --bootstrap B and --seed SEED to fset.
+func addBootstrapFlags(fset *flag.FlagSet) bootstrapFlags {
+	return bootstrapFlags{fset.Int("bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`"), fset.Uint64("seed", experiment.PaperProtocol().Seed, "bootstrap `SEED`")}
+}
+
+// protocol returns the paper's protocol with the flags' B and seed; B < 1 is
+// a usage error.
+func (f bootstrapFlags) protocol() (experiment.Protocol, error) {
+	p := experiment.PaperProtocol()
+	if *f.b < 1 {
+		return p, fmt.Errorf("%w: --bootstrap %d: expected ≥ 1", errUsage, *f.b)
+	}
+	p.B, p.Seed = *f.b, *f.seed
+	return p, nil
 }
 
 func init() {
@@ -167,20 +222,21 @@ questions of every set.`,
 func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 	var dbPath string
 	fset := newFlagSet(env, c, &dbPath)
-	corpora := fset.StringArray("corpus", nil, "data folder `NAME=DIR`; repeatable, in row order")
-	at := fset.Float64("at", memory.DefaultMinConfidence, "confidence threshold `T` below which a search is flagged")
+	corpora := addCorpusFlag(fset, "row")
+	at := addThresholdFlag(fset, "confidence threshold `T` below which a search is flagged")
 	weights := fset.Float64Slice("passage-weights", nil, "best-passage weights `LIST` (λ, comma-separated) to measure; default: the everyday one")
 	choose := fset.Bool("choose-threshold", false, "also print the abstention error rates and the threshold that minimises their pooled mean")
-	b := fset.Int("bootstrap", experiment.PaperProtocol().B, "bootstrap resamples `B`")
-	seed := fset.Uint64("seed", experiment.PaperProtocol().Seed, "bootstrap `SEED`")
+	boot := addBootstrapFlags(fset)
 	if err := parseFlagsOnly(fset, args); err != nil {
 		return err
 	}
-	if len(*corpora) == 0 {
-		return fmt.Errorf("%w: give at least one --corpus NAME=DIR", errUsage)
+	folders, err := corpora.folders()
+	if err != nil {
+		return err
 	}
-	if *b < 1 {
-		return fmt.Errorf("%w: --bootstrap %d: expected ≥ 1", errUsage, *b)
+	proto, err := boot.protocol()
+	if err != nil {
+		return err
 	}
 	lambdas := *weights
 	if len(lambdas) == 0 {
@@ -194,16 +250,12 @@ func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 	for i, l := range lambdas {
 		var runs []*analyzers.EverydayRun
 		var sets []analyzers.Confidences
-		for _, spec := range *corpora {
-			name, dir, ok := strings.Cut(spec, "=")
-			if !ok || name == "" || dir == "" {
-				return fmt.Errorf("%w: --corpus %q: expected NAME=DIR", errUsage, spec)
-			}
+		for _, f := range folders {
 			opts := analyzers.EverydayOptions{PassageWeight: l}
 			if l == 0 {
 				opts.PassageWeight = -1
 			}
-			run, err := analyzers.MeasureEveryday(name, dir, opts)
+			run, err := analyzers.MeasureEveryday(f.name, f.dir, opts)
 			if err != nil {
 				return err
 			}
@@ -213,7 +265,7 @@ func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 		if i > 0 {
 			fmt.Fprintln(env.stdout)
 		}
-		rt := analyzers.EverydayReport(runs, *at, *b, *seed)
+		rt := analyzers.EverydayReport(runs, *at, proto.B, proto.Seed)
 		rt.Notes = append(rt.Notes, fmt.Sprintf("Best-passage weight λ = %g.", l))
 		if err := rt.WriteMarkdown(env.stdout); err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/linemem/linemem/lib/benchmark"
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/provider/openai"
 	"github.com/linemem/linemem/lib/reproduce"
@@ -56,7 +57,7 @@ users_vs_seeds_recall and the users_vs_seeds_recall5 figure into --out.
 
 func runBenchmark(env *environment, c *command, args []string) error {
 	var dbPath string
-	opts := reproduce.PaperOptions("", "")
+	opts := benchmark.Options{Options: reproduce.PaperOptions("", "")}
 	fs := newFlagSet(env, c, &dbPath)
 	fs.StringVar(&opts.DataDir, "data", "", "converted data folder `DIR`")
 	out := fs.String("out", "", "output folder `DIR`")
@@ -104,8 +105,9 @@ func runBenchmark(env *environment, c *command, args []string) error {
 	if *quiet {
 		opts.Log = io.Discard
 	}
+	opts.Name, opts.Out, opts.Work = *name, *out, *work
 	start := time.Now()
-	rep, err := reproduce.Benchmark(reproduce.BenchmarkOptions{Options: opts, Name: *name, Out: *out, Work: *work})
+	rep, err := benchmark.Run(opts)
 	if err != nil {
 		return err
 	}

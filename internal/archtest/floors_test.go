@@ -17,11 +17,11 @@ const module = "github.com/linemem/linemem/"
 // floors mirrors the table of docs/ARCHITECTURE.md: package → floor.
 var floors = map[string]int{
 	"lib/atomicdir": 0, "lib/regularfile": 0,
-	"lib/chat": 0, "lib/ranking": 0, "lib/inputerr": 0, "lib/jsonl": 0, "lib/internal/parallel": 0, "lib/internal/sealed": 0,
+	"lib/chat": 0, "lib/ranking": 0, "lib/inputerr": 0, "lib/jsonl": 0, "lib/internal/parallel": 0, "lib/internal/sealed": 0, "lib/internal/atomicfile": 0,
 	"lib/report": 0, "lib/redact": 0, "lib/provider": 0, "lib/provider/retry": 0, "lib/loopback": 0,
 
 	"lib/lineexport": 1, "lib/chunking": 1, "lib/questions": 1, "lib/trec": 1, "lib/represent": 1,
-	"lib/tokenize": 1, "lib/tokenize/bigram": 1, "lib/tokenize/everyday": 1, "lib/tokenize/kagome": 1, "lib/tokenize/paperregex": 1, "lib/tokenize/token": 1,
+	"lib/tokenize": 1, "lib/tokenize/bigram": 1, "lib/tokenize/everyday": 1, "lib/tokenize/kagome": 1, "lib/tokenize/paperregex": 1, "lib/tokenize/token": 1, "lib/tokenize/tokenizetest": 1,
 	"lib/gold": 1, "lib/store": 1, "lib/ingest": 1, "lib/datafolder": 1, "lib/synth": 1, "lib/datasets": 1,
 
 	"lib/bm25": 2, "lib/dense": 2, "lib/fusion": 2, "lib/diversify": 2, "lib/hierarchy": 2,
@@ -34,7 +34,7 @@ var floors = map[string]int{
 
 	"lib/beyond": 5, "lib/analyzers": 5, "lib/robustness": 5, "lib/answereval": 5,
 
-	"lib/reproduce": 6, "lib/notebook": 6, "lib/mcpserver": 6, "lib/web": 6,
+	"lib/reproduce": 6, "lib/benchmark": 6, "lib/notebook": 6, "lib/mcpserver": 6, "lib/web": 6,
 
 	"cmd/linemem": 7, "internal/conformance": 7, "internal/archtest": 7, "internal/workbenchtest": 7,
 }
@@ -61,12 +61,18 @@ var sameFloor = map[string][]string{
 	"lib/experiment":      {"lib/analysis", "lib/bootstrap", "lib/metrics"},
 	"lib/beyond":          {"lib/answereval"},
 	"lib/notebook":        {"lib/reproduce"},
+	"lib/benchmark":       {"lib/reproduce"},
 
-	"lib/tokenize/bigram":     {"lib/tokenize/token"},
-	"lib/tokenize/everyday":   {"lib/tokenize/kagome", "lib/tokenize/token"},
-	"lib/tokenize/kagome":     {"lib/tokenize/token"},
-	"lib/tokenize/paperregex": {"lib/tokenize/token"},
+	"lib/tokenize/bigram":       {"lib/tokenize/token"},
+	"lib/tokenize/everyday":     {"lib/tokenize/kagome", "lib/tokenize/token"},
+	"lib/tokenize/kagome":       {"lib/tokenize/token"},
+	"lib/tokenize/paperregex":   {"lib/tokenize/token"},
+	"lib/tokenize/tokenizetest": {"lib/tokenize/token"},
 }
+
+// testOnly are the packages only tests may import (helpers shared by the
+// tests of several packages).
+var testOnly = []string{"lib/tokenize/tokenizetest"}
 
 func TestFloors(t *testing.T) {
 	root := repoRoot(t)
@@ -116,6 +122,9 @@ func TestFloors(t *testing.T) {
 			continue
 		}
 		for dep := range imports[pkg] {
+			if contains(testOnly, dep) {
+				t.Errorf("%s imports %s outside its tests: only tests may import it", pkg, dep)
+			}
 			df, ok := floors[dep]
 			switch {
 			case !ok:

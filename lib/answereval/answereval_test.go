@@ -2,10 +2,8 @@ package answereval_test
 
 import (
 	"context"
-	"github.com/linemem/linemem/lib/tokenize"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/linemem/linemem/lib/answer"
@@ -13,32 +11,9 @@ import (
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/questions"
+	"github.com/linemem/linemem/lib/tokenize/tokenizetest"
 	"github.com/linemem/linemem/lib/trec"
 )
-
-// spaces splits on white space, so hand-computed token counts are obvious.
-type spaces struct{}
-
-func (spaces) Name() string                { return "spaces" }
-func (spaces) Tokens(text string) []string { return strings.Fields(text) }
-
-// Analyze returns the whitespace-separated fields of text with their bytes.
-func (spaces) Analyze(text string) []tokenize.Token {
-	var out []tokenize.Token
-	for i := 0; i < len(text); {
-		if text[i] == ' ' || text[i] == '\t' || text[i] == '\n' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' {
-			j++
-		}
-		out = append(out, tokenize.Token{Term: text[i:j], Start: i, End: j})
-		i = j
-	}
-	return out
-}
 
 func cites(ids ...string) []answer.Citation {
 	var out []answer.Citation
@@ -68,7 +43,7 @@ var (
 )
 
 func TestScoreHandComputed(t *testing.T) {
-	s := answereval.Score(items, qrels, spaces{})
+	s := answereval.Score(items, qrels, tokenizetest.Fields{})
 	if !slices.Equal(s.QIDs, []string{"q1", "q2", "q3"}) || !slices.Equal(s.Excluded, []string{"q4"}) {
 		t.Fatalf("QIDs %v, excluded %v", s.QIDs, s.Excluded)
 	}
@@ -166,7 +141,7 @@ func (f *fakeSearcher) Search(_ context.Context, q memory.Query) (memory.Respons
 func TestAnswerRetrievesThenAnswers(t *testing.T) {
 	qs := []questions.Question{{QID: "q1", Question: "駅", Type: questions.NamedEntity, Answer: "薬院駅"}}
 	f := &fakeSearcher{}
-	got, err := answereval.Answer(context.Background(), f, answer.NewExtractive(spaces{}), qs, 3, nil)
+	got, err := answereval.Answer(context.Background(), f, answer.NewExtractive(tokenizetest.Fields{}), qs, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,12 @@
 //     scored (lib/answereval).
 //   - OfflineExpansion (expansion_offline.go): QueryExpansion with the
 //     offline expanders over the study's retrievers.
+//   - HeldOutGain and OtherCorporaGains (corpus_gain.go): one corpus's
+//     hybrid gain held out within it and selected on the other corpora.
+//   - SessionNativeScores (native.go): LongMemEval's native metrics at the
+//     session unit.
+//   - RunUnit (units.go): the protocol at the field's units (turn, session,
+//     chunk).
 //
 // Every analysis reads the bootstrap, the metrics and the selection metric
 // from one experiment.Protocol (the Outcome's, or one passed in); nothing

@@ -2,7 +2,6 @@ package bm25_test
 
 import (
 	"fmt"
-	"github.com/linemem/linemem/lib/tokenize"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -13,35 +12,12 @@ import (
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/tokenize/paperregex"
+	"github.com/linemem/linemem/lib/tokenize/tokenizetest"
 )
 
 // tol is the score tolerance: the index and the formulas below evaluate the
 // same expression, possibly reassociated.
 const tol = 1e-12
-
-// fields splits on white space: a tokenizer whose output is obvious.
-type fields struct{}
-
-func (fields) Name() string                { return "fields" }
-func (fields) Tokens(text string) []string { return strings.Fields(text) }
-
-// Analyze returns the whitespace-separated fields of text with their bytes.
-func (fields) Analyze(text string) []tokenize.Token {
-	var out []tokenize.Token
-	for i := 0; i < len(text); {
-		if text[i] == ' ' || text[i] == '\t' || text[i] == '\n' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' {
-			j++
-		}
-		out = append(out, tokenize.Token{Term: text[i:j], Start: i, End: j})
-		i = j
-	}
-	return out
-}
 
 // corpus: N = 4, |d| = 3, 2, 4, 0, avgdl = 9/4.
 var corpus = []bm25.Doc{
@@ -60,7 +36,7 @@ func term(df, f, dl float64) float64 {
 }
 
 func TestSearch(t *testing.T) {
-	ix := bm25.New(corpus, fields{})
+	ix := bm25.New(corpus, tokenizetest.Fields{})
 	cases := []struct {
 		name  string
 		query string
@@ -94,7 +70,7 @@ func TestSearchTies(t *testing.T) {
 		{ID: "b", StartAt: "2024-01-02T00:00:00", Text: "x"},
 		{ID: "z", StartAt: "2023-12-31T00:00:00", Text: "x"},
 	}
-	got := bm25.New(docs, fields{}).Search("x", 0)
+	got := bm25.New(docs, tokenizetest.Fields{}).Search("x", 0)
 	var ids []string
 	for _, h := range got {
 		ids = append(ids, h.ChunkID)
@@ -104,7 +80,7 @@ func TestSearchTies(t *testing.T) {
 		t.Errorf("tie order = %q, want %q", ids, want)
 	}
 	for k := 1; k <= len(docs); k++ {
-		top := bm25.New(docs, fields{}).Search("x", k)
+		top := bm25.New(docs, tokenizetest.Fields{}).Search("x", k)
 		if !slices.Equal(top, got[:k]) {
 			t.Errorf("Search(k=%d) = %v, want prefix %v", k, top, got[:k])
 		}
@@ -112,7 +88,7 @@ func TestSearchTies(t *testing.T) {
 }
 
 func TestEmptyIndex(t *testing.T) {
-	ix := bm25.New(nil, fields{})
+	ix := bm25.New(nil, tokenizetest.Fields{})
 	if got := ix.Search("apple", 0); len(got) != 0 {
 		t.Errorf("Search on empty index = %v", got)
 	}
@@ -122,7 +98,7 @@ func TestEmptyIndex(t *testing.T) {
 }
 
 func TestIndexStats(t *testing.T) {
-	ix := bm25.New(corpus, fields{})
+	ix := bm25.New(corpus, tokenizetest.Fields{})
 	if ix.Len() != 4 || math.Abs(ix.AvgDocLen()-9.0/4) > tol {
 		t.Errorf("Len, AvgDocLen = %d, %g; want 4, 9/4", ix.Len(), ix.AvgDocLen())
 	}
@@ -146,7 +122,7 @@ func TestTopKIsPrefix(t *testing.T) {
 		}
 		docs[i] = bm25.Doc{ID: fmt.Sprintf("%04x", rng.IntN(1<<16)), StartAt: fmt.Sprintf("2024-01-%02dT00:00:00", 1+rng.IntN(3)), Text: strings.Join(words, " ")}
 	}
-	ix := bm25.New(docs, fields{})
+	ix := bm25.New(docs, tokenizetest.Fields{})
 	for _, q := range []string{"p", "q r", "s s p"} {
 		all := ix.Search(q, 0)
 		for _, k := range []int{1, 5, 50, len(all) - 1} {
@@ -177,7 +153,7 @@ func TestBuildIndependentOfCores(t *testing.T) {
 }
 
 func TestExplain(t *testing.T) {
-	ix := bm25.New(corpus, fields{})
+	ix := bm25.New(corpus, tokenizetest.Fields{})
 	t.Run("root equals search score", func(t *testing.T) {
 		for _, h := range ix.Search("banana cherry cherry", 0) {
 			e := ix.Explain("banana cherry cherry", h.ChunkID)
@@ -276,9 +252,9 @@ func TestRepeatedSearchesAreFresh(t *testing.T) {
 	queries := []string{"p", "q r", "s s p", "zzz", "t u p q", "r"}
 	want := make([][]ranking.Hit, len(queries))
 	for i, q := range queries {
-		want[i] = bm25.New(docs, fields{}).Search(q, 0)
+		want[i] = bm25.New(docs, tokenizetest.Fields{}).Search(q, 0)
 	}
-	ix := bm25.New(docs, fields{})
+	ix := bm25.New(docs, tokenizetest.Fields{})
 	done := make(chan bool)
 	for range 4 {
 		go func() {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/bm25"
+	"github.com/linemem/linemem/lib/tokenize/tokenizetest"
 )
 
 // layoutDocs: N = 2, document strings "c1"+"2024" and "c22"+"" (9 bytes, an
@@ -20,7 +21,7 @@ func up4(n int) int { return (n + 3) / 4 * 4 }
 func layoutIndex(t *testing.T) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := bm25.New(layoutDocs, fields{}).WriteTo(&buf); err != nil {
+	if _, err := bm25.New(layoutDocs, tokenizetest.Fields{}).WriteTo(&buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -38,16 +39,16 @@ func reseal(b []byte) []byte {
 func TestWriteToLayout(t *testing.T) {
 	b := layoutIndex(t)
 	const n, terms, postings = 2, 3, 4
-	tok := len(fields{}.Name())
+	tok := len(tokenizetest.Fields{}.Name())
 	want := 8 + 5*4 + up4(tok) + 4*n + 4*(2*n+1) + 4*(terms+1) + 4*(terms+1) + up4(9) + up4(3) + 8*postings + 4
 	if len(b) != want {
 		t.Errorf("size %d, want %d", len(b), want)
 	}
-	ix, err := bm25.Open(b, fields{})
+	ix, err := bm25.Open(b, tokenizetest.Fields{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	orig := bm25.New(layoutDocs, fields{})
+	orig := bm25.New(layoutDocs, tokenizetest.Fields{})
 	for _, q := range []string{"a", "b", "c", "a c"} {
 		if got, want := ix.Search(q, 0), orig.Search(q, 0); !reflect.DeepEqual(got, want) {
 			t.Errorf("Search(%q) = %v, want %v", q, got, want)
@@ -58,7 +59,7 @@ func TestWriteToLayout(t *testing.T) {
 // TestOpenRefusesDamageUnderAGoodChecksum edits one value of a valid file
 // and reseals it, so that only Open's checks can catch it.
 func TestOpenRefusesDamageUnderAGoodChecksum(t *testing.T) {
-	tok := len(fields{}.Name())
+	tok := len(tokenizetest.Fields{}.Name())
 	lengthsAt := 8 + 5*4 + up4(tok)
 	size := len(layoutIndex(t))
 	postAt := size - 4 - 8*4 // postings: a:(0,2) b:(0,1) b:(1,1) c:(1,1)
@@ -79,7 +80,7 @@ func TestOpenRefusesDamageUnderAGoodChecksum(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := layoutIndex(t)
 			c.edit(b)
-			_, err := bm25.Open(reseal(b), fields{})
+			_, err := bm25.Open(reseal(b), tokenizetest.Fields{})
 			if (err == nil) != c.ok {
 				t.Errorf("Open: %v, want ok %v", err, c.ok)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/bm25"
+	"github.com/linemem/linemem/lib/tokenize/tokenizetest"
 )
 
 // TestWriteToRead checks that an index read back from WriteTo's bytes gives
@@ -33,12 +34,12 @@ func TestWriteToRead(t *testing.T) {
 		docs []bm25.Doc
 	}{{"empty", nil}, {"random", docs}} {
 		t.Run(tc.name, func(t *testing.T) {
-			orig := bm25.New(tc.docs, fields{})
+			orig := bm25.New(tc.docs, tokenizetest.Fields{})
 			var buf bytes.Buffer
 			if _, err := orig.WriteTo(&buf); err != nil {
 				t.Fatal(err)
 			}
-			read, err := bm25.Read(bytes.NewReader(buf.Bytes()), fields{})
+			read, err := bm25.Read(bytes.NewReader(buf.Bytes()), tokenizetest.Fields{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +64,7 @@ func TestWriteToRead(t *testing.T) {
 				"extra byte": append(bytes.Clone(b), 0),
 				"not index":  []byte("hello, world"),
 			} {
-				if _, err := bm25.Read(bytes.NewReader(bad), fields{}); err == nil {
+				if _, err := bm25.Read(bytes.NewReader(bad), tokenizetest.Fields{}); err == nil {
 					t.Errorf("%s: Read gave no error", name)
 				}
 			}
@@ -75,7 +76,7 @@ func TestWriteToRead(t *testing.T) {
 			for i := 0; i < len(b); i += 1 + len(b)/97 {
 				bad := bytes.Clone(b)
 				bad[i] ^= 0x10
-				if _, err := bm25.Open(bad, fields{}); err == nil {
+				if _, err := bm25.Open(bad, tokenizetest.Fields{}); err == nil {
 					t.Errorf("byte %d flipped: Open gave no error", i)
 				}
 			}
@@ -86,14 +87,14 @@ func TestWriteToRead(t *testing.T) {
 				body := bad[:len(bad)-4]
 				binary.LittleEndian.PutUint32(body[len(body)-8:], uint32(len(tc.docs)))
 				binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.ChecksumIEEE(body))
-				if _, err := bm25.Open(bad, fields{}); err == nil {
+				if _, err := bm25.Open(bad, tokenizetest.Fields{}); err == nil {
 					t.Error("posting out of range: Open gave no error")
 				}
 			}
 			// Bytes that are not 4-byte aligned are decoded instead of used
 			// in place, with the same result.
 			shifted := append(make([]byte, 1, len(b)+1), b...)[1:]
-			opened, err := bm25.Open(shifted, fields{})
+			opened, err := bm25.Open(shifted, tokenizetest.Fields{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +111,7 @@ func TestWriteToRead(t *testing.T) {
 	}
 }
 
-type other struct{ fields }
+type other struct{ tokenizetest.Fields }
 
 func (other) Name() string { return "other" }
 
@@ -118,12 +119,12 @@ func (other) Name() string { return "other" }
 // searches without panicking.
 func FuzzOpen(f *testing.F) {
 	var buf bytes.Buffer
-	if _, err := bm25.New([]bm25.Doc{{ID: "c1", StartAt: "2024", Text: "a b a"}, {ID: "c2", Text: "b c"}}, fields{}).WriteTo(&buf); err != nil {
+	if _, err := bm25.New([]bm25.Doc{{ID: "c1", StartAt: "2024", Text: "a b a"}, {ID: "c2", Text: "b c"}}, tokenizetest.Fields{}).WriteTo(&buf); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(buf.Bytes())
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ix, err := bm25.Open(b, fields{})
+		ix, err := bm25.Open(b, tokenizetest.Fields{})
 		if err != nil {
 			return
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/linemem/linemem/lib/tokenize"
 	"io"
 	"math"
 	"net/http"
@@ -20,32 +19,9 @@ import (
 	"github.com/linemem/linemem/lib/provider/openai"
 	"github.com/linemem/linemem/lib/provider/retry"
 	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/tokenize/tokenizetest"
 	"github.com/linemem/linemem/lib/trec"
 )
-
-// spaces splits on spaces: a tokenizer whose tokens are visible in the test.
-type spaces struct{}
-
-func (spaces) Name() string                { return "spaces" }
-func (spaces) Tokens(text string) []string { return strings.Fields(text) }
-
-// Analyze returns the whitespace-separated fields of text with their bytes.
-func (spaces) Analyze(text string) []tokenize.Token {
-	var out []tokenize.Token
-	for i := 0; i < len(text); {
-		if text[i] == ' ' || text[i] == '\t' || text[i] == '\n' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' {
-			j++
-		}
-		out = append(out, tokenize.Token{Term: text[i:j], Start: i, End: j})
-		i = j
-	}
-	return out
-}
 
 // fixed is a first pass that returns the same hits for every query.
 type fixed []trec.Hit
@@ -60,7 +36,7 @@ func TestRM3Weights(t *testing.T) {
 	}
 	text := func(id string) (string, bool) { s, ok := docs[id]; return s, ok }
 	first := fixed{{ChunkID: "d1", Score: 3}, {ChunkID: "d2", Score: 1}, {ChunkID: "d3", Score: 0.5}}
-	r := expand.NewRM3(first, spaces{}, text)
+	r := expand.NewRM3(first, tokenizetest.Fields{}, text)
 	r.FeedbackDocs, r.FeedbackTerms, r.OriginalWeight = 2, 3, 0.5
 
 	// w_d1 = 3/4, w_d2 = 1/4.
@@ -99,7 +75,7 @@ func TestRM3Weights(t *testing.T) {
 
 func TestRM3FeedbackTerms(t *testing.T) {
 	// "2023" has no letter; "common" is in 2 of 10 documents (> 0.1·10).
-	r := expand.NewRM3(fixed{{ChunkID: "d", Score: 1}}, spaces{}, func(string) (string, bool) { return "trip 2023 common", true })
+	r := expand.NewRM3(fixed{{ChunkID: "d", Score: 1}}, tokenizetest.Fields{}, func(string) (string, bool) { return "trip 2023 common", true })
 	r.DocFreq = func(t string) (int, int) {
 		if t == "common" {
 			return 2, 10
@@ -115,14 +91,14 @@ func TestRM3FeedbackTerms(t *testing.T) {
 
 func TestRM3Edges(t *testing.T) {
 	text := func(string) (string, bool) { return "", false }
-	r := expand.NewRM3(fixed{}, spaces{}, text)
+	r := expand.NewRM3(fixed{}, tokenizetest.Fields{}, text)
 	for _, q := range []string{"", "no hits"} {
 		if subs, err := r.Expand(context.Background(), q); err != nil || subs != nil {
 			t.Errorf("Expand(%q) = %q, %v; want none", q, subs, err)
 		}
 	}
 	// Zero scores weigh feedback documents equally; λ = 1 keeps only q.
-	r = expand.NewRM3(fixed{{ChunkID: "a", Score: 0}}, spaces{}, func(string) (string, bool) { return "x y", true })
+	r = expand.NewRM3(fixed{{ChunkID: "a", Score: 0}}, tokenizetest.Fields{}, func(string) (string, bool) { return "x y", true })
 	r.OriginalWeight = 1
 	got, _ := r.Weights("q")
 	if len(got) != 1 || got[0] != (expand.TermWeight{Term: "q", Weight: 1}) {

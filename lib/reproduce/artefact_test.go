@@ -8,6 +8,7 @@ import (
 
 	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/answereval"
+	"github.com/linemem/linemem/lib/datafolder"
 	"github.com/linemem/linemem/lib/reproduce"
 )
 
@@ -54,7 +55,7 @@ func TestWriteOneArtefactWritesItsFilesOnly(t *testing.T) {
 			t.Errorf("Write(%s) wrote %v (paths %v), want %v", c.slug, got, paths, c.want)
 		}
 	}
-	if _, err := reproduce.Write(s, reproduce.LosslessSlug, t.TempDir()); err == nil || !strings.Contains(err.Error(), reproduce.EvidenceFile) {
+	if _, err := reproduce.Write(s, reproduce.LosslessSlug, t.TempDir()); err == nil || !strings.Contains(err.Error(), datafolder.EvidenceFile) {
 		t.Errorf("Write(%s) without evidence.jsonl = %v, want an error naming it", reproduce.LosslessSlug, err)
 	}
 }

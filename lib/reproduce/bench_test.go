@@ -128,7 +128,7 @@ func putRandomVectors(b *testing.B, st *store.Store, data string) {
 			b.Fatal(err)
 		}
 	}
-	qs, err := readQuestions(filepath.Join(data, reproduce.QuestionsFile))
+	qs, err := readQuestions(filepath.Join(data, datafolder.QuestionsFile))
 	if err != nil {
 		b.Fatal(err)
 	}

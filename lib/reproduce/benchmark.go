@@ -3,19 +3,13 @@ package reproduce
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/linemem/linemem/lib/beyond"
-	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/metrics"
 	"github.com/linemem/linemem/lib/report"
-	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/robustness"
 )
@@ -27,8 +21,6 @@ const (
 	BenchmarkUsersSpreadSlug  = "users_distribution" // every metric over users: user-level and question-level intervals
 	BenchmarkUsersClaimsSlug  = "users_claims"       // on how many users each of the paper's statements holds
 	BenchmarkUsersFile        = "users.json"         // the per-user results, aggregates only
-	BenchmarkDatasetFile      = "dataset.json"       // provenance and mapping counts of the conversion
-	BenchmarkUsersDir         = "users"              // per-user data folders inside a converted folder
 	benchmarkUserLabelPattern = "user %02d"
 )
 
@@ -36,6 +28,8 @@ const (
 // aggregated over users as lib/robustness aggregates over seeds: user k is
 // "seed" k, so SeedCI is the bootstrap interval that resamples users and
 // QuestionCI the per-user question-level interval averaged over users.
+// lib/benchmark's RunUsers fills it (or LoadUsers reads it back); its
+// methods here lay it out.
 type Users struct {
 	Dataset string `json:"dataset"`
 	*robustness.Summary
@@ -43,148 +37,12 @@ type Users struct {
 	EmbedModel string  `json:"embed_model"`
 	// HeldOut is each user's selected hybrid held out, in Results order;
 	// empty when read from a users.json written without it.
-	HeldOut []UserHeldOut `json:"held_out,omitempty"`
+	HeldOut []beyond.CorpusGain `json:"held_out,omitempty"`
 }
 
-// UserHeldOut is one user's hybrid gain over the best single retriever
-// (the selection metric, paired over the user's questions) when the
-// selection never sees the questions it is scored on.
-type UserHeldOut struct {
-	// KFold: configuration and single retriever selected on the other
-	// folds of the user's questions (beyond.NestedCV, NestedFolds folds,
-	// the protocol's seed).
-	KFold experiment.Interval `json:"kfold_gain"`
-	// OtherUsers: configuration and single retriever selected on the
-	// other users (beyond.OtherCorpora); OtherConfig names the
-	// configuration.
-	OtherUsers  experiment.Interval `json:"other_users_gain"`
-	OtherConfig string              `json:"other_users_config"`
-	// ByConstruction: a β = 1.00 configuration of a pairing whose BM25
-	// component is the best single retriever scores exactly as it on every
-	// question, so the in-sample maximum cannot fall below it.
-	ByConstruction bool `json:"beta1_reproduces_best_single"`
-}
-
-// UserDirs lists the per-user data folders of a converted folder
-// (dataDir/users/*), in name order; none is an error naming the command
-// that writes them.
-func UserDirs(dataDir string) ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(dataDir, BenchmarkUsersDir))
-	if err != nil {
-		return nil, fmt.Errorf("%w (per-user folders are written by `linemem datasets convert … --per-user`)", err)
-	}
-	var dirs []string
-	for _, e := range entries {
-		if e.IsDir() {
-			dirs = append(dirs, filepath.Join(dataDir, BenchmarkUsersDir, e.Name()))
-		}
-	}
-	if len(dirs) == 0 {
-		return nil, fmt.Errorf("%s: no per-user folders (written by `linemem datasets convert … --per-user`)", filepath.Join(dataDir, BenchmarkUsersDir))
-	}
-	return dirs, nil
-}
-
-// RunUsers prepares each folder of dirs (database workDir/user-NN.db) under
-// base's options and runs robustness.Protocol on it; user k (from 1, in dirs
-// order) is recorded as seed k. The aggregate uses base's B and seed.
-func RunUsers(dataset string, dirs []string, workDir string, base Options) (*Users, error) {
-	var results []robustness.SeedResult
-	var sels []beyond.Selection
-	var held []UserHeldOut
-	var models []string // the local embedder's dimension follows the corpus size
-	for i, dir := range dirs {
-		o := base
-		o.DataDir, o.DBPath, o.Log = dir, filepath.Join(workDir, fmt.Sprintf("user-%02d.db", i+1)), nil
-		s, err := Prepare(o)
-		if err != nil {
-			return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
-		}
-		r, err := robustness.Protocol(s.Setup)
-		var h UserHeldOut
-		var sel beyond.Selection
-		if err == nil {
-			h, sel, err = userSelection(s, r.BestSingle)
-		}
-		if cerr := s.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
-		}
-		if !slices.Contains(models, s.EmbedModel) {
-			models = append(models, s.EmbedModel)
-		}
-		r.Seed, r.Chunks = uint64(i+1), len(s.Chunks)
-		results = append(results, r)
-		sels, held = append(sels, sel), append(held, h)
-		fmt.Fprintf(base.Log, "  user %d/%d: %d chunks, %d questions\n", i+1, len(dirs), r.Chunks, r.Questions)
-	}
-	sum, err := robustness.Aggregate(results, base.Protocol)
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(models)
-	p := base.Protocol
-	if hybrid, single, names := beyond.OtherCorpora(sels); hybrid != nil {
-		for i := range held {
-			ix := bootstrap.NewIndices(p.B, max(len(hybrid[i]), 1), p.Seed)
-			d, lo, hi := ix.PairedDiffCI(hybrid[i], single[i], p.Level)
-			held[i].OtherUsers, held[i].OtherConfig = experiment.Interval{Mean: d, Lo: lo, Hi: hi}, names[i]
-		}
-	}
-	return &Users{Dataset: dataset, Summary: sum, Opts: base, EmbedModel: strings.Join(models, ", "), HeldOut: held}, nil
-}
-
-// reproducesSingle reports whether some β = 1.00 configuration of a pairing
-// whose BM25 component is the best single retriever scores exactly as that
-// retriever on every question under the selection metric (min–max maps a
-// one-member BM25 list to 0, so the fused run can lose a hit the single
-// retriever finds).
-func reproducesSingle(s *Study, sw *experiment.Sweep, singles []*experiment.Evaluation, bestSingle string) bool {
-	var best []float64
-	for _, e := range singles {
-		if e.Name == bestSingle {
-			best = e.Result.Scores(s.Protocol.SelectionMetric)
-		}
-	}
-	for _, c := range sw.Configs {
-		p, err := s.Protocol.Pairing(c.Pairing)
-		if err != nil || c.Beta != 1 || p.BM25.Name() != bestSingle {
-			continue
-		}
-		if slices.Equal(c.Result.Scores(s.Protocol.SelectionMetric), best) {
-			return true
-		}
-	}
-	return false
-}
-
-// userSelection is one user's 5-fold held-out gain (question-level
-// interval over the Setup's resamples) and the candidates for selection on
-// other users.
-func userSelection(s *Study, bestSingle string) (UserHeldOut, beyond.Selection, error) {
-	sw, err := s.Sweep()
-	if err != nil {
-		return UserHeldOut{}, beyond.Selection{}, err
-	}
-	singles, err := s.Singles()
-	if err != nil {
-		return UserHeldOut{}, beyond.Selection{}, err
-	}
-	sel := beyond.NewSelection(sw, singles, s.Protocol.SelectionMetric)
-	cv, err := sel.KFold(0, s.Protocol.Seed)
-	if err != nil {
-		return UserHeldOut{}, beyond.Selection{}, err
-	}
-	var h UserHeldOut
-	if len(cv.HybridOOF) > 0 {
-		d, lo, hi := s.Setup.Indices(len(cv.HybridOOF)).PairedDiffCI(cv.HybridOOF, cv.SingleOOF, s.Protocol.Level)
-		h.KFold = experiment.Interval{Mean: d, Lo: lo, Hi: hi}
-	}
-	h.ByConstruction = reproducesSingle(s, sw, singles, bestSingle)
-	return h, sel, nil
-}
+// UserLabel names user k (from 1) in tables and unit results: users are
+// numbered, never named.
+func UserLabel(k int) string { return fmt.Sprintf(benchmarkUserLabelPattern, k) }
 
 func (u *Users) n() int { return len(u.Results) }
 
@@ -245,12 +103,12 @@ func (u *Users) PerUserTable() report.Table {
 	short := shortNames()
 	for i, r := range u.Results {
 		sel, gain := r.Selected.Metrics[metric], r.Gain[metric]
-		row := []string{fmt.Sprintf(benchmarkUserLabelPattern, r.Seed), fmt.Sprint(r.Chunks), report.F3(metrics.RandomRecall(r.Chunks, 1, 5)), fmt.Sprint(r.Questions), SingleOrder(r, metric), short[r.BestSingle],
+		row := []string{UserLabel(int(r.Seed)), fmt.Sprint(r.Chunks), report.F3(metrics.RandomRecall(r.Chunks, 1, 5)), fmt.Sprint(r.Questions), SingleOrder(r, metric), short[r.BestSingle],
 			r.Selected.Pairing, fmt.Sprintf("%.2f", r.Selected.Beta),
 			report.F3(sel.Mean) + " " + report.CI3(sel.Lo, sel.Hi), report.Signed3(gain.Mean) + " " + report.CI3(gain.Lo, gain.Hi)}
 		if len(u.HeldOut) == u.n() {
 			h := u.HeldOut[i]
-			row = append(row, report.Signed3(h.KFold.Mean)+" "+report.CI3(h.KFold.Lo, h.KFold.Hi), report.Signed3(h.OtherUsers.Mean)+" "+report.CI3(h.OtherUsers.Lo, h.OtherUsers.Hi))
+			row = append(row, report.Signed3(h.KFold.Mean)+" "+report.CI3(h.KFold.Lo, h.KFold.Hi), report.Signed3(h.OtherCorpora.Mean)+" "+report.CI3(h.OtherCorpora.Lo, h.OtherCorpora.Hi))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -291,7 +149,7 @@ func (u *Users) ClaimsTable() report.Table {
 		t.Rows = append(t.Rows, []string{c.Statement, c.Paper, u.ofUsers(c.Seeds), report.Percent1(float64(c.Seeds) / float64(u.n()))})
 	}
 	if len(u.HeldOut) == u.n() {
-		count := func(holds func(UserHeldOut) bool) int {
+		count := func(holds func(beyond.CorpusGain) bool) int {
 			k := 0
 			for _, h := range u.HeldOut {
 				if holds(h) {
@@ -302,13 +160,13 @@ func (u *Users) ClaimsTable() report.Table {
 		}
 		for _, c := range []struct {
 			statement string
-			holds     func(UserHeldOut) bool
+			holds     func(beyond.CorpusGain) bool
 		}{
-			{"β = 1.00 of a swept pairing reproduces the best single retriever on every question, so the in-sample hybrid is at least as good by construction", func(h UserHeldOut) bool { return h.ByConstruction }},
-			{"the selected hybrid's Recall@5 is above the best single retriever's, both selected on other folds of the user's questions (5-fold held out)", func(h UserHeldOut) bool { return h.KFold.Mean > 0 }},
-			{"… and the paired 95% CI of that held-out difference lies above 0", func(h UserHeldOut) bool { return h.KFold.Lo > 0 }},
-			{"the hybrid selected on the other users is above the single retriever selected on them", func(h UserHeldOut) bool { return h.OtherUsers.Mean > 0 }},
-			{"… and the paired 95% CI of that difference lies above 0", func(h UserHeldOut) bool { return h.OtherUsers.Lo > 0 }},
+			{"β = 1.00 of a swept pairing reproduces the best single retriever on every question, so the in-sample hybrid is at least as good by construction", func(h beyond.CorpusGain) bool { return h.ByConstruction }},
+			{"the selected hybrid's Recall@5 is above the best single retriever's, both selected on other folds of the user's questions (5-fold held out)", func(h beyond.CorpusGain) bool { return h.KFold.Mean > 0 }},
+			{"… and the paired 95% CI of that held-out difference lies above 0", func(h beyond.CorpusGain) bool { return h.KFold.Lo > 0 }},
+			{"the hybrid selected on the other users is above the single retriever selected on them", func(h beyond.CorpusGain) bool { return h.OtherCorpora.Mean > 0 }},
+			{"… and the paired 95% CI of that difference lies above 0", func(h beyond.CorpusGain) bool { return h.OtherCorpora.Lo > 0 }},
 		} {
 			k := count(c.holds)
 			t.Rows = append(t.Rows, []string{c.statement, "", u.ofUsers(k), report.Percent1(float64(k) / float64(u.n()))})
@@ -362,7 +220,7 @@ type savedUsers struct {
 	UserB      int                     `json:"user_bootstrap_b"`
 	UserSeed   uint64                  `json:"user_bootstrap_seed"`
 	Results    []robustness.SeedResult `json:"users"` // "seed" k is user k
-	HeldOut    []UserHeldOut           `json:"held_out,omitempty"`
+	HeldOut    []beyond.CorpusGain     `json:"held_out,omitempty"`
 }
 
 // WriteAll writes the tables and users.json into outDir.
@@ -386,118 +244,4 @@ func LoadUsers(path string) (*Users, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &Users{Dataset: saved.Dataset, Summary: sum, Opts: savedOptions(saved.Tokenizer, saved.B, saved.Seed), EmbedModel: saved.EmbedModel, HeldOut: saved.HeldOut}, nil
-}
-
-// WriteDatasetInfo copies a converted folder's dataset.json into outDir
-// without its user list (user IDs of a data set are not needed to read the
-// aggregates).
-func WriteDatasetInfo(dataDir, outDir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dataDir, BenchmarkDatasetFile))
-	if err != nil {
-		return "", fmt.Errorf("%w (written by `linemem datasets convert`)", err)
-	}
-	var info map[string]any
-	if err := json.Unmarshal(b, &info); err != nil {
-		return "", fmt.Errorf("%s: %w", filepath.Join(dataDir, BenchmarkDatasetFile), err)
-	}
-	if users, ok := info["users"].([]any); ok {
-		info["users"] = len(users)
-	}
-	path := filepath.Join(outDir, BenchmarkDatasetFile)
-	return path, report.WriteJSON(path, info)
-}
-
-// ShipVectors writes the study's vectors into each per-user folder of dirs
-// (vectors_summary.jsonl, vectors_embedding_text.jsonl, query_vectors.jsonl,
-// which Prepare imports as ImportedModel), restricted to the chunks of that
-// folder's summaries.jsonl and the questions of its questions.jsonl. Every
-// user is then searched with one embedder fitted once on the pooled corpus,
-// as the paper uses one embedding model, instead of a local one refitted on
-// each small history.
-func ShipVectors(s *Study, dirs []string) error {
-	type set struct {
-		ids  []string
-		dim  int
-		data []float32
-	}
-	sets := map[string]set{}
-	for _, rep := range VectorReps {
-		ids, dim, data, err := s.Store.ChunkVectors(rep, s.EmbedModel)
-		if err != nil {
-			return err
-		}
-		sets[rep] = set{ids, dim, data}
-	}
-	for _, dir := range dirs {
-		keep := map[string]bool{}
-		if err := jsonlKeys(filepath.Join(dir, SummariesFile), "chunk_id", keep); err != nil {
-			return err
-		}
-		for _, f := range []struct{ rep, file string }{{represent.Summary, SummaryVectorsFile}, {represent.EmbeddingTextRep, EmbeddingVectorFile}} {
-			v := sets[f.rep]
-			var b strings.Builder
-			for i, id := range v.ids {
-				if keep[id] {
-					writeVectorLine(&b, id, v.data[i*v.dim:(i+1)*v.dim])
-				}
-			}
-			if err := os.WriteFile(filepath.Join(dir, f.file), []byte(b.String()), 0o644); err != nil {
-				return err
-			}
-		}
-		qs := map[string]bool{}
-		if err := jsonlKeys(filepath.Join(dir, QuestionsFile), "question", qs); err != nil {
-			return err
-		}
-		var b strings.Builder
-		for _, q := range slices.Sorted(maps.Keys(qs)) {
-			vec, found, err := s.Store.QueryVector(s.EmbedModel, q)
-			if err != nil {
-				return err
-			}
-			if !found {
-				return fmt.Errorf("%s: no query vector of %s for a question of %s", s.Opts.DBPath, s.EmbedModel, dir)
-			}
-			writeVectorLine(&b, q, vec)
-		}
-		if err := os.WriteFile(filepath.Join(dir, QueryVectorsFile), []byte(b.String()), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func writeVectorLine(b *strings.Builder, key string, vec []float32) {
-	k, _ := json.Marshal(key)
-	b.WriteString(`{"key":`)
-	b.Write(k)
-	b.WriteString(`,"vector":[`)
-	for i, x := range vec {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
-	}
-	b.WriteString("]}\n")
-}
-
-// jsonlKeys adds the string field of every line of a JSONL file to keys.
-func jsonlKeys(path, field string, keys map[string]bool) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if line == "" {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			return fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
-		if v, ok := m[field].(string); ok {
-			keys[v] = true
-		}
-	}
-	return nil
 }

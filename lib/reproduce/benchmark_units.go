@@ -1,22 +1,14 @@
 package reproduce
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/datasets"
 	"github.com/linemem/linemem/lib/experiment"
-	"github.com/linemem/linemem/lib/inputerr"
-	"github.com/linemem/linemem/lib/jsonl"
 	"github.com/linemem/linemem/lib/report"
-	"github.com/linemem/linemem/lib/represent"
-	"github.com/linemem/linemem/lib/trec"
 )
 
 // Files of the real-conversation study at the field's units (`linemem
@@ -37,6 +29,8 @@ const (
 // conversation of a data set, and at the turn and chunk unit on the pooled
 // haystack (every conversation in one corpus, each question searched against
 // all; at the chunk unit it is the corpus of the paper's pooled tables).
+// lib/benchmark's RunUnits fills it with beyond.RunUnit's results; its
+// methods here lay them out.
 type UnitsStudy struct {
 	Dataset  string
 	Protocol experiment.Protocol
@@ -44,9 +38,11 @@ type UnitsStudy struct {
 	// user folder order.
 	PerConversation map[string][]*beyond.UnitResult
 	Pooled          map[string]*beyond.UnitResult // by unit, PooledUnits that were run
-	// EncoderModel names the model that embedded every unit's documents
-	// (Options.UnitEncoder); "" for the LSA fit per corpus.
+	// EncoderModel names the model that embedded every unit's documents,
+	// each text capped at EncoderCap characters; "" for the LSA fit per
+	// corpus.
 	EncoderModel string
+	EncoderCap   int
 
 	indices map[int]*bootstrap.Indices // one resample matrix per question count
 }
@@ -58,146 +54,37 @@ var (
 	PooledUnits          = []string{beyond.UnitTurn, beyond.UnitChunk}
 )
 
-// HasNative reports whether a converted folder holds native questions
-// (datasets.NativeFile), the input of the units study.
-func HasNative(dataDir string) bool {
-	_, err := os.Stat(filepath.Join(dataDir, datasets.NativeFile))
-	return err == nil
+// UnitsScope is the results of one scope (ScopePerConversation or
+// ScopePooled) and unit, laid side by side: per-question vectors are
+// concatenated over its corpora.
+type UnitsScope struct {
+	Scope, Unit string
+	Results     []*beyond.UnitResult // per conversation in user folder order; one when pooled
 }
 
-// RunUnits runs the units study: each user folder of dirs is prepared
-// again under base (its database workDir/user-NN.db, as RunUsers) and run
-// at every unit of PerConversationUnits (or of Options.Units); the pooled
-// study runs at every unit of PooledUnits that is run per conversation.
-func RunUnits(dataset string, pooled *Study, dirs []string, workDir string, base Options) (*UnitsStudy, error) {
-	u := &UnitsStudy{Dataset: dataset, Protocol: base.Protocol, PerConversation: map[string][]*beyond.UnitResult{}, Pooled: map[string]*beyond.UnitResult{}}
-	if base.UnitEncoder != nil {
-		u.EncoderModel = base.UnitEncoder.Embedder.Model()
-	}
-	for i, dir := range dirs {
-		o := base
-		o.DataDir, o.DBPath, o.Log = dir, filepath.Join(workDir, fmt.Sprintf("user-%02d.db", i+1)), nil
-		s, err := Prepare(o)
-		if err != nil {
-			return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
-		}
-		for _, unit := range base.studyUnits() {
-			r, err := runUnit(s, fmt.Sprintf(benchmarkUserLabelPattern, i+1), unit)
-			if err != nil {
-				s.Close()
-				return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
-			}
-			u.PerConversation[unit] = append(u.PerConversation[unit], r)
-		}
-		if err := s.Close(); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(base.Log, "  units, user %d/%d\n", i+1, len(dirs))
-	}
-	for _, unit := range PooledUnits {
-		if !slices.Contains(base.studyUnits(), unit) {
-			continue
-		}
-		r, err := runUnit(pooled, ScopePooled, unit)
-		if err != nil {
-			return nil, fmt.Errorf("pooled: %w", err)
-		}
-		u.Pooled[unit] = r
-	}
-	return u, nil
-}
-
-// studyUnits are the per-conversation units of the units study:
-// Options.Units, or every unit of PerConversationUnits.
-func (o Options) studyUnits() []string {
-	if len(o.Units) > 0 {
-		return o.Units
-	}
-	return PerConversationUnits
-}
-
-// runUnit runs one unit of a prepared study with its folder's native
-// questions and turn keys.
-func runUnit(s *Study, label, unit string) (*beyond.UnitResult, error) {
-	msgs, err := s.Messages()
-	if err != nil {
-		return nil, err
-	}
-	ev, ok, err := s.Evidence()
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, fmt.Errorf("%s: no %s (the units study resolves gold per unit)", s.Opts.DataDir, EvidenceFile)
-	}
-	native, err := readLines[datasets.NativeQuestion](filepath.Join(s.Opts.DataDir, datasets.NativeFile), "a native question {qid, user, category, question, evidence}")
-	if err != nil {
-		return nil, err
-	}
-	type key struct {
-		MessageID string `json:"message_id"`
-		Key       string `json:"key"`
-	}
-	ks, err := readLines[key](filepath.Join(s.Opts.DataDir, datasets.KeysFile), "a message key {message_id, key}")
-	if err != nil {
-		return nil, err
-	}
-	keys := make(map[string]string, len(ks))
-	for _, k := range ks {
-		keys[k.MessageID] = k.Key
-	}
-	return beyond.RunUnit(beyond.UnitInput{Label: label, Unit: unit, Messages: msgs, Evidence: ev, Questions: s.Questions,
-		Native: native, Keys: keys, StudyChunks: s.Chunks, Summaries: s.Summaries, Protocol: s.Protocol, Encoder: s.Opts.UnitEncoder})
-}
-
-// readLines reads a JSON-lines file of T; a line that does not decode is an
-// error naming FILE:LINE and what was expected.
-func readLines[T any](path, expected string) ([]T, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%w (written by `linemem datasets convert`)", err)
-	}
-	defer f.Close()
-	var out []T
-	err = jsonl.Lines(path, f, func(line int, data []byte) error {
-		var v T
-		if err := json.Unmarshal(data, &v); err != nil {
-			return inputerr.At(path, line, expected+": "+err.Error())
-		}
-		out = append(out, v)
-		return nil
-	})
-	return out, err
-}
-
-// unitsScope is the results of one scope and unit laid side by side:
-// per-question vectors concatenated over its corpora.
-type unitsScope struct {
-	scope, unit string
-	results     []*beyond.UnitResult
-}
-
-func (u *UnitsStudy) scopes() []unitsScope {
-	var out []unitsScope
+// Scopes lists the scopes and units that were run: per conversation in
+// PerConversationUnits order, then pooled in PooledUnits order.
+func (u *UnitsStudy) Scopes() []UnitsScope {
+	var out []UnitsScope
 	for _, unit := range PerConversationUnits {
 		if len(u.PerConversation[unit]) > 0 {
-			out = append(out, unitsScope{ScopePerConversation, unit, u.PerConversation[unit]})
+			out = append(out, UnitsScope{ScopePerConversation, unit, u.PerConversation[unit]})
 		}
 	}
 	for _, unit := range PooledUnits {
-		if r := u.Pooled[unit]; r != nil { // nil: the unit was not run (Options.Units)
-			out = append(out, unitsScope{ScopePooled, unit, []*beyond.UnitResult{r}})
+		if r := u.Pooled[unit]; r != nil { // nil: the unit was not run
+			out = append(out, UnitsScope{ScopePooled, unit, []*beyond.UnitResult{r}})
 		}
 	}
 	return out
 }
 
-func (sc unitsScope) documents() string {
-	if len(sc.results) == 1 {
-		return fmt.Sprint(sc.results[0].Documents)
+func (sc UnitsScope) documents() string {
+	if len(sc.Results) == 1 {
+		return fmt.Sprint(sc.Results[0].Documents)
 	}
-	lo, hi, sum := sc.results[0].Documents, sc.results[0].Documents, 0
-	for _, r := range sc.results {
+	lo, hi, sum := sc.Results[0].Documents, sc.Results[0].Documents, 0
+	for _, r := range sc.Results {
 		lo, hi, sum = min(lo, r.Documents), max(hi, r.Documents), sum+r.Documents
 	}
 	return fmt.Sprintf("%d–%d (Σ %d)", lo, hi, sum)
@@ -260,10 +147,10 @@ func (u *UnitsStudy) RecallTable() report.Table {
 		t.Align = append(t.Align, report.AlignRight)
 	}
 	var paperN, nativeN int
-	for _, sc := range u.scopes() {
-		rows := len(sc.results[0].Rows)
+	for _, sc := range u.Scopes() {
+		rows := len(sc.Results[0].Rows)
 		paperN, nativeN = 0, 0
-		for _, r := range sc.results {
+		for _, r := range sc.Results {
 			paperN += len(r.QIDs)
 			nativeN += len(r.NativeQIDs)
 		}
@@ -274,14 +161,14 @@ func (u *UnitsStudy) RecallTable() report.Table {
 				}
 				return r.Rows[i]
 			}
-			label := get(sc.results[0]).Retriever
+			label := get(sc.Results[0]).Retriever
 			if i < rows {
 				label = unitsRowLabel(i, rows, label)
 			}
-			row := []string{sc.scope, sc.unit, sc.documents(), label}
+			row := []string{sc.Scope, sc.Unit, sc.documents(), label}
 			for _, m := range beyond.FloorMetrics {
 				var parts [][]float64
-				for _, r := range sc.results {
+				for _, r := range sc.Results {
 					parts = append(parts, get(r).PerQuestion[m])
 				}
 				x := concat(parts)
@@ -293,7 +180,7 @@ func (u *UnitsStudy) RecallTable() report.Table {
 			}
 			for j := range beyond.LoCoMoCutoffs {
 				var parts [][]float64
-				for _, r := range sc.results {
+				for _, r := range sc.Results {
 					parts = append(parts, get(r).LoCoMo[j])
 				}
 				row = append(row, report.F3(meanOf(concat(parts))))
@@ -314,7 +201,7 @@ func (u *UnitsStudy) RecallTable() report.Table {
 // vectorsNote says where the units study's vectors come from.
 func (u *UnitsStudy) vectorsNote() string {
 	if u.EncoderModel != "" {
-		return fmt.Sprintf("%s embedding every document and question at each unit (capped at %d characters)", u.EncoderModel, represent.DefaultEmbeddingCap)
+		return fmt.Sprintf("%s embedding every document and question at each unit (capped at %d characters)", u.EncoderModel, u.EncoderCap)
 	}
 	return "the local LSA embedder fitted on each corpus's documents at each unit (so the chunk unit's dense rows differ from users_per_user, whose vectors were fitted once on the pooled chunks)"
 }
@@ -332,12 +219,12 @@ func (u *UnitsStudy) SelectionTable() report.Table {
 		Align:         []report.Alignment{report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignLeft, report.AlignRight, report.AlignLeft, report.AlignLeft, report.AlignRight},
 		Abbreviations: []report.Abbreviation{{Full: "per conversation", Short: "per conv."}},
 	}
-	for _, sc := range u.scopes() {
+	for _, sc := range u.Scopes() {
 		var inH, inS, cvH, cvS [][]float64
 		var sels []beyond.Selection
 		counts := map[string]int{}
 		positive := 0
-		for _, r := range sc.results {
+		for _, r := range sc.Results {
 			h, s := r.InSample()
 			inH, inS = append(inH, h), append(inS, s)
 			cvH, cvS = append(cvH, r.CV.HybridOOF), append(cvS, r.CV.SingleOOF)
@@ -354,10 +241,10 @@ func (u *UnitsStudy) SelectionTable() report.Table {
 			g := u.gain(concat(oh), concat(os))
 			other = report.Signed3(g.Diff.Mean) + " " + report.CI3(g.Diff.Lo, g.Diff.Hi)
 		}
-		t.Rows = append(t.Rows, []string{sc.scope, sc.unit, mostOften(counts, len(sc.results)),
+		t.Rows = append(t.Rows, []string{sc.Scope, sc.Unit, mostOften(counts, len(sc.Results)),
 			report.F3(in.Hybrid.Mean), report.Signed3(in.Diff.Mean) + " " + report.CI3(in.Diff.Lo, in.Diff.Hi),
 			report.F3(cv.Hybrid.Mean), report.Signed3(cv.Diff.Mean) + " " + report.CI3(cv.Diff.Lo, cv.Diff.Hi),
-			other, fmt.Sprintf("%d of %d", positive, len(sc.results))})
+			other, fmt.Sprintf("%d of %d", positive, len(sc.Results))})
 	}
 	t.Notes = []string{
 		"In sample: the paper's rule, the first maximum of Recall@5 over the 126 configurations and over the five single retrievers, chosen and scored on the same questions. β = 1.00 of a pairing ranks by its BM25 component alone (min–max normalisation aside, which maps a one-member list to 0), so where the best single retriever is a BM25 retriever the in-sample hybrid is at least as good by construction (every corpus here): an in-sample gain ≥ 0 is not evidence for fusion.",
@@ -385,45 +272,6 @@ func mostOften(counts map[string]int, n int) string {
 		return best
 	}
 	return fmt.Sprintf("%s (%d of %d)", best, counts[best], n)
-}
-
-// RunsDir is the folder, inside a benchmark's work folder, where WriteRuns
-// puts the unit runs.
-const RunsDir = "units-runs"
-
-// WriteRuns writes, for every scope at the turn and session units, the runs
-// of beyond.UnitResult.UnitRuns as TREC run files named
-// SCOPE_UNIT_RUN.run (scope "per_conversation" or "pooled"; the
-// conversations of a scope one after another), whose document column is the
-// ID LoCoMo's code compares: input for scripts/locomo_recall.py.
-func (u *UnitsStudy) WriteRuns(dir string) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var written []string
-	for _, sc := range u.scopes() {
-		if sc.results[0].UnitRuns == nil {
-			continue
-		}
-		scope := "per_conversation"
-		if sc.scope == ScopePooled {
-			scope = "pooled"
-		}
-		for _, key := range []string{beyond.RunRawBM25, beyond.RunSelected} {
-			var b strings.Builder
-			for _, r := range sc.results {
-				if err := trec.WriteRun(&b, r.SearchedQIDs, r.UnitRuns[key], "linemem"); err != nil {
-					return written, err
-				}
-			}
-			path := filepath.Join(dir, scope+"_"+sc.unit+"_"+key+".run")
-			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-				return written, err
-			}
-			written = append(written, path)
-		}
-	}
-	return written, nil
 }
 
 // savedUnit is one corpus of units.json: aggregates only.
@@ -471,9 +319,9 @@ var unitsArtefacts = append(tableRunArtefacts([]func(*UnitsStudy) report.Table{(
 // floor and the held-out means.
 func (u *UnitsStudy) saved() ([]byte, error) {
 	var saved []savedUnit
-	for _, sc := range u.scopes() {
-		for _, r := range sc.results {
-			su := savedUnit{Scope: sc.scope, Corpus: r.Label, Unit: r.Unit, Documents: r.Documents, Questions: len(r.QIDs), Native: len(r.NativeQIDs),
+	for _, sc := range u.Scopes() {
+		for _, r := range sc.Results {
+			su := savedUnit{Scope: sc.Scope, Corpus: r.Label, Unit: r.Unit, Documents: r.Documents, Questions: len(r.QIDs), Native: len(r.NativeQIDs),
 				Selected: r.Selected, BestSingle: r.BestSingle, Floor: saveRow(r.Floor),
 				HeldOut: map[string]float64{"hybrid_recall@5": meanOf(r.CV.HybridOOF), "single_recall@5": meanOf(r.CV.SingleOOF)}}
 			for i, row := range r.Rows {

@@ -28,7 +28,6 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/linemem/linemem/lib/analysis"
-	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/datafolder"
@@ -40,17 +39,6 @@ import (
 	"github.com/linemem/linemem/lib/report"
 	"github.com/linemem/linemem/lib/retrieval"
 	"github.com/linemem/linemem/lib/store"
-)
-
-// The data folder names under which the real-data benchmark
-// (benchmark*.go) reads them; lib/datafolder holds the layout.
-const (
-	EvidenceFile        = datafolder.EvidenceFile
-	QuestionsFile       = datafolder.QuestionsFile
-	SummariesFile       = datafolder.SummariesFile
-	SummaryVectorsFile  = datafolder.SummaryVectorsFile
-	EmbeddingVectorFile = datafolder.EmbeddingVectorFile
-	QueryVectorsFile    = datafolder.QueryVectorsFile
 )
 
 // ImportedModel names vectors that ship with a data folder when no
@@ -84,13 +72,6 @@ type Options struct {
 	// (report.ColumnWidth × report.ColumnHeight) instead of the text width
 	// (report.DefaultWidth × report.DefaultHeight).
 	ColumnFigures bool
-	// UnitEncoder, when set, embeds the documents of the units study
-	// (RunUnits) with a neural model instead of fitting LSA on each unit.
-	UnitEncoder *beyond.Encoder
-	// Units, when set, are the units the units study runs per conversation
-	// (of PerConversationUnits); the pooled haystack runs only with the turn
-	// unit among them.
-	Units []string
 }
 
 // PaperOptions returns the options of the paper's reproduction of the data

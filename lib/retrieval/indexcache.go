@@ -1,7 +1,6 @@
 package retrieval
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/dense"
+	"github.com/linemem/linemem/lib/internal/atomicfile"
 	"github.com/linemem/linemem/lib/internal/sealed"
 	"github.com/linemem/linemem/lib/tokenize"
 )
@@ -179,21 +179,11 @@ func parseDerivedHeader(b []byte) (map[string]string, int, error) {
 	return keys, at, nil
 }
 
-// writeDerived writes the file at path atomically (a temporary file renamed
-// over it): the header with keys, then payload. A process that has the old
-// file mapped keeps reading the old bytes. The file is readable by its owner
-// only (0600), in a folder created 0700: an index holds the chats'
-// vocabulary.
+// writeDerived writes the file at path whole (lib/internal/atomicfile: a
+// temporary file renamed over it, 0600 in a 0700 folder, since an index
+// holds the chats' vocabulary): the header with keys, then payload. A
+// process that has the old file mapped keeps reading the old bytes.
 func writeDerived(path string, keys [][2]string, payload io.WriterTo) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
 	hdr := derivedLayout.AppendHeader(nil, uint32(len(keys)))
 	for _, kv := range keys {
 		for _, s := range kv {
@@ -202,23 +192,13 @@ func writeDerived(path string, keys [][2]string, payload io.WriterTo) error {
 		}
 	}
 	hdr = append(hdr, make([]byte, (8-len(hdr)%8)%8)...)
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	w.Write(hdr)
-	if _, err := payload.WriteTo(w); err != nil {
-		tmp.Close()
+	return atomicfile.Write(path, func(w io.Writer) error {
+		if _, err := w.Write(hdr); err != nil {
+			return err
+		}
+		_, err := payload.WriteTo(w)
 		return err
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }
 
 // loadBM25 opens the index file of (rep, tok) in dir when its key name

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/ikawaha/kagome-dict/dict"
 	"github.com/ikawaha/kagome-dict/ipa"
+
+	"github.com/linemem/linemem/lib/internal/atomicfile"
 )
 
 // The fast-loading form of the IPA dictionary.
@@ -202,23 +205,10 @@ func writeFast(path string, fd *fastDict) error {
 	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
 	out = append(out, 0, 0, 0, 0)
 
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(out)
 		return err
-	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(out); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }
 
 var errFastFile = errors.New("kagome: not a fast-loading dictionary file of this format")

@@ -1,4 +1,4 @@
-package reproduce
+package benchmark
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 	"github.com/linemem/linemem/lib/regularfile"
 )
 
-// checkBenchmarkFolder checks the data folder Benchmark reads: a converted
+// checkFolder checks the data folder Run reads: a converted
 // data set (dataset.json, sources/, questions.jsonl with at least one
 // question, qrels.txt, summaries.jsonl) with per-user folders of the same
 // layout. It returns the user folders with at least one answerable question
 // and the names of those without any (a converter writes an empty
 // questions.jsonl for a user whose questions are all no-answer ones), which
 // are skipped.
-func checkBenchmarkFolder(data string) (users, skipped []string, err error) {
+func checkFolder(data string) (users, skipped []string, err error) {
 	if _, err := answerableQuestions(data, true); err != nil {
 		return nil, nil, err
 	}
@@ -76,7 +76,7 @@ func answerableQuestions(dir string, pooled bool) (int, error) {
 
 // copyUserFolders copies each user folder of dirs into a fresh folder of
 // the same name under into (files 0600: they hold conversation text) and
-// returns the copies, so that the vectors Benchmark ships to each user are
+// returns the copies, so that the vectors Run ships to each user are
 // written there and never into the data folder.
 func copyUserFolders(dirs []string, into string) ([]string, error) {
 	if err := os.RemoveAll(into); err != nil {
@@ -109,4 +109,24 @@ func copyUserFolders(dirs []string, into string) ([]string, error) {
 		out = append(out, dst)
 	}
 	return out, nil
+}
+
+// UserDirs lists the per-user data folders of a converted folder
+// (dataDir/users/*), in name order; none is an error naming the command
+// that writes them.
+func UserDirs(dataDir string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(dataDir, datafolder.UsersDir))
+	if err != nil {
+		return nil, fmt.Errorf("%w (per-user folders are written by `linemem datasets convert … --per-user`)", err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(dataDir, datafolder.UsersDir, e.Name()))
+		}
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s: no per-user folders (written by `linemem datasets convert … --per-user`)", filepath.Join(dataDir, datafolder.UsersDir))
+	}
+	return dirs, nil
 }
