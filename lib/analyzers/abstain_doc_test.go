@@ -15,7 +15,8 @@ import (
 // TestAbstainTableDocMatchesMeasurement holds memory.DefaultMinConfidence
 // and the error rates `search --help` prints (memory.AbstainTableDoc) to
 // the measurement that chose them, rerun on the development sets that ship
-// with the repository (the mixed history and the synthetic corpus): each
+// with the repository (the blind development set, the mixed history and
+// the synthetic corpus): each
 // of their rows must be what MeasureEveryday gives at the threshold, and
 // the threshold must be what ChooseThresholdWithin picks over them. (The
 // LoCoMo row needs the converted data set; `linemem analyzers everyday
@@ -28,6 +29,7 @@ func TestAbstainTableDocMatchesMeasurement(t *testing.T) {
 	}
 	var sets []analyzers.Confidences
 	for _, c := range []struct{ name, dir string }{
+		{"devblind", filepath.Join("..", "..", "testdata", "devblind")},
 		{"mixed", filepath.Join("..", "..", "testdata", "mixed")},
 		{"synthetic", filepath.Join("..", "..", "data", "synthetic")},
 	} {

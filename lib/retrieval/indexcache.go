@@ -47,8 +47,9 @@ import (
 // vectors were found to cover the corpus exactly (one vector per chunk).
 //
 // Neither key sees the code: derivedFormat must be raised whenever a
-// representation or a tokenizer changes the texts or tokens of an index.
-const derivedFormat = 2
+// representation or a tokenizer changes the texts or tokens of an index
+// (TestDerivedFormatFollowsTheTokenizers holds the tokenizers to it).
+const derivedFormat = 3
 
 // derivedLayout is the derived file's header: magic, format, the number of
 // keys.

@@ -40,15 +40,22 @@ func TestTokens(t *testing.T) {
 		{"empty", "", nil},
 		{"no terms", "…！？ 😀", nil},
 		// English words: stop-listed and Snowball-stemmed, case and width folded.
-		{"stop words dropped, words stemmed", "What do I need to bring to tennis?", []string{"need", "bring", "tenni"}},
-		{"plural and tense share a stem", "Bring the balls, I brought mine", []string{"bring", "ball", "brought", "mine"}},
+		// Each with its loanword key when it has three consonant classes:
+		// bring B R N G (the r before i is sounded), tennis T N S, balls B R S
+		// (ll counts once), brought B R T (gh is silent).
+		{"stop words dropped, words stemmed", "What do I need to bring to tennis?", []string{"need", "bring", "p:BRNG", "tenni", "p:TNS"}},
+		{"plural and tense share a stem", "Bring the balls, I brought mine", []string{"bring", "p:BRNG", "ball", "p:BRS", "brought", "p:BRT", "mine"}},
 		{"full-width Latin", "ＵＳＢ", []string{"usb"}},
 		{"apostrophe splits; s and t are stop words", "Ken's phone, don't", []string{"ken", "phone"}},
 		// Katakana: whole words, width folded, long vowel stemmed from 4 characters.
-		{"katakana word whole", "チョコレート", []string{"チョコレート"}},
+		{"katakana word whole", "チョコレート", []string{"チョコレート", "p:TKRT"}},
 		{"a short katakana word is its own term", "コート", []string{"コート"}},
-		{"long vowel stemmed", "コンピューター", []string{"コンピュータ"}},
-		{"without long vowel", "コンピュータ", []string{"コンピュータ"}},
+		{"long vowel stemmed", "コンピューター", []string{"コンピュータ", "p:KNPT"}},
+		{"without long vowel", "コンピュータ", []string{"コンピュータ", "p:KNPT"}},
+		// ・ joins the parts of a katakana name into one word.
+		{"a middle dot joins a katakana name", "バル・ソーレ", []string{"バルソーレ", "p:BRSR"}},
+		{"a half-width middle dot too", "ﾊﾞﾙ･ｿｰﾚ", []string{"バルソーレ", "p:BRSR"}},
+		{"a middle dot before kanji separates", "ソーレ・駅", terms([]string{"ソーレ", "駅"}, reading("エキ"))},
 		{"four characters stemmed", "コーヒー", []string{"コーヒ"}},
 		{"two characters kept", "ビー", []string{"ビー"}},
 		{"half-width katakana folded and stemmed", "ﾊﾞｰﾍﾞｷｭｰ", []string{"バーベキュ"}},
@@ -82,6 +89,11 @@ func TestTokens(t *testing.T) {
 		{"a list of numbers is no number", "1,2,3", []string{"1", "2", "3"}},
 		{"three slashes are no date", "3/4/5", []string{"3", "4", "5"}},
 		{"25 is no hour", "25:00", []string{"25", "00"}},
+		// Kanji numerals before a counter are numbers.
+		{"kanji thousands before 円", "三千円", terms([]string{"3000", "円"}, reading("エン"))},
+		{"kanji hour and half", "三時半", []string{"03:30"}},
+		{"kanji month and day", "十二月五日", []string{"12/5"}},
+		{"positional kanji", "三千五百円", terms([]string{"3500", "円"}, reading("エン"))},
 	}
 	a := newAnalyzer(t)
 	for _, c := range cases {
@@ -90,6 +102,34 @@ func TestTokens(t *testing.T) {
 				t.Errorf("Tokens(%q) = %q, want %q", c.text, got, c.want)
 			}
 		})
+	}
+}
+
+// TestLoanwordKeysApart: words that only look or sound a little alike, and
+// keys shorter than MinPhoneticKey, share no loanword term.
+func TestLoanwordKeysApart(t *testing.T) {
+	a := newAnalyzer(t)
+	phonetic := func(text string) []string {
+		var out []string
+		for _, term := range a.Tokens(text) {
+			if strings.HasPrefix(term, everyday.PhoneticPrefix) {
+				out = append(out, term)
+			}
+		}
+		return out
+	}
+	for _, pair := range [][2]string{{"カーテン", "カード"}, {"ドライヤー", "ドライブ"}, {"チョコレート", "コート"}, {"projector", "protector"}} {
+		x, y := phonetic(pair[0]), phonetic(pair[1])
+		for _, term := range x {
+			if slices.Contains(y, term) {
+				t.Errorf("%s and %s share %s", pair[0], pair[1], term)
+			}
+		}
+	}
+	for _, short := range []string{"コート", "zoom", "ズーム", "cat", "ケーキ", "エマ"} {
+		if got := phonetic(short); got != nil {
+			t.Errorf("%s: loanword terms %q, want none (key under %d consonants)", short, got, everyday.MinPhoneticKey)
+		}
 	}
 }
 
@@ -108,6 +148,21 @@ func TestVariantsMeet(t *testing.T) {
 		{"コンピュータ", []string{"コンピューター", "コンピュータ", "ｺﾝﾋﾟｭｰﾀｰ"}},
 		{"r:イモ", []string{"買い物", "かいもの", "カイモノ"}},
 		{"r:ャジ", []string{"駐車場", "ちゅうしゃじょう"}},
+		{"3000", []string{"三千円", "3000円"}},
+		{"1", []string{"一等", "1等"}},
+		{"2024", []string{"二〇二四年", "2024年"}},
+		{"12/5", []string{"十二月五日", "12月5日"}},
+		{"バルソーレ", []string{"バル・ソーレ", "バルソーレ", "ﾊﾞﾙｿｰﾚ"}},
+		// A loanword and its English word share the loanword key.
+		{"p:PRSKT", []string{"プロジェクター", "projector", "PROJECTOR"}},
+		{"p:BSTRN", []string{"ベジタリアン", "vegetarian"}},
+		{"p:KTN", []string{"カーテン", "curtain"}},
+		{"p:PKS", []string{"パッケージ", "package"}},
+		{"p:BSD", []string{"バースデー", "birthday"}},
+		{"p:PRSNT", []string{"プレゼント", "present"}},
+		{"p:STSN", []string{"ステーション", "station"}},
+		{"p:KNP", []string{"キャンプ", "camp"}},
+		{"p:DNG", []string{"ウェディング", "wedding"}},
 	}
 	for _, c := range cases {
 		for _, v := range c.variants {
@@ -118,8 +173,9 @@ func TestVariantsMeet(t *testing.T) {
 				continue
 			}
 			if c.term == "r:イモ" && v == "カイモノ" {
-				// A katakana word is one term: it does not read as bigrams.
-				if got := a.Tokens(v); !reflect.DeepEqual(got, []string{"カイモノ"}) {
+				// A katakana word is one term (and its loanword key K M N):
+				// it does not read as bigrams.
+				if got := a.Tokens(v); !reflect.DeepEqual(got, []string{"カイモノ", "p:KMN"}) {
 					t.Errorf("Tokens(%q) = %q, want one katakana term", v, got)
 				}
 				continue
@@ -188,6 +244,7 @@ func ExampleAnalyzer_Analyze() {
 	}
 	// Output:
 	// チョコレート "ﾁｮｺﾚｰﾄ"
+	// p:TKRT "ﾁｮｺﾚｰﾄ"
 	// 3000 "3,000"
 	// 円 "円"
 	// r:エン "円"
@@ -198,7 +255,7 @@ func ExampleAnalyzer_Analyze() {
 // returns, without panicking, terms over ordered-start, non-empty ranges of
 // the text, the same terms Tokens returns.
 func FuzzAnalyze(f *testing.F) {
-	for _, s := range []string{"駐車場に車を停めた", "ﾊﾞｰﾍﾞｷｭｰ 3,000円 7pm", "午後12時半", "2024/12/07", "かいもの\xffいった", "㍿ e\u0301clair", "12/", "午後", "1,", "7時", ""} {
+	for _, s := range []string{"駐車場に車を停めた", "ﾊﾞｰﾍﾞｷｭｰ 3,000円 7pm", "午後12時半", "2024/12/07", "かいもの\xffいった", "㍿ e\u0301clair", "三千五百円", "バル・ソーレ・", "二〇二四年十二月", "projector tion", "12/", "午後", "1,", "7時", ""} {
 		f.Add(s)
 	}
 	a := newAnalyzer(f)
@@ -213,4 +270,18 @@ func FuzzAnalyze(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestKanjiNumeralsNeedACounter: kanji numerals are numbers only before a
+// counter and not right after another kanji, so words that hold them stay
+// words.
+func TestKanjiNumeralsNeedACounter(t *testing.T) {
+	a := newAnalyzer(t)
+	for _, text := range []string{"一緒に行こう", "十分だよ", "統一感", "第一印象", "一応"} {
+		for _, term := range a.Tokens(text) {
+			if strings.Trim(term, "0123456789") == "" {
+				t.Errorf("%s: number term %q, want none", text, term)
+			}
+		}
+	}
 }

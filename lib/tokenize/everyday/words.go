@@ -8,18 +8,33 @@ import (
 	"github.com/linemem/linemem/lib/tokenize/token"
 )
 
-// word appends the term of a run of letters: nothing for an English stop
-// word, else its Snowball English stem when every letter is Latin, else the
-// run as written.
+// word appends the terms of a run of letters: nothing for an English stop
+// word; else its Snowball English stem and its loanword key (latinKey) when
+// every letter is ASCII, else the run as written.
 func word(out []token.Token, run []char) []token.Token {
 	w := runText(run)
 	if english.IsStopWord(w) {
 		return out
 	}
-	if latin(w) {
-		w = english.Stem(w, true)
+	if !latin(w) {
+		return append(out, span(run, w))
 	}
-	return append(out, span(run, w))
+	out = append(out, span(run, english.Stem(w, true)))
+	if isASCIIString(w) {
+		if p := phonetic(latinKey(w)); p != "" {
+			out = append(out, span(run, p))
+		}
+	}
+	return out
+}
+
+func isASCIIString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // latin reports whether every letter of word is of the Latin script, the
