@@ -154,7 +154,7 @@ func (f *askFlags) answerer(env *environment, st *store.Store, mem *memory.Memor
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("%w: --extractive: %v", errUsage, err)
 		}
-		return ex.WithMe(me), nil, guess, nil
+		return ex.WithMe(me).WithIDF(mem.TermIDF()), nil, guess, nil
 	}
 	red, err := f.remote.redactor()
 	if err != nil {

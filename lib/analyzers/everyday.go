@@ -136,7 +136,7 @@ func MeasureEveryday(name, dir string, opts EverydayOptions) (*EverydayRun, erro
 				o.Shown = o.Shown || want[first.Messages[i].ID]
 			}
 		}
-		a, err := asker.Answer(context.Background(), q.Question, resp.Results)
+		a, err := asker.WithIDF(m.TermIDF()).Answer(context.Background(), q.Question, resp.Results)
 		if err != nil {
 			return Outcome{}, err
 		}

@@ -15,27 +15,36 @@ const neighbourWeight = 0.5
 // coverageAnswer is MethodCoverage. Documents are the distinct non-empty
 // messages of the top window; Q is the distinct terms of the question's
 // content (memory.ParseQuestion: question words such as いつ or "when" are
-// not matched), idf(t) their BM25 IDF over those messages. A message m with
-// neighbours m−1 and m+1 scores
+// not matched), idf(t) their IDF over the history's index when WithIDF
+// gave one (as `ask` does), else their BM25 IDF over those messages. A
+// message m with neighbours m−1 and m+1 scores
 //
 //	s(m) = Σ_{t ∈ Q ∩ T(m)} idf(t) + ½ · Σ_{t ∈ Q ∩ (T(m−1) ∪ T(m+1)) \ T(m)} idf(t),
 //
 // the question-term coverage of the message and, at half weight, of its
 // neighbours: in chat the question's words and the answer are often in
 // neighbouring lines. The best message wins (ties: the earlier message).
-// The line quoted is then answerLine's: the best message when it carries
-// what the question asks for (a time for いつ/when, an amount for
-// いくら/how much, …, memory.Carries) or, for a who-question, when it is not
-// itself a question (its sender is the person asked about), else the nearest such line within
-// memory.ReplyReach messages (after it first), else, when the best message
-// is itself a question, the first reply by someone else within
-// memory.ReplyReach messages that is not itself a question, or, when the
-// question asks for something in particular (when, how much, where, who,
-// what), the first such line by anyone; else the best message. The
-// quote names who wrote it and when, in the question's language (frame),
-// cited by the window's number with the matched message beside the quoted
-// one. No message with a question term: the abstention in the question's
-// language.
+// The line quoted is then answerLine's, in this order:
+//
+//  1. the best message, when it is no question and carries what the
+//     question asks for (a time for いつ/when, an amount for いくら/how
+//     much, …, memory.Carries);
+//  2. for a who-question, the best message when it is no question (its
+//     sender is the person asked about), else the first reply to it by
+//     someone else that is no question (the replier is);
+//  3. the nearest line within memory.ReplyReach messages that is no
+//     question and carries what is asked (after it first);
+//  4. when the best message is a question, the first reply by someone else
+//     within memory.ReplyReach messages that is no question, or, when the
+//     question asks for something in particular (when, how much, where,
+//     who, what), the first such line by anyone;
+//  5. the best message.
+//
+// A question line never answers itself: 「山口さんって誰でしたっけ」 names a
+// person, but its reply says who he is. The quote names who wrote it and
+// when, in the question's language (frame), cited by the window's number
+// with the matched message beside the quoted one. No message with a
+// question term: the abstention in the question's language.
 func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.Result) Answer {
 	if len(chunks) > 1 {
 		chunks = chunks[:1]
@@ -64,8 +73,11 @@ func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.R
 			}
 		}
 	}
-	ix := bm25.New(docs, e.tok)
-	idf := func(t string) float64 { return bm25.IDF(ix.Len(), ix.DocFreq(t)) }
+	idf := e.idf
+	if idf == nil {
+		ix := bm25.New(docs, e.tok)
+		idf = func(t string) float64 { return bm25.IDF(ix.Len(), ix.DocFreq(t)) }
+	}
 	best, bi, bj := 0.0, -1, -1
 	counted := map[string]bool{}
 	for i, c := range chunks {
@@ -122,8 +134,24 @@ func answerLine(msgs []memory.Message, j int, asks memory.Asks) int {
 	carries := func(k int) bool {
 		return !isQuestion(msgs[k].Text) && memory.Carries(asks, msgs[k].Text, senders)
 	}
-	if memory.Carries(asks, msgs[j].Text, senders) || asks == memory.AsksWho && !isQuestion(msgs[j].Text) {
+	asked := isQuestion(msgs[j].Text)
+	reply := func() int {
+		for k := j + 1; k < min(len(msgs), j+1+memory.ReplyReach); k++ {
+			if (!asked || msgs[k].Sender != msgs[j].Sender) && strings.TrimSpace(msgs[k].Text) != "" && !isQuestion(msgs[k].Text) {
+				return k
+			}
+		}
+		return -1
+	}
+	switch {
+	case carries(j):
 		return j
+	case asks == memory.AsksWho && !asked:
+		return j
+	case asks == memory.AsksWho:
+		if k := reply(); k >= 0 {
+			return k
+		}
 	}
 	for d := 1; d <= memory.ReplyReach; d++ {
 		if k := j + d; k < len(msgs) && carries(k) {
@@ -133,12 +161,9 @@ func answerLine(msgs []memory.Message, j int, asks memory.Asks) int {
 			return k
 		}
 	}
-	asked := isQuestion(msgs[j].Text)
 	if asked || asks != memory.AsksOther && asks != memory.AsksYesNo {
-		for k := j + 1; k < min(len(msgs), j+1+memory.ReplyReach); k++ {
-			if (!asked || msgs[k].Sender != msgs[j].Sender) && strings.TrimSpace(msgs[k].Text) != "" && !isQuestion(msgs[k].Text) {
-				return k
-			}
+		if k := reply(); k >= 0 {
+			return k
 		}
 	}
 	return j

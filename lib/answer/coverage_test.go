@@ -2,6 +2,8 @@ package answer_test
 
 import (
 	"context"
+	"fmt"
+	"github.com/linemem/linemem/lib/bm25"
 	"slices"
 	"strings"
 	"testing"
@@ -79,6 +81,8 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 		msg("f", "Ken", "えっ"),
 		msg("g", "Aya", "傘誰か持ってる？"),
 		msg("h", "Ken", "ある"),
+		msg("i", "Mio", "山口さんって誰だっけ"),
+		msg("j", "Aya", "隣の課の人"),
 	}}
 	cases := []struct {
 		name, question, me, want string
@@ -98,6 +102,8 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 		{"who: the matched line's sender", "傘忘れたの誰", "", "Mio（2024年5月11日）：「ごめん傘忘れた」 [1]", []string{"e"}},
 		// g matches 傘 but asks itself: the reply answers
 		{"who: a question line's reply", "傘持ってる人誰", "", "Ken（2024年5月11日）：「ある」 [1]", []string{"g", "h"}},
+		// i names a person (さん) but asks: its reply answers
+		{"a question line never answers itself", "山口さん誰", "", "Aya（2024年5月11日）：「隣の課の人」 [1]", []string{"i", "j"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,6 +119,46 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 				t.Errorf("%q: %q citing %+v, want %q citing %v", c.question, a.Text, a.Citations, c.want, c.cites)
 			}
 		})
+	}
+}
+
+// TestCoverageWeighsByTheHistorysIDF: two lines each hold one word of the
+// question once, a tie over the window's own messages (the earlier wins);
+// with the history's IDF the line with the rarer word wins.
+func TestCoverageWeighsByTheHistorysIDF(t *testing.T) {
+	at := time.Date(2024, 5, 11, 11, 53, 0, 0, time.UTC)
+	chat := memory.Result{ChunkID: "w", Messages: []memory.Message{
+		{ID: "a", Sender: "Ken", Text: "忘年会の出欠まだの人いる？", At: at},
+		{ID: "b", Sender: "Aya", Text: "まだです", At: at},
+		{ID: "c", Sender: "Mio", Text: "ビンゴの司会やりたい", At: at},
+	}}
+	ex, err := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the history: 忘年会 in every window, 司会 in one
+	var docs []bm25.Doc
+	for i := range 10 {
+		docs = append(docs, bm25.Doc{ID: fmt.Sprint(i), Text: "忘年会の出欠"})
+	}
+	docs = append(docs, bm25.Doc{ID: "x", Text: "司会"})
+	ix := bm25.New(docs, newEveryday(t))
+	idf := func(term string) float64 { return bm25.IDF(ix.Len(), ix.DocFreq(term)) }
+	for _, c := range []struct {
+		name  string
+		ex    *answer.Extractive
+		cites string
+	}{
+		{"the window's IDF: a tie, the earlier line", ex, "a"},
+		{"the history's IDF: the rarer word's line", ex.WithIDF(idf), "c"},
+	} {
+		a, err := c.ex.Answer(context.Background(), "忘年会の司会", []memory.Result{chat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Citations) != 1 || !slices.Contains(a.Citations[0].MessageIDs, c.cites) {
+			t.Errorf("%s: %q citing %+v, want message %s cited", c.name, a.Text, a.Citations, c.cites)
+		}
 	}
 }
 

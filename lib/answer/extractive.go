@@ -36,6 +36,20 @@ type Extractive struct {
 	tok    tokenize.Tokenizer
 	method string
 	me     string // the history's owner as a sender name; "" = unknown
+	// idf weighs a question term in MethodCoverage; nil: its IDF over the
+	// top window's messages
+	idf func(term string) float64
+}
+
+// WithIDF returns e weighing question terms by idf in MethodCoverage, the
+// IDF over the whole history's index (memory.Memory.TermIDF) rather than
+// over the top window's messages: a word every message of the window
+// shares can still be common in the history, and a word the window holds
+// once can be rare everywhere.
+func (e *Extractive) WithIDF(idf func(term string) float64) *Extractive {
+	c := *e
+	c.idf = idf
+	return &c
 }
 
 // WithMe returns e naming the history's owner: a quoted line by a sender

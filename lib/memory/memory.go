@@ -33,6 +33,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -146,6 +147,18 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 
 // Retriever is the name of the retriever searches use.
 func (m *Memory) Retriever() string { return m.retriever.Name() }
+
+// TermIDF returns the IDF of a term in the BM25 index the memory ranks
+// with, idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)) (lib/bm25); nil when the
+// retriever is not a single BM25 index.
+func (m *Memory) TermIDF() func(term string) float64 {
+	lx, ok := m.retriever.(retrieval.Lexical)
+	if !ok {
+		return nil
+	}
+	ix := lx.LexicalIndex()
+	return func(t string) float64 { return bm25.IDF(ix.Len(), ix.DocFreq(t)) }
+}
 
 // Tokenizer is the name of the tokenizer that marks matching terms.
 func (m *Memory) Tokenizer() string { return m.tokenizer.Name() }
