@@ -16,6 +16,10 @@
 // renamed aside (".NAME.old-*"), so a kill between the two renames leaves the
 // target missing and the earlier folder under that name.
 //
+// Hold takes the same lock on a working folder for a whole run, waiting for
+// a live holder instead of refusing, so two runs that share the folder take
+// turns.
+//
 // It imports the standard library and golang.org/x/sys/unix.
 package atomicdir
 

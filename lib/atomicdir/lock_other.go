@@ -5,6 +5,7 @@ package atomicdir
 import (
 	"errors"
 	"os"
+	"time"
 )
 
 // lockFile is a lock file created exclusively; a killed holder leaves it
@@ -24,3 +25,14 @@ func acquire(path string) (*lockFile, error) {
 }
 
 func (l *lockFile) release() { os.Remove(l.path) }
+
+// await polls acquire until the holder removes the lock file.
+func await(path string) (*lockFile, error) {
+	for {
+		l, err := acquire(path)
+		if !errors.Is(err, ErrBusy) {
+			return l, err
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

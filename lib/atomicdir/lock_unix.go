@@ -16,16 +16,21 @@ type lockFile struct {
 }
 
 // acquire takes an exclusive flock on path without waiting (ErrBusy when
-// another process holds it). The file may have been removed and created
-// again by a writer releasing it between our open and our lock: then the
-// lock is on an unlinked file and the attempt is repeated.
-func acquire(path string) (*lockFile, error) {
+// another holder has it). The file may have been removed and created again
+// by a writer releasing it between our open and our lock: then the lock is
+// on an unlinked file and the attempt is repeated.
+func acquire(path string) (*lockFile, error) { return lock(path, unix.LOCK_NB) }
+
+// await takes the lock of acquire, waiting for its holder to release it.
+func await(path string) (*lockFile, error) { return lock(path, 0) }
+
+func lock(path string, wait int) (*lockFile, error) {
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, err
 		}
-		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|wait); err != nil {
 			f.Close()
 			if errors.Is(err, unix.EWOULDBLOCK) {
 				return nil, ErrBusy

@@ -56,7 +56,9 @@ type Report struct {
 // Work/users with the pooled study's vectors) and dataset.json into a
 // staging folder that replaces Out only when all of it succeeded. An Out
 // that is neither empty nor an earlier benchmark's is refused; nothing is
-// written into DataDir.
+// written into DataDir. Two runs that share Work take turns
+// (atomicdir.Hold): the second waits, saying so in Log, and then reuses the
+// databases the first left.
 func Run(o Options) (*Report, error) {
 	userDirs, skipped, err := checkFolder(o.DataDir)
 	if err != nil {
@@ -68,6 +70,13 @@ func Run(o Options) (*Report, error) {
 	if err := os.MkdirAll(o.Work, 0o755); err != nil {
 		return nil, err
 	}
+	release, err := atomicdir.Hold(o.Work, func() {
+		fmt.Fprintf(o.Log, "waiting for another benchmark that uses the working folder %s\n", o.Work)
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(o.Out)), 0o755); err != nil {
 		return nil, err
 	}
