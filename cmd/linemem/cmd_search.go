@@ -46,8 +46,10 @@ time for いつ/when, an amount for いくら/how much, a place for どこ/where
 person for 誰/who); --context N messages around each match; a single line
 between two shown ones is shown rather than "…". With --sender, only that
 sender's messages are marked. A dense or hybrid retriever embeds a new question with
-the stored local model; for vectors of a remote model it needs
---allow-remote, and then keeps the question's vector in the database.`,
+the stored local model; for vectors of an OpenAI-format model it asks the
+server at --base-url, at once when it is on a loopback address (local),
+otherwise only with --allow-remote, and keeps the question's vector in the
+database.`,
 		run: runSearch,
 	})
 }
@@ -167,7 +169,7 @@ func runSearch(env *environment, c *command, args []string) error {
 	fs.StringVar(&q.Sender, "sender", "", "only conversations in which someone `NAME` names wrote: the start of the sender's name or a whole word of it, any letter case")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")
 	fs.StringVar(&opts.Tokenizer, "tokenizer", "", "BM25 `TOKENIZER` (default "+memory.DefaultTokenizer+")")
-	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow sending the question to the remote model of the stored vectors")
+	fs.BoolVar(&opts.AllowRemote, "allow-remote", false, "allow sending the question to the remote (not loopback) server of the stored vectors' model")
 	fs.StringVar(&baseURL, "base-url", "", "remote embedding service `URL` (default: OPENAI_BASE_URL, else https://api.openai.com/v1/)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.BoolVar(&explain, "explain", false, "break each BM25 or hybrid score into its parts")

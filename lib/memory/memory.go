@@ -60,7 +60,9 @@ type Options struct {
 	// of the stored vectors (see queryVectors).
 	QueryVectors retrieval.VectorSource
 	// AllowRemote lets a search send the question to the remote model that
-	// embedded the stored chunk vectors; the vector is kept in query_vectors.
+	// embedded the stored chunk vectors when its server is not on a loopback
+	// address (one that is, is local and needs no permission); the vector
+	// is kept in query_vectors.
 	AllowRemote bool
 	// Remote configures that remote embedder (base URL, timeout, …); its
 	// Model is the stored vectors' model.

@@ -88,7 +88,7 @@ func (q *queryVectors) resolve(ctx context.Context, model, question string) (vec
 		q.remEmb = e
 	}
 	where := remoteEndpoint(q.remEmb)
-	if !q.allow {
+	if !q.allow && q.remEmb.Remote() {
 		return nil, "", fmt.Errorf("%w: the chunk vectors are of model %s, so the question would have to be sent to %s to be embedded. Nothing was sent. Add --allow-remote to send the question (its vector is then kept in the database and sent only once), or search with a BM25 retriever", ErrRemoteQuery, model, where)
 	}
 	res, err := q.remEmb.Embed(ctx, []string{question})
@@ -101,6 +101,9 @@ func (q *queryVectors) resolve(ctx context.Context, model, question string) (vec
 	v := res.Vectors[0]
 	if err := q.st.PutQueryVectors(model, []store.VectorRow{{Key: question, Vector: v}}); err != nil {
 		return nil, "", err
+	}
+	if !q.remEmb.Remote() {
+		return v, fmt.Sprintf("the question was embedded with %s by the local server at %s; its vector is kept in the database's query_vectors", model, where), nil
 	}
 	return v, fmt.Sprintf("the question was sent to %s and embedded with %s; its vector is kept in the database's query_vectors", where, model), nil
 }
