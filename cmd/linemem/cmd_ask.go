@@ -45,8 +45,9 @@ other methods, for comparison). No word of the question in the window:
 "` + answer.AbstainPhrase + `" ("` + answer.AbstainPhraseEnglish + `" for an English question).
 For a who-question (誰, who) the matched line itself answers when it is not
 a question: its sender is the one asked about. --me NAME says which sender
-is you (stored in the database for later asks; "you" in quotes, and told
-to the remote model); without it, the stored name. With neither, nobody is
+is you (a sender of the chats, the closest offered otherwise; stored in the
+database for later asks, and ask says so; "you" in quotes, and told to the
+remote model); without it, the stored name. With neither, nobody is
 "you": ask names the sender who wrote in every chat (with a single
 two-person chat, the one its title does not name) as its guess and says
 how to confirm it with --me. openai
@@ -89,18 +90,26 @@ func (f *askFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&f.me, "me", "", "your sender `NAME` in the chats; stored in the database for later asks (default: the stored one)")
 }
 
-// whoAmI returns the sender name of the history's owner: --me, which is
-// stored for later asks when it differs from the stored one, else the
+// whoAmI returns the sender name of the history's owner: --me, which must
+// name a sender of the chats and is stored for later asks (saying so on
+// stderr) when it differs from the stored one, else the
 // stored one; else "" and the guess of memory.GuessMe (not stored, "" when
 // there is none). A guess is only ever named, never taken as "you": a
 // wrong guess would put the person's own words in someone else's mouth.
-func (f *askFlags) whoAmI(st *store.Store, mem *memory.Memory) (me, guess string, err error) {
+func (f *askFlags) whoAmI(env *environment, st *store.Store, mem *memory.Memory) (me, guess string, err error) {
 	stored, err := st.Setting(store.SettingMe)
 	switch {
 	case err != nil:
 		return "", "", err
 	case f.me != "" && f.me != stored:
-		return f.me, "", st.SetSetting(store.SettingMe, f.me)
+		if err := mem.CheckSender(f.me); err != nil {
+			return "", "", fmt.Errorf("%w: --me: %v", errUsage, err)
+		}
+		if err := st.SetSetting(store.SettingMe, f.me); err != nil {
+			return "", "", err
+		}
+		fmt.Fprintf(env.stderr, "(you are %s: stored in %s, so later asks quote your lines as \"you\" without --me)\n", f.me, st.Path())
+		return f.me, "", nil
 	case stored != "":
 		return stored, "", nil
 	}
@@ -135,7 +144,7 @@ func (f *askFlags) openMemory(st *store.Store) (*memory.Memory, error) {
 // is memory.GuessMe's owner when neither --me nor a stored name says who
 // the person is ("" otherwise).
 func (f *askFlags) answerer(env *environment, st *store.Store, mem *memory.Memory, name string) (ans answer.Answerer, remote *answer.Remote, guess string, err error) {
-	me, guess, err := f.whoAmI(st, mem)
+	me, guess, err := f.whoAmI(env, st, mem)
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -166,10 +166,14 @@ func TestAskNamesAGuessedOwner(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "みお（2024年5月3日）：「傘忘れた、ごめん」") || !strings.Contains(errOut, "みお wrote in every chat") {
 		t.Errorf("guessed owner: exit %d\nstdout %s\nstderr %s\nwant the quote naming みお and the guess on stderr", code, out, errOut)
 	}
+	if code, _, errOut := runCode("ask", "--db", db, "--me", "みく", "傘忘れたの誰"); code != 2 || !strings.Contains(errOut, `closest: "みお"`) {
+		t.Errorf("--me naming no sender: exit %d, stderr %q; want a usage error offering みお", code, errOut)
+	}
 	for _, args := range [][]string{{"--me", "みお"}, nil} {
 		code, out, errOut := runCode(append([]string{"ask", "--db", db, "傘忘れたの誰"}, args...)...)
-		if code != 0 || !strings.Contains(out, "あなた（2024年5月3日）：「傘忘れた、ごめん」") || strings.Contains(errOut, "wrote in every chat") {
-			t.Errorf("ask %v: exit %d\nstdout %s\nstderr %s\nwant the quote as あなた and no guess", args, code, out, errOut)
+		stored := strings.Contains(errOut, "you are みお: stored in")
+		if code != 0 || !strings.Contains(out, "あなた（2024年5月3日）：「傘忘れた、ごめん」") || strings.Contains(errOut, "wrote in every chat") || stored != (args != nil) {
+			t.Errorf("ask %v: exit %d\nstdout %s\nstderr %s\nwant the quote as あなた, no guess, and the name's storing said once", args, code, out, errOut)
 		}
 	}
 }

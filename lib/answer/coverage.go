@@ -6,6 +6,7 @@ import (
 
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/memory"
+	"github.com/linemem/linemem/lib/tokenize"
 )
 
 // neighbourWeight is how much a question term counts when a neighbour of
@@ -51,7 +52,7 @@ func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.R
 	}
 	pq := memory.ParseQuestion(question)
 	q := map[string]bool{}
-	for _, t := range e.tok.Tokens(pq.Content) {
+	for _, t := range tokenize.QuestionTokens(e.tok, pq.Content) {
 		q[t] = true
 	}
 	seen := map[string]bool{}

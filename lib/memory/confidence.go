@@ -5,6 +5,7 @@ import (
 
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/tokenize"
+	"github.com/linemem/linemem/lib/tokenize/everyday"
 )
 
 // DefaultMinConfidence is the confidence below which an everyday search
@@ -40,7 +41,9 @@ const AbstainTableDoc = `"may not hold the answer" below 0.28 (linemem analyzers
 //
 //	C = Σ_{t ∈ Q ∩ T(top)} idf(t) / Σ_{t ∈ Q} idf(t),  idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)),
 //
-// in [0, 1]. A question term found nowhere in the history has the largest
+// in [0, 1], where a loanword key (everyday.Alternative: another spelling
+// of a word, in the other script) counts only when the document holds it. A
+// question term found nowhere in the history has the largest
 // IDF, so a question about something never written lowers C most. C is 0
 // for a question without terms or a document not in the index. Search
 // passes the question's content (ParseQuestion): question words do not
@@ -48,7 +51,7 @@ const AbstainTableDoc = `"may not hold the answer" below 0.28 (linemem analyzers
 func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string) float64 {
 	q := map[string]bool{}
 	var terms []string
-	for _, t := range tok.Tokens(question) {
+	for _, t := range tokenize.QuestionTokens(tok, question) {
 		if !q[t] {
 			q[t] = true
 			terms = append(terms, t)
@@ -61,6 +64,9 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string
 	in := ix.Holds(topID, terms)
 	var held, all float64
 	for i, t := range terms {
+		if everyday.Alternative(t) && !in[i] {
+			continue
+		}
 		idf := bm25.IDF(ix.Len(), ix.DocFreq(t))
 		all += idf
 		if in[i] {
@@ -76,10 +82,10 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string
 // MissingWords returns the words of question, as written, none of whose
 // terms under tok occurs in any document of ix (document frequency 0), in
 // question order. A word is a run of bytes covered by overlapping terms
-// (tok.Analyze), so a morpheme with its reading and its kanji bigrams is
+// (tokenize.QuestionTerms), so a morpheme with its reading and its kanji bigrams is
 // one word, missing only when all of them are.
 func MissingWords(ix *bm25.Index, tok tokenize.Tokenizer, question string) []string {
-	toks := tok.Analyze(question)
+	toks := tokenize.QuestionTerms(tok, question)
 	sort.SliceStable(toks, func(i, j int) bool { return toks[i].Start < toks[j].Start })
 	type word struct {
 		span    Span

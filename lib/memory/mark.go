@@ -41,7 +41,7 @@ func NewMarker(tok tokenize.Tokenizer, question string) Marker {
 	if tok.Name() == everyday.Name {
 		mk.loc = tok
 	}
-	for _, t := range tok.Tokens(question) {
+	for _, t := range tokenize.QuestionTokens(tok, question) {
 		if !mk.want[t] {
 			mk.want[t] = true
 			mk.terms = append(mk.terms, t)

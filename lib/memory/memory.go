@@ -455,7 +455,7 @@ func (m *Memory) rerank(lx retrieval.Lexical, content string, hits []trec.Hit) (
 	if err != nil {
 		return nil, err
 	}
-	terms := m.tokenizer.Tokens(content)
+	terms := tokenize.QuestionTokens(m.tokenizer, content)
 	idf := IndexIDF(lx.LexicalIndex())
 	passage := make([]float64, len(head))
 	for i, h := range head {

@@ -16,6 +16,7 @@ import (
 // needs a new format, and its entry here.
 var tokenizersFingerprints = map[int]string{
 	3: "017a1e34a0df1e19252cbf39c3819a1ee11edcf5fd1c0e8067cf2dcedbe107f3", // the everyday analyzer's loanword field, kanji numerals, ・
+	4: "063120686fc11b95a72ebd5969e3c7682c2373658bbd84d62568b65fd0fae24f", // the loanword keys of English words under their own prefix
 }
 
 // sampleText holds what the tokenizers read differently: kanji and kana

@@ -61,6 +61,33 @@ func QueryTokens(tok Tokenizer, text string) []string {
 	return tok.Tokens(text)
 }
 
+// QuestionAnalyzer is a Tokenizer that reads a question otherwise than a
+// document: under the everyday analyzer a loanword's key looks for words of
+// the other script (a katakana word in the question for an English word in
+// the text, and the other way round), never for words of its own.
+type QuestionAnalyzer interface {
+	AnalyzeQuestion(text string) []Token
+}
+
+// QuestionTerms returns the terms of a question under tok, with the bytes
+// of the question each was read from: AnalyzeQuestion when tok is a
+// QuestionAnalyzer, else Analyze. Whatever matches, marks or weighs a
+// question's terms against documents reads them with this.
+func QuestionTerms(tok Tokenizer, text string) []Token {
+	if q, ok := tok.(QuestionAnalyzer); ok {
+		return q.AnalyzeQuestion(text)
+	}
+	return tok.Analyze(text)
+}
+
+// QuestionTokens returns the terms of QuestionTerms, in order.
+func QuestionTokens(tok Tokenizer, text string) []string {
+	if _, ok := tok.(QuestionAnalyzer); ok {
+		return token.Terms(QuestionTerms(tok, text))
+	}
+	return tok.Tokens(text)
+}
+
 // Default is the tokenizer of the paper's BM25 retrievers.
 const Default = paperregex.Name
 

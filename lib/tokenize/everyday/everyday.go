@@ -43,12 +43,14 @@
 //  7. The fallback field, prefix "g:": bigrams of adjacent kanji, for words
 //     the dictionary does not know or splits (names, slang, typos: 駐車上
 //     still shares g:駐車 with 駐車場).
-//  8. The loanword field, prefix "p:": a katakana word and an English word
-//     that sound alike share a key of consonant classes (プロジェクター =
-//     projector = PRSKT, カーテン = curtain = KTN; loanword.go), so a
-//     question in one script finds a loanword written in the other. Keys
-//     under MinPhoneticKey consonants are no term: short words sound alike
-//     by chance.
+//  8. The loanword field, prefixes "p:" (a katakana word's key) and "e:"
+//     (an English word's): a katakana word and an English word that sound
+//     alike share a key of consonant classes (プロジェクター = projector =
+//     PRSKT, カーテン = curtain = KTN; loanword.go); a question looks for its
+//     words' keys in the other script's field (AnalyzeQuestion), so it finds
+//     a loanword written in the other script and never joins two words of
+//     one. Keys under MinPhoneticKey consonants are no term: short words
+//     sound alike by chance.
 //
 // Fields are combined as a weighted sum of BM25 over one index (one
 // document length for all fields): documents index every term once
@@ -89,7 +91,8 @@ const (
 	FallbackPrefix = "g:"
 )
 
-// PhoneticWeight is the field weight of a loanword term (PhoneticPrefix):
+// PhoneticWeight is the field weight of a loanword term (KatakanaKeyPrefix,
+// LatinKeyPrefix):
 // a katakana or Latin word's sound alone, the weakest evidence. Chosen on
 // the development sets (docs/everyday-search.md, "The loanword field"): 1
 // showed the answer line first for 46.6% of the blind development set's
@@ -139,11 +142,22 @@ func (*Analyzer) Name() string { return Name }
 // are none. Documents are indexed with these.
 func (a *Analyzer) Tokens(text string) []string { return token.Terms(a.Analyze(text)) }
 
-// QueryTokens returns the terms of a question, each repeated by its
-// field's weight, so that lib/bm25 sums Σ_field weight × BM25_field.
+// AnalyzeQuestion returns the terms of a question: Analyze's, each
+// loanword key under the other script's prefix (tokenize.QuestionAnalyzer).
+func (a *Analyzer) AnalyzeQuestion(text string) []token.Token {
+	toks := a.Analyze(text)
+	for i := range toks {
+		toks[i].Term = otherScript(toks[i].Term)
+	}
+	return toks
+}
+
+// QueryTokens returns the terms of a question (AnalyzeQuestion), each
+// repeated by its field's weight, so that lib/bm25 sums
+// Σ_field weight × BM25_field.
 func (a *Analyzer) QueryTokens(text string) []string {
 	var out []string
-	for _, t := range a.Analyze(text) {
+	for _, t := range a.AnalyzeQuestion(text) {
 		for range Weight(t.Term) {
 			out = append(out, t.Term)
 		}
@@ -162,7 +176,7 @@ func Weight(term string) int {
 		return ReadingWeight
 	case strings.HasPrefix(term, FallbackPrefix):
 		return FallbackWeight
-	case strings.HasPrefix(term, PhoneticPrefix):
+	case strings.HasPrefix(term, KatakanaKeyPrefix), strings.HasPrefix(term, LatinKeyPrefix):
 		return PhoneticWeight
 	case strings.ContainsFunc(term, func(r rune) bool { return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) }):
 		return BaseWeight
@@ -202,7 +216,7 @@ func (a *Analyzer) Analyze(text string) []token.Token {
 		case katakana:
 			w := strings.ReplaceAll(runText(chars[i:j]), "・", "")
 			out = append(out, span(chars[i:j], stemKatakana(w)))
-			if p := phonetic(katakanaKey(w)); p != "" {
+			if p := phonetic(KatakanaKeyPrefix, katakanaKey(w)); p != "" {
 				out = append(out, span(chars[i:j], p))
 			}
 		case cjk:

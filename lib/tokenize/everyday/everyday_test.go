@@ -40,11 +40,12 @@ func TestTokens(t *testing.T) {
 		{"empty", "", nil},
 		{"no terms", "…！？ 😀", nil},
 		// English words: stop-listed and Snowball-stemmed, case and width folded.
-		// Each with its loanword key when it has three consonant classes:
+		// Each with its loanword key (e: for an English word) when it has
+		// three consonant classes:
 		// bring B R N G (the r before i is sounded), tennis T N S, balls B R S
 		// (ll counts once), brought B R T (gh is silent).
-		{"stop words dropped, words stemmed", "What do I need to bring to tennis?", []string{"need", "bring", "p:BRNG", "tenni", "p:TNS"}},
-		{"plural and tense share a stem", "Bring the balls, I brought mine", []string{"bring", "p:BRNG", "ball", "p:BRS", "brought", "p:BRT", "mine"}},
+		{"stop words dropped, words stemmed", "What do I need to bring to tennis?", []string{"need", "bring", "e:BRNG", "tenni", "e:TNS"}},
+		{"plural and tense share a stem", "Bring the balls, I brought mine", []string{"bring", "e:BRNG", "ball", "e:BRS", "brought", "e:BRT", "mine"}},
 		{"full-width Latin", "ＵＳＢ", []string{"usb"}},
 		{"apostrophe splits; s and t are stop words", "Ken's phone, don't", []string{"ken", "phone"}},
 		// Katakana: whole words, width folded, long vowel stemmed from 4 characters.
@@ -105,30 +106,63 @@ func TestTokens(t *testing.T) {
 	}
 }
 
-// TestLoanwordKeysApart: words that only look or sound a little alike, and
-// keys shorter than MinPhoneticKey, share no loanword term.
-func TestLoanwordKeysApart(t *testing.T) {
+// TestLoanwordsMeetAcrossScripts: a question's katakana word finds the
+// English word that sounds alike in a text, and the other way round,
+// through one shared key (the question's key under the other script's
+// prefix).
+func TestLoanwordsMeetAcrossScripts(t *testing.T) {
 	a := newAnalyzer(t)
-	phonetic := func(text string) []string {
-		var out []string
-		for _, term := range a.Tokens(text) {
-			if strings.HasPrefix(term, everyday.PhoneticPrefix) {
-				out = append(out, term)
+	for _, c := range []struct{ key, katakana, english string }{
+		{"PRSKT", "プロジェクター", "projector"},
+		{"PRSKT", "プロジェクター", "PROJECTOR"},
+		{"BSTRN", "ベジタリアン", "vegetarian"},
+		{"KTN", "カーテン", "curtain"},
+		{"PKS", "パッケージ", "package"},
+		{"BSD", "バースデー", "birthday"},
+		{"PRSNT", "プレゼント", "present"},
+		{"STSN", "ステーション", "station"},
+		{"KNP", "キャンプ", "camp"},
+		{"DNG", "ウェディング", "wedding"},
+	} {
+		for _, pair := range [][2]string{{c.katakana, c.english}, {c.english, c.katakana}} {
+			shared := shared(a, pair[0], pair[1])
+			if len(shared) != 1 || !strings.HasSuffix(shared[0], ":"+c.key) {
+				t.Errorf("question %q, text %q: shared terms %q, want the one key %s", pair[0], pair[1], shared, c.key)
 			}
 		}
-		return out
 	}
-	for _, pair := range [][2]string{{"カーテン", "カード"}, {"ドライヤー", "ドライブ"}, {"チョコレート", "コート"}, {"projector", "protector"}} {
-		x, y := phonetic(pair[0]), phonetic(pair[1])
-		for _, term := range x {
-			if slices.Contains(y, term) {
-				t.Errorf("%s and %s share %s", pair[0], pair[1], term)
+}
+
+// shared returns the terms of question (as a question) that text (as a
+// document) holds.
+func shared(a *everyday.Analyzer, question, text string) []string {
+	doc := a.Tokens(text)
+	var out []string
+	for _, tk := range a.AnalyzeQuestion(question) {
+		if slices.Contains(doc, tk.Term) && !slices.Contains(out, tk.Term) {
+			out = append(out, tk.Term)
+		}
+	}
+	return out
+}
+
+// TestLoanwordKeysApart: a key never joins two words of one script ("class"
+// and "clothes" share KRS), words that only look or sound a little alike
+// share no key, and keys shorter than MinPhoneticKey are no term.
+func TestLoanwordKeysApart(t *testing.T) {
+	a := newAnalyzer(t)
+	for _, pair := range [][2]string{{"class", "clothes"}, {"projector", "protector"}, {"カーテン", "カード"}, {"ドライヤー", "ドライブ"}, {"チョコレート", "コート"}, {"curtain", "カード"}} {
+		for _, p := range [][2]string{pair, {pair[1], pair[0]}} {
+			if got := shared(a, p[0], p[1]); got != nil {
+				t.Errorf("question %q, text %q share %q, want nothing", p[0], p[1], got)
 			}
 		}
 	}
 	for _, short := range []string{"コート", "zoom", "ズーム", "cat", "ケーキ", "エマ"} {
-		if got := phonetic(short); got != nil {
-			t.Errorf("%s: loanword terms %q, want none (key under %d consonants)", short, got, everyday.MinPhoneticKey)
+		for _, term := range a.Tokens(short) {
+			if strings.HasPrefix(term, everyday.KatakanaKeyPrefix) || strings.HasPrefix(term, everyday.LatinKeyPrefix) {
+				t.Errorf("%s: loanword term %q, want none (key under %d consonants)", short, term, everyday.MinPhoneticKey)
+			}
 		}
 	}
 }
@@ -153,16 +187,6 @@ func TestVariantsMeet(t *testing.T) {
 		{"2024", []string{"二〇二四年", "2024年"}},
 		{"12/5", []string{"十二月五日", "12月5日"}},
 		{"バルソーレ", []string{"バル・ソーレ", "バルソーレ", "ﾊﾞﾙｿｰﾚ"}},
-		// A loanword and its English word share the loanword key.
-		{"p:PRSKT", []string{"プロジェクター", "projector", "PROJECTOR"}},
-		{"p:BSTRN", []string{"ベジタリアン", "vegetarian"}},
-		{"p:KTN", []string{"カーテン", "curtain"}},
-		{"p:PKS", []string{"パッケージ", "package"}},
-		{"p:BSD", []string{"バースデー", "birthday"}},
-		{"p:PRSNT", []string{"プレゼント", "present"}},
-		{"p:STSN", []string{"ステーション", "station"}},
-		{"p:KNP", []string{"キャンプ", "camp"}},
-		{"p:DNG", []string{"ウェディング", "wedding"}},
 	}
 	for _, c := range cases {
 		for _, v := range c.variants {

@@ -2,11 +2,18 @@ package everyday
 
 import "strings"
 
-// PhoneticPrefix is the prefix of the loanword field: a katakana word and
-// a Latin word that sound alike share its term (プロジェクター = projector,
-// ベジタリアン = vegetarian, カーテン = curtain), so a question in one script
-// finds a word written in the other.
-const PhoneticPrefix = "p:"
+// The loanword field: a katakana word and a Latin word that sound alike
+// share a key (プロジェクター = projector = PRSKT, ベジタリアン = vegetarian,
+// カーテン = curtain), so a question in one script finds a word written in
+// the other. A document indexes a katakana word's key under KatakanaKeyPrefix
+// and an English word's under LatinKeyPrefix; a question looks for each of
+// its words' keys under the other script's prefix (AnalyzeQuestion), so a
+// key never joins two words of one script: "class" does not find
+// "clothes", which has the same key, while クラス finds "class".
+const (
+	KatakanaKeyPrefix = "p:"
+	LatinKeyPrefix    = "e:"
+)
 
 // MinPhoneticKey is the fewest consonants a loanword key holds: shorter
 // keys (コート and cat, ズーム and seminar's ゼミ) sound alike by chance.
@@ -140,11 +147,30 @@ func appendClass(key []rune, c rune) []rune {
 	return append(key, c)
 }
 
-// phonetic returns the loanword term of a key, "" when the key is shorter
-// than MinPhoneticKey.
-func phonetic(key string) string {
+// phonetic returns the loanword term of a key under prefix, "" when the
+// key is shorter than MinPhoneticKey.
+func phonetic(prefix, key string) string {
 	if len(key) < MinPhoneticKey {
 		return ""
 	}
-	return PhoneticPrefix + key
+	return prefix + key
+}
+
+// Alternative reports whether term only offers another spelling of a word
+// of a question (a loanword key): it counts where a text holds it, and a
+// text that does not is not missing the word for it (memory.ConfidenceOf).
+func Alternative(term string) bool {
+	return strings.HasPrefix(term, KatakanaKeyPrefix) || strings.HasPrefix(term, LatinKeyPrefix)
+}
+
+// otherScript turns a loanword term of one script into the term of the
+// same key in the other (p: ↔ e:); any other term is returned as it is.
+func otherScript(term string) string {
+	if k, ok := strings.CutPrefix(term, KatakanaKeyPrefix); ok {
+		return LatinKeyPrefix + k
+	}
+	if k, ok := strings.CutPrefix(term, LatinKeyPrefix); ok {
+		return KatakanaKeyPrefix + k
+	}
+	return term
 }

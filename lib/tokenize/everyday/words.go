@@ -21,7 +21,7 @@ func word(out []token.Token, run []char) []token.Token {
 	}
 	out = append(out, span(run, english.Stem(w, true)))
 	if isASCIIString(w) {
-		if p := phonetic(latinKey(w)); p != "" {
+		if p := phonetic(LatinKeyPrefix, latinKey(w)); p != "" {
 			out = append(out, span(run, p))
 		}
 	}
