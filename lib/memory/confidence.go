@@ -30,9 +30,9 @@ const DefaultMinConfidence = 0.28
 const AbstainTableDoc = `"may not hold the answer" below 0.28 (linemem analyzers everyday --choose-threshold):
   set        answerable flagged  unanswerable flagged  (goal: ≤ 15%, ≥ 80%)
   devblind   12.1%               69.7%                 (58 / 76 questions; its no-answer questions name real things of the chats)
-  mixed      5.6%                79.2%                 (18 / 24)
-  synthetic  13.0%               64.0%                 (100 / 86)
-  LoCoMo     0.9%                24.9%                 (1506 / 1952; adversarial questions name a real event of another person)`
+  mixed      0.0%                75.0%                 (18 / 24)
+  synthetic  13.0%               62.8%                 (100 / 86)
+  LoCoMo     0.4%                23.4%                 (1506 / 1952; adversarial questions name a real event of another person)`
 
 // ConfidenceOf is how much of the question the top window holds, in the
 // index that ranked it (so in its summary for embedding_text_bm25): the

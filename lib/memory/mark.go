@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,11 +21,14 @@ import (
 // base form (行っ for 行く), a time or number in any of its forms (19時 for
 // 7pm), or the morphemes a reading or kanji bigram was read from
 // (ちゅうしゃじょう for 駐車場); particles and auxiliaries are never terms,
-// so never marked. One rule keeps stray kana from being marked: a reading
-// bigram that overlaps no other match is not marked (it still counts in
-// the ranking). A lone pair of kana read alike is as often a coincidence
-// across words (the って of なってる and the ッテ of 設定, セッテイ) as a
-// word; the seven overlapping pairs of ちゅうしゃじょう for 駐車場 are marked.
+// so never marked. One rule keeps stray kana from being marked: a mark made
+// of reading bigrams alone needs at least two of them, and at least two
+// thirds of the reading bigrams of one word of the question (it still
+// counts in the ranking either way). A pair or two of kana read alike is as
+// often a coincidence across words (the って of なってる and the ッテ of 設定;
+// the ょうび of きゅうりょうび and of 誕生日, タンジョウビ) as a word; the
+// seven pairs of ちゅうしゃじょう for 駐車場, and the two of かいもの for 買い物's
+// three, are marked.
 type Marker struct {
 	tok tokenize.Tokenizer
 	// loc is tok when its terms are not the text as written (the everyday
@@ -33,6 +37,9 @@ type Marker struct {
 	loc   tokenize.Tokenizer
 	want  map[string]bool
 	terms []string // distinct question terms, longest first
+	// readings are the reading bigrams of each word of the question
+	// (questionReadings), distinct, in order
+	readings [][]string
 }
 
 // NewMarker returns the marker of question under tok.
@@ -48,6 +55,7 @@ func NewMarker(tok tokenize.Tokenizer, question string) Marker {
 		}
 	}
 	sort.SliceStable(mk.terms, func(i, j int) bool { return len(mk.terms[i]) > len(mk.terms[j]) })
+	mk.readings = questionReadings(tokenize.QuestionTerms(tok, question))
 	return mk
 }
 
@@ -66,31 +74,86 @@ func (mk Marker) Spans(text string) []Span {
 	}
 	type hit struct {
 		span    Span
+		term    string
 		reading bool
 	}
 	var hits []hit
 	for _, t := range mk.tok.Analyze(text) {
 		if mk.want[t.Term] {
-			hits = append(hits, hit{Span{t.Start, t.End}, strings.HasPrefix(t.Term, everyday.ReadingPrefix)})
+			hits = append(hits, hit{Span{t.Start, t.End}, t.Term, strings.HasPrefix(t.Term, everyday.ReadingPrefix)})
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].span.Start < hits[j].span.Start })
 	var out []Span
-	lone := false // the last span is one reading bigram alone
+	var only []map[string]bool // per span: its reading bigrams, nil once another term joins it
 	for _, h := range hits {
 		if n := len(out); n > 0 && h.span.Start <= out[n-1].End {
 			out[n-1].End = max(out[n-1].End, h.span.End)
-			lone = false
+			if only[n-1] != nil && h.reading {
+				only[n-1][h.term] = true
+			} else {
+				only[n-1] = nil
+			}
 			continue
 		}
-		if lone {
-			out = out[:len(out)-1]
-		}
 		out = append(out, h.span)
-		lone = h.reading
+		var set map[string]bool
+		if h.reading {
+			set = map[string]bool{h.term: true}
+		}
+		only = append(only, set)
 	}
-	if lone {
-		out = out[:len(out)-1]
+	kept := out[:0]
+	for i, sp := range out {
+		if only[i] == nil || mk.readsAWord(only[i]) {
+			kept = append(kept, sp)
+		}
+	}
+	return kept
+}
+
+// readsAWord reports whether the reading bigrams held of a span of reading
+// matches alone are at least two and at least two thirds of the reading
+// bigrams of one word of the question.
+func (mk Marker) readsAWord(held map[string]bool) bool {
+	if len(held) < 2 {
+		return false
+	}
+	for _, word := range mk.readings {
+		n := 0
+		for _, b := range word {
+			if held[b] {
+				n++
+			}
+		}
+		if n >= 2 && 3*n >= 2*len(word) {
+			return true
+		}
+	}
+	return false
+}
+
+// questionReadings groups the reading bigrams of a question's terms by
+// word: the base term (no field prefix) whose bytes hold the bigram's; a
+// bigram read across two words (the ウヤ of 月曜休み) belongs to neither.
+func questionReadings(toks []tokenize.Token) [][]string {
+	var words []tokenize.Token
+	for _, t := range toks {
+		if !strings.Contains(t.Term, ":") {
+			words = append(words, t)
+		}
+	}
+	out := make([][]string, len(words))
+	for _, t := range toks {
+		if !strings.HasPrefix(t.Term, everyday.ReadingPrefix) {
+			continue
+		}
+		for i, w := range words {
+			if w.Start <= t.Start && t.End <= w.End && !slices.Contains(out[i], t.Term) {
+				out[i] = append(out[i], t.Term)
+				break
+			}
+		}
 	}
 	return out
 }

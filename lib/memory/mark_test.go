@@ -22,6 +22,11 @@ func TestMarkerSpans(t *testing.T) {
 		{"kanji question, hiragana text", "everyday", "駐車場", "ちゅうしゃじょうにとめた", []string{"ちゅうしゃじょう"}},
 		{"a lone kana pair read like the question's is not marked", "everyday", "鍋に何を買えばいい", "おなべに なにを かえば いい？", nil},
 		{"a lone particle is never marked", "everyday", "旅行の準備", "それの話", nil},
+		// 誕生日 reads タンジョウビ, five bigrams; きゅうりょうび and きちじょうじ
+		// hold two of them
+		{"two kana pairs of a five-pair reading are not marked", "everyday", "誕生日いつ", "きゅうりょうびのあと きちじょうじで だいじょうぶ", nil},
+		{"the whole reading is", "everyday", "誕生日いつ", "たんじょうびは5日", []string{"たんじょうび"}},
+		{"two of three pairs are", "everyday", "買い物", "かいもの", []string{"かい"}},
 		{"other tokenizers: their own terms", "char-bigram", "tennis", "Photo", nil},
 		{"char-bigram marks fragments", "char-bigram", "go to", "Photo", []string{"to"}},
 		{"paper-regex marks its matches", "paper-regex", "東京タワー", "東京タワーの件", []string{"東京タワー"}},
