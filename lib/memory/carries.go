@@ -16,7 +16,7 @@ import (
 //     (明日, 来週, らいしゅう, 土曜, すいようび, tomorrow, saturday), a month name;
 //   - how much: an amount with a unit or currency, in kanji or kana (9,500円,
 //     1800えん, 3万, ¥500, $20, 6000 yen, 3人, 2個, 千円);
-//   - where: a place word (駅, 店, 公園, ホテル, スーパー, コンビニ, 会場, 改札,
+//   - where: a place word (駅, 店, 公園, ホテル, スーパー, 会場, 改札,
 //     station, park, hotel, …) or an address-like "…前", "…近く";
 //   - who: a person's honorific (さん, くん, ちゃん, 先生, 先輩) or a name of one
 //     of the chat's senders, given by the caller.
@@ -28,7 +28,7 @@ var carriers = map[Asks]*regexp.Regexp{
 		`\b(today|tomorrow|yesterday|tonight|weekend|next week|last week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|` +
 		`january|february|march|april|june|july|august|september|october|november|december|morning|noon|evening)\b`),
 	AsksHowMuch: regexp.MustCompile(`\d[\d,]*\s?(円|えん|万|まん|千|ドル|どる|人|にん|個|こ|枚|まい|本|回|かい|杯|泊|yen|dollars?|usd|people|persons?|k\b)|[¥$€£]\s?\d|[一二三四五六七八九十百千]+(円|万|人)|千円|万円`),
-	AsksWhere: regexp.MustCompile(`駅|えき|店|屋|公園|ホテル|旅館|空港|病院|館|センター|パーク|モール|ビル|カフェ|レストラン|スーパー|コンビニ|デパート|会場|学校|大学|改札|神社|寺|城|港|前で|の近く|` +
+	AsksWhere: regexp.MustCompile(`駅|えき|店|屋|公園|ホテル|旅館|空港|病院|館|センター|パーク|モール|ビル|カフェ|レストラン|スーパー|会場|学校|大学|改札|神社|寺|城|港|前で|の近く|` +
 		`\b(station|park|hotel|restaurant|cafe|café|shop|store|mall|airport|street|avenue|building|center|centre|place|near|downtown|beach|museum)\b`),
 	AsksWho: regexp.MustCompile(`さん|くん|君|ちゃん|先生|先輩|様|\b(mr|mrs|ms|dr)\b`),
 }
