@@ -170,3 +170,21 @@ func newEveryday(t *testing.T) *everyday.Analyzer {
 	}
 	return a
 }
+
+func TestEnglish(t *testing.T) {
+	for _, c := range []struct {
+		question string
+		want     bool
+	}{
+		{"when is the flight", true},
+		{"pancake いくらだった", false}, // Japanese grammar, an English word
+		{"AirPods どこ", false},
+		{"MacBook Air 何円", false}, // more Latin letters, but 何円 asks in Japanese
+		{"東京 hotel price", true},
+		{"駐車場どこ", false},
+	} {
+		if got := answer.English(c.question); got != c.want {
+			t.Errorf("English(%q) = %v, want %v", c.question, got, c.want)
+		}
+	}
+}

@@ -11,15 +11,24 @@ import (
 // AbstainPhraseEnglish is AbstainPhrase for a question asked in English.
 const AbstainPhraseEnglish = "The history does not say."
 
-// English reports whether question is asked in English: it has more Latin
-// letters than Han, hiragana and katakana characters together.
+// English reports whether question is asked in English: it holds no
+// hiragana and no Japanese question word (a question with Japanese grammar
+// is Japanese, whatever words it borrows: "pancake いくらだった", "MacBook Air
+// 何円"), and more Latin letters than Han and katakana characters together.
 func English(question string) bool {
+	for _, w := range memory.ParseQuestion(question).Words {
+		if strings.ContainsFunc(w, func(r rune) bool { return r >= 0x3000 }) {
+			return false
+		}
+	}
 	latin, cjk := 0, 0
 	for _, r := range question {
 		switch {
+		case unicode.Is(unicode.Hiragana, r):
+			return false
 		case unicode.Is(unicode.Latin, r):
 			latin++
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+		case unicode.In(r, unicode.Han, unicode.Katakana):
 			cjk++
 		}
 	}

@@ -276,7 +276,9 @@ type Confidence struct {
 	// Low is Value < Threshold: the history may not hold the answer.
 	Low bool
 	// Missing are the question's words, as typed, that occur nowhere in
-	// the history (no window holds one of their terms), in question order.
+	// the history (no window holds one of their terms), in question order,
+	// whether the confidence is low or not (a confident search still says
+	// which words found nothing: CodeMissingWords).
 	Missing []string
 }
 
@@ -422,9 +424,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	case lexical && !literal:
 		v := ConfidenceOf(lx.LexicalIndex(), m.tokenizer, pq.Content, resp.Results[0].ChunkID)
 		resp.Confidence = &Confidence{Value: v, Threshold: DefaultMinConfidence, Low: v < DefaultMinConfidence}
-		if resp.Confidence.Low {
-			resp.Confidence.Missing = MissingWords(lx.LexicalIndex(), m.tokenizer, pq.Content)
-		}
+		resp.Confidence.Missing = MissingWords(lx.LexicalIndex(), m.tokenizer, pq.Content)
 	}
 	if len(resp.Results) == 0 && q.filtered() && len(hits) > 0 {
 		resp.note(CodeFiltersMatchNone, filtersNote(len(hits)))
@@ -436,6 +436,10 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	}
 	if c := resp.Confidence; c != nil {
 		if n, ok := confidenceNotice(*c, len(resp.Results)); ok {
+			resp.Notices = append(resp.Notices, n)
+		}
+		if n, ok := missingNotice(*c); ok {
+			resp.Notes = append(resp.Notes, n.Message)
 			resp.Notices = append(resp.Notices, n)
 		}
 	}

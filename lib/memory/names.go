@@ -11,10 +11,16 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// foldName is s in NFKC, case-folded, with runs of white space as one
-// space and no space at either end.
+// foldName is s in NFKC, case-folded, katakana as hiragana (ハルカ = はるか),
+// with runs of white space as one space and no space at either end.
 func foldName(s string) string {
-	return strings.Join(strings.Fields(cases.Fold().String(norm.NFKC.String(s))), " ")
+	folded := strings.Map(func(r rune) rune {
+		if 'ァ' <= r && r <= 'ヶ' {
+			return r - ('ァ' - 'ぁ')
+		}
+		return r
+	}, cases.Fold().String(norm.NFKC.String(s)))
+	return strings.Join(strings.Fields(folded), " ")
 }
 
 // nameWords are the words of a folded name: its runs of letters and digits.
@@ -23,7 +29,7 @@ func nameWords(folded string) []string {
 }
 
 // NameMatches reports whether a filter a person typed names name: after
-// NFKC and case folding (foldName), the name starts with the filter or
+// NFKC, case folding and katakana as hiragana (foldName), the name starts with the filter or
 // one of its words (runs of letters and digits) equals it. "aya" names
 // "Aya", "山田" names "山田 太郎", "tennis" names "[LINE] Tennis Club.txt"; an
 // empty filter names nothing.

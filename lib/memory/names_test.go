@@ -26,6 +26,9 @@ func TestNameMatches(t *testing.T) {
 		{"[LINE] Tennis Club.txt", "ＴＥＮＮＩＳ", true}, // full width
 		{"en_tennis.txt", "en_tennis", true},       // prefix
 		{"[LINE] Tennis Club.txt", "tenis", false}, // a typo names nothing
+		{"はるか", "ハルカ", true},                       // katakana for hiragana
+		{"ﾊﾙｶ", "はるか", true},                       // half-width katakana
+		{"はるか", "はる", true},                        // prefix across scripts
 		{"Aya", "", false},
 	}
 	for _, c := range cases {

@@ -34,6 +34,7 @@ const (
 	CodeLiteralFallback  = "literal-fallback"   // KindNote: the results contain the question's words as written
 	CodeFiltersMatchNone = "filters-match-none" // KindNote: windows were found for the question, none passes the filters
 	CodeRankedSummaries  = "ranked-summaries"   // KindNote: the windows were ranked by their summaries
+	CodeMissingWords     = "missing-words"      // KindNote: words of the question the history never contains, the confidence not low
 )
 
 // Notice is one thing a search says beside its results. Every front end
@@ -43,8 +44,8 @@ type Notice struct {
 	Kind    NoticeKind
 	Code    string // one of the Code constants
 	Message string
-	// Missing are, for KindNotFound and KindLowConfidence, the question's
-	// words the history never contains (Confidence.Missing).
+	// Missing are, for KindNotFound, KindLowConfidence and CodeMissingWords,
+	// the question's words the history never contains (Confidence.Missing).
 	Missing []string
 }
 
@@ -84,6 +85,18 @@ func confidenceNotice(c Confidence, results int) (n Notice, ok bool) {
 		return Notice{Kind: KindNotFound, Code: CodeNotFound, Message: NotFoundNote(c), Missing: c.Missing}, true
 	}
 	return Notice{Kind: KindLowConfidence, Code: CodeLowConfidence, Message: NotFoundNote(c), Missing: c.Missing}, true
+}
+
+// missingNotice is the note of a confidence c that is not low while some
+// words of the question occur nowhere in the history: the results hold the
+// rest of the question, and the person should know which words found
+// nothing ("wifi password at the campsite": the campsite was written about,
+// never its wifi). ok is false otherwise.
+func missingNotice(c Confidence) (n Notice, ok bool) {
+	if c.Low || len(c.Missing) == 0 {
+		return Notice{}, false
+	}
+	return Notice{Kind: KindNote, Code: CodeMissingWords, Message: "the history never contains " + quoteList(c.Missing) + ": the results hold the rest of the question", Missing: c.Missing}, true
 }
 
 // filtersNote says that the retriever found n windows for the question

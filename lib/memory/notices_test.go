@@ -26,6 +26,9 @@ func TestNotices(t *testing.T) {
 			[]memory.NoticeKind{memory.KindNotFound}, []string{memory.CodeNotFound}},
 		{"too little of the question", memory.Options{}, memory.Query{Text: "鍋 zqzqzq xyzzy plugh quux frobnitz", K: 3},
 			[]memory.NoticeKind{memory.KindLowConfidence}, []string{memory.CodeLowConfidence}},
+		// 保険証 and 玄関 are held by the top window; zqzqzq is nowhere
+		{"a word the history never contains, the rest found", memory.Options{}, memory.Query{Text: "保険証 玄関 保険証の棚 zqzqzq", K: 3},
+			[]memory.NoticeKind{memory.KindNote}, []string{memory.CodeMissingWords}},
 		{"a filter keeps nothing", memory.Options{}, memory.Query{Text: "保険証", K: 3, Since: future},
 			[]memory.NoticeKind{memory.KindNotFound, memory.KindNote}, []string{memory.CodeNotFound, memory.CodeFiltersMatchNone}},
 		{"a word inside a longer run under the paper's tokenizer", memory.Options{Tokenizer: "paper-regex"}, memory.Query{Text: "保険", K: 3},
