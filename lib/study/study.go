@@ -116,12 +116,12 @@ type Timing struct {
 // (experiment.Outcome's Step, and each artefact a layout writes).
 func (s *Study) Timed(step string, f func() error) error {
 	start := time.Now()
-	fmt.Fprintf(s.Opts.Log, "study: %s …\n", step)
+	fmt.Fprintf(s.Opts.Log, "%s …\n", step)
 	err := f()
 	d := time.Since(start)
 	s.Timings = append(s.Timings, Timing{step, d})
 	if err == nil {
-		fmt.Fprintf(s.Opts.Log, "study: %s done in %s\n", step, d.Round(time.Millisecond))
+		fmt.Fprintf(s.Opts.Log, "%s done in %s\n", step, d.Round(time.Millisecond))
 	}
 	return err
 }
