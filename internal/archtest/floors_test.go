@@ -32,7 +32,7 @@ var floors = map[string]int{
 
 	"lib/metrics": 4, "lib/bootstrap": 4, "lib/analysis": 4, "lib/experiment": 4, "lib/workbench": 4, "lib/answer": 4,
 
-	"lib/beyond": 5, "lib/analyzers": 5, "lib/robustness": 5, "lib/answereval": 5,
+	"lib/beyond": 5, "lib/analyzers": 5, "lib/robustness": 5, "lib/answereval": 5, "lib/study": 5,
 
 	"lib/reproduce": 6, "lib/benchmark": 6, "lib/notebook": 6, "lib/mcpserver": 6, "lib/web": 6,
 

@@ -11,39 +11,16 @@ import (
 	"testing"
 )
 
-// layoutImports are what a layout file of lib/reproduce may import from the
-// module: the results it lays out (experiment, beyond, robustness,
-// analysis, bootstrap, answereval), the names of metrics, retrievers,
-// tokenizers and question types, the data folder's layout and the report
-// types. No ranking method, provider, store, ingest, memory or answerer: a
-// layout computes nothing that another package has not computed.
+// layoutImports are what a file of lib/reproduce may import from the
+// module: the prepared study it lays out (study), the results it lays out
+// (experiment, beyond, robustness, analysis, bootstrap, answereval), the
+// names of metrics, retrievers, tokenizers and question types, the data
+// folder's layout and the report types. No ranking method, provider, store,
+// ingest, memory or answerer: a layout computes and prepares nothing.
 var layoutImports = []string{
 	"lib/analysis", "lib/answereval", "lib/beyond", "lib/bootstrap", "lib/chat", "lib/datafolder",
 	"lib/experiment", "lib/gold", "lib/metrics", "lib/questions", "lib/ranking", "lib/report",
-	"lib/retrieval", "lib/robustness", "lib/synth", "lib/tokenize",
-}
-
-// layoutExceptions are the files of lib/reproduce that do more than lay out,
-// each with why: they prepare what the layouts read (a data folder ingested
-// into a Study, its vectors, questions and gold) or record the parameters of
-// a run. The real-data benchmark's layouts (benchmark*.go) are layouts; its
-// pipeline is lib/benchmark and its computations are lib/beyond's.
-var layoutExceptions = map[string]string{
-	"study.go":       "prepares: opens the store (lib/store) and builds the Study's retriever builder, Setup and experiment.Outcome under Options' chunking (lib/chunking)",
-	"prepare.go":     "prepares: ingests the data folder's sources (lib/ingest), then reads its summaries, questions and gold",
-	"folder_unit.go": "prepares: adopts the chunking unit a converted folder's dataset.json names (lib/chunking) before ingest",
-	"vectors.go":     "prepares: provides the study's vectors, shipped or fitted by the local LSA embedder (lib/provider/lsa, lib/provider/cache, lib/store)",
-	"manifest.go":    "records the parameters of every package a run reads (lib/answer, lib/fusion, lib/ingest), which no result carries",
-}
-
-// layoutException reports whether the file base is a layout exception.
-func layoutException(base string) bool {
-	for pattern := range layoutExceptions {
-		if ok, _ := filepath.Match(pattern, base); ok {
-			return true
-		}
-	}
-	return false
+	"lib/retrieval", "lib/robustness", "lib/study", "lib/synth", "lib/tokenize",
 }
 
 // layoutViolations returns the imports of the Go source src that a layout
@@ -69,8 +46,8 @@ func layoutViolations(src string) ([]string, error) {
 }
 
 // TestReproduceLaysOutOnly checks docs/ARCHITECTURE.md's rule for
-// lib/reproduce: every non-test file outside layoutExceptions imports only
-// layoutImports (and the standard library and gonum's plot).
+// lib/reproduce: every non-test file imports only layoutImports (and the
+// standard library and gonum's plot).
 func TestReproduceLaysOutOnly(t *testing.T) {
 	dir := filepath.Join(repoRoot(t), "lib", "reproduce")
 	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -80,7 +57,7 @@ func TestReproduceLaysOutOnly(t *testing.T) {
 	layouts := 0
 	for _, path := range paths {
 		base := filepath.Base(path)
-		if strings.HasSuffix(base, "_test.go") || layoutException(base) {
+		if strings.HasSuffix(base, "_test.go") {
 			continue
 		}
 		layouts++
@@ -93,7 +70,7 @@ func TestReproduceLaysOutOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, dep := range bad {
-			t.Errorf("lib/reproduce/%s imports %s: a layout reads results, it computes none (compute in lib/beyond, or name the file in layoutExceptions with why)", base, dep)
+			t.Errorf("lib/reproduce/%s imports %s: a layout reads results, it computes none (compute in lib/beyond, prepare in lib/study)", base, dep)
 		}
 	}
 	if layouts == 0 {
@@ -115,6 +92,9 @@ func TestLayoutRuleBites(t *testing.T) {
 		{"the everyday search", `"github.com/linemem/linemem/lib/memory"`, []string{"lib/memory"}},
 		{"an answerer", `"github.com/linemem/linemem/lib/answer"`, []string{"lib/answer"}},
 		{"the store", `"github.com/linemem/linemem/lib/store"`, []string{"lib/store"}},
+		{"ingest", `"github.com/linemem/linemem/lib/ingest"`, []string{"lib/ingest"}},
+		{"chunking", `"github.com/linemem/linemem/lib/chunking"`, []string{"lib/chunking"}},
+		{"a prepared study", `"github.com/linemem/linemem/lib/study"; "github.com/linemem/linemem/lib/experiment"`, nil},
 		{"a tokenizer implementation", `"github.com/linemem/linemem/lib/tokenize/kagome"`, []string{"lib/tokenize/kagome"}},
 		{"another third-party module", `"golang.org/x/sync/errgroup"`, []string{"golang.org/x/sync/errgroup"}},
 	}
@@ -129,15 +109,5 @@ func TestLayoutRuleBites(t *testing.T) {
 				t.Errorf("violations %q, want %q", bad, c.bad)
 			}
 		})
-	}
-	for _, base := range []string{"study.go", "prepare.go", "manifest.go"} {
-		if !layoutException(base) {
-			t.Errorf("%s is not an exception", base)
-		}
-	}
-	for _, base := range []string{"singles.go", "benchmark.go", "benchmark_native.go", "benchmark_units.go"} {
-		if layoutException(base) {
-			t.Errorf("%s, a layout, is an exception", base)
-		}
 	}
 }

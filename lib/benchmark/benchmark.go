@@ -125,7 +125,7 @@ func write(o Options, userDirs []string, out string) ([]string, error) {
 	}
 	written, err := reproduce.WritePaper(s, out)
 	if err == nil {
-		err = ShipVectors(s, dirs)
+		err = ShipVectors(s.Study, dirs)
 	}
 	pooledModel := s.EmbedModel
 	if err == nil {

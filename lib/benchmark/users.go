@@ -16,6 +16,7 @@ import (
 	"github.com/linemem/linemem/lib/represent"
 	"github.com/linemem/linemem/lib/reproduce"
 	"github.com/linemem/linemem/lib/robustness"
+	"github.com/linemem/linemem/lib/study"
 )
 
 // RunUsers prepares each folder of dirs (database o.Work/user-NN.db) under
@@ -87,19 +88,19 @@ func WriteDatasetInfo(dataDir, outDir string) (string, error) {
 
 // ShipVectors writes the study's vectors into each per-user folder of dirs
 // (vectors_summary.jsonl, vectors_embedding_text.jsonl, query_vectors.jsonl,
-// which reproduce.Prepare imports as reproduce.ImportedModel), restricted
+// which study.Prepare imports as study.ImportedModel), restricted
 // to the chunks of that folder's summaries.jsonl and the questions of its
 // questions.jsonl. Every user is then searched with one embedder fitted
 // once on the pooled corpus, as the paper uses one embedding model, instead
 // of a local one refitted on each small history.
-func ShipVectors(s *reproduce.Study, dirs []string) error {
+func ShipVectors(s *study.Study, dirs []string) error {
 	type set struct {
 		ids  []string
 		dim  int
 		data []float32
 	}
 	sets := map[string]set{}
-	for _, rep := range reproduce.VectorReps {
+	for _, rep := range study.VectorReps {
 		ids, dim, data, err := s.Store.ChunkVectors(rep, s.EmbedModel)
 		if err != nil {
 			return err

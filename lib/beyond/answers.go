@@ -15,6 +15,19 @@ import (
 // best single retriever (the everyday default) and the selected hybrid.
 var AnswerRetrievers = []string{"embedding_text_bm25", "selected hybrid"}
 
+// AnswerSettings are the parameters Answers runs under, as lib/answer
+// defines them, for captions and the manifest.
+type AnswerSettings struct {
+	K                   int    // chunks retrieved per question (answer.DefaultK)
+	Answerer            string // answer.ExtractiveName
+	ExtractiveTokenizer string // answer.DefaultExtractiveTokenizer
+}
+
+// AnswersSettings returns the settings of lib/answer that Answers runs under.
+func AnswersSettings() AnswerSettings {
+	return AnswerSettings{answer.DefaultK, answer.ExtractiveName, answer.DefaultExtractiveTokenizer}
+}
+
 // Answers answers every question of o's Setup with the extractive baseline
 // (answer.NewExtractive) from the top answer.DefaultK chunks of each of
 // AnswerRetrievers — embedding_text_bm25 and o's selected hybrid — retrieved

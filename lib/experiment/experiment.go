@@ -164,14 +164,19 @@ func (s *Setup) singleLists(r retrieval.Retriever, depth int) ([][]ranking.Hit, 
 	return sr.lists, sr.err
 }
 
+// ComponentDepth is how deep each component list of a hybrid is, in a run
+// and in the sweep: fusion.Depth, the top retrieval.Hybrid's ComponentRuns
+// fuses.
+const ComponentDepth = fusion.Depth
+
 // hybridComponents returns a hybrid's component lists, each top
-// fusion.Depth as retrieval.Hybrid's ComponentRuns returns them.
+// ComponentDepth as retrieval.Hybrid's ComponentRuns returns them.
 func (s *Setup) hybridComponents(h retrieval.Fused) (sparse, vec [][]ranking.Hit, err error) {
 	sr, dr, _ := h.Components()
-	if sparse, err = s.singleLists(sr, fusion.Depth); err != nil {
+	if sparse, err = s.singleLists(sr, ComponentDepth); err != nil {
 		return nil, nil, err
 	}
-	if vec, err = s.singleLists(dr, fusion.Depth); err != nil {
+	if vec, err = s.singleLists(dr, ComponentDepth); err != nil {
 		return nil, nil, err
 	}
 	return sparse, vec, nil

@@ -161,12 +161,12 @@ func (a Artefact) build(s *Study) (Output, error) {
 // available reports whether s can meet needs: all but NeedsEvidence are
 // computed on demand.
 func available(s *Study, needs Need) bool {
-	return needs&NeedsEvidence == 0 || s.data.has(datafolder.EvidenceFile)
+	return needs&NeedsEvidence == 0 || s.Folder.Has(datafolder.EvidenceFile)
 }
 
 // Write builds the artefact of slug over s and writes it into outDir (a
 // table as CSV, Markdown and LaTeX with WriteTable, a figure as PNG, SVG and
-// PDF at Options.FigureSize with its caption file). It returns the paths
+// PDF at Layout.FigureSize with its caption file). It returns the paths
 // written, in order.
 func Write(s *Study, slug, outDir string) ([]string, error) {
 	a, err := Lookup(slug)
@@ -185,7 +185,7 @@ func (a Artefact) write(s *Study, outDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	width, height := s.Opts.FigureSize()
+	width, height := s.Layout.FigureSize()
 	paths, err := out.write(outDir, width, height)
 	if err != nil {
 		return paths, fmt.Errorf("%s: %w", a.Slug, err)
@@ -246,7 +246,7 @@ func writeArtefacts(s *Study, outDir string, keep func(Artefact) bool) ([]string
 		if !keep(a) || !available(s, a.Needs) {
 			continue
 		}
-		err := s.timed(a.Slug, func() error {
+		err := s.Timed(a.Slug, func() error {
 			paths, err := a.write(s, outDir)
 			written = append(written, paths...)
 			return err

@@ -16,6 +16,7 @@ import (
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/reproduce"
 	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/study"
 	"github.com/linemem/linemem/lib/synth"
 )
 
@@ -119,7 +120,7 @@ func putRandomVectors(b *testing.B, st *store.Store, data string) {
 		}
 		return v
 	}
-	for _, rep := range reproduce.VectorReps {
+	for _, rep := range study.VectorReps {
 		rows := make([]store.VectorRow, len(chunks))
 		for i, c := range chunks {
 			rows[i] = store.VectorRow{Key: c.ID, Vector: vector()}

@@ -66,6 +66,6 @@ var nativeArtefacts = []runArtefact[*Study]{{BenchmarkNativeSlug, func(s *Study)
 
 // WriteNative writes NativeTable into outDir.
 func WriteNative(s *Study, outDir string) ([]string, error) {
-	width, height := s.Opts.FigureSize()
+	width, height := s.Layout.FigureSize()
 	return writeRun(s, nativeArtefacts, outDir, width, height)
 }

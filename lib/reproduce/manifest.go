@@ -7,13 +7,12 @@ import (
 	"runtime/debug"
 	"sort"
 
-	"github.com/linemem/linemem/lib/answer"
 	"github.com/linemem/linemem/lib/answereval"
 	"github.com/linemem/linemem/lib/beyond"
 	"github.com/linemem/linemem/lib/bootstrap"
-	"github.com/linemem/linemem/lib/fusion"
-	"github.com/linemem/linemem/lib/ingest"
+	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/report"
+	"github.com/linemem/linemem/lib/study"
 	"github.com/linemem/linemem/lib/tokenize"
 )
 
@@ -27,11 +26,11 @@ const ManifestFile = "manifest.json"
 type Manifest struct {
 	Generator  string            `json:"generator"`
 	Code       Code              `json:"code"`
-	Data       []InputFile       `json:"data"`
+	Data       []study.InputFile `json:"data"`
 	Parameters map[string]any    `json:"parameters"`
 	Versions   map[string]string `json:"versions"`
 	Selected   map[string]any    `json:"selected"`
-	Outputs    []InputFile       `json:"outputs"`
+	Outputs    []study.InputFile `json:"outputs"`
 }
 
 func writeManifest(s *Study, path string, outputs []string) error {
@@ -55,7 +54,7 @@ func writeManifest(s *Study, path string, outputs []string) error {
 			"embed_input_cap": embedCap(s),
 			"bootstrap":       map[string]any{"B": p.B, "seed": p.Seed, "level": p.Level, "generator": bootstrap.Generator, "percentile": "type 7"},
 			"run_depth":       p.RunDepth,
-			"hybrid":          fmt.Sprintf("linear min–max over each component's top %d; s = (1 − β)·vec' + β·bm25'", fusion.Depth),
+			"hybrid":          fmt.Sprintf("linear min–max over each component's top %d; s = (1 − β)·vec' + β·bm25'", experiment.ComponentDepth),
 			"beta_grid":       p.Betas,
 			"pairings":        p.PairingLabels(),
 			"selection":       "first configuration, in pairing order then β ascending, attaining the maximum " + p.SelectionMetric,
@@ -83,17 +82,17 @@ func writeManifest(s *Study, path string, outputs []string) error {
 		m.Selected[metric] = cfg.Result.Mean[metric]
 	}
 	for _, path := range outputs {
-		sum, n, err := ingest.HashFile(path)
+		out, err := study.HashInput(path, filepath.Base(path))
 		if err != nil {
 			return err
 		}
-		m.Outputs = append(m.Outputs, InputFile{filepath.Base(path), sum, n})
+		m.Outputs = append(m.Outputs, out)
 	}
 	return report.WriteJSON(path, m)
 }
 
 func embedCap(s *Study) any {
-	if s.EmbedModel == ImportedModel {
+	if s.EmbedModel == study.ImportedModel {
 		return "as shipped"
 	}
 	return s.Protocol.EmbeddingCap
@@ -142,11 +141,12 @@ func expansionAndSelectionParameters(s *Study) map[string]any {
 
 // answersParameters records the settings of beyond.Answers for the manifest.
 func answersParameters() map[string]any {
+	set := beyond.AnswersSettings()
 	return map[string]any{
-		"k":                    answer.DefaultK,
+		"k":                    set.K,
 		"retrievers":           beyond.AnswerRetrievers,
-		"answerer":             answer.ExtractiveName,
-		"extractive_tokenizer": answer.DefaultExtractiveTokenizer,
+		"answerer":             set.Answerer,
+		"extractive_tokenizer": set.ExtractiveTokenizer,
 		"f1_tokenizer":         answereval.DefaultTokenizer,
 		"metrics":              answereval.Metrics,
 	}

@@ -1,4 +1,4 @@
-package reproduce
+package study
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ func validate(s *Study) error {
 	if err := experiment.CheckBootstrap(s.Protocol.B); err != nil {
 		return err
 	}
-	if err := experiment.CheckEvaluable(s.Questions, s.Qrels, s.data.path(datafolder.QuestionsFile), goldPath(s)); err != nil {
+	if err := experiment.CheckEvaluable(s.Questions, s.Qrels, s.Folder.Path(datafolder.QuestionsFile), goldPath(s)); err != nil {
 		return err
 	}
 	missing := s.MissingGold()
@@ -39,8 +39,8 @@ func validate(s *Study) error {
 
 // goldPath is the file the qrels came from.
 func goldPath(s *Study) string {
-	if s.data.has(datafolder.QrelsFile) {
-		return s.data.path(datafolder.QrelsFile)
+	if s.Folder.Has(datafolder.QrelsFile) {
+		return s.Folder.Path(datafolder.QrelsFile)
 	}
-	return s.data.path(datafolder.EvidenceFile)
+	return s.Folder.Path(datafolder.EvidenceFile)
 }

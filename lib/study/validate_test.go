@@ -1,4 +1,4 @@
-package reproduce_test
+package study_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/linemem/linemem/internal/conformance"
 	"github.com/linemem/linemem/lib/inputerr"
-	"github.com/linemem/linemem/lib/reproduce"
+	"github.com/linemem/linemem/lib/study"
 )
 
 // TestPrepareMissingGold: a shipped qrels row whose chunk is not in the
@@ -19,15 +19,15 @@ import (
 func TestPrepareMissingGold(t *testing.T) {
 	dir := conformanceData(t)
 	db := filepath.Join(t.TempDir(), "r.db")
-	_, err := reproduce.Prepare(reproduce.PaperOptions(dir, db))
+	_, err := study.Prepare(study.PaperOptions(dir, db))
 	var ie *inputerr.Error
 	if !errors.As(err, &ie) || ie.File != filepath.Join(dir, "qrels.txt") || ie.Line != 1 {
 		t.Fatalf("Prepare = %v, want an input error at qrels.txt:1", err)
 	}
 	var log bytes.Buffer
-	opts := reproduce.PaperOptions(dir, db)
+	opts := study.PaperOptions(dir, db)
 	opts.AllowMissingGold, opts.Log = true, &log
-	s, err := reproduce.Prepare(opts)
+	s, err := study.Prepare(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,16 +37,16 @@ func TestPrepareMissingGold(t *testing.T) {
 	}
 }
 
-// TestManifestSourceLabels: the manifest's data list names sources by
+// TestSourceLabels: Study.Inputs, the manifest's data list, names sources by
 // position, hash and size; SourceNames keeps the file names.
-func TestManifestSourceLabels(t *testing.T) {
+func TestSourceLabels(t *testing.T) {
 	dir := conformanceData(t)
 	db := filepath.Join(t.TempDir(), "r.db")
 	names := []string{"chat_sakura.json", "club_group.json", "family.json"} // lexical order
 	for _, private := range []bool{false, true} {
-		opts := reproduce.PaperOptions(dir, db)
+		opts := study.PaperOptions(dir, db)
 		opts.AllowMissingGold, opts.SourceNames = true, private
-		s, err := reproduce.Prepare(opts)
+		s, err := study.Prepare(opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestManifestSourceLabels(t *testing.T) {
 			}
 		}
 		for i, name := range names {
-			want := reproduce.SourceLabel(i)
+			want := study.SourceLabel(i)
 			if private {
 				want = "sources/" + name
 			}
@@ -69,13 +69,13 @@ func TestManifestSourceLabels(t *testing.T) {
 				t.Errorf("SourceNames=%v: sources listed as %v, want %s at %d", private, got, want, i)
 			}
 		}
-		if !private && reproduce.SourceLabel(0) != "sources/#001" {
-			t.Errorf("SourceLabel(0) = %s", reproduce.SourceLabel(0))
+		if !private && study.SourceLabel(0) != "sources/#001" {
+			t.Errorf("SourceLabel(0) = %s", study.SourceLabel(0))
 		}
 	}
 }
 
-// conformanceData lays out a reproduce data folder from the conformance pack,
+// conformanceData lays out a data folder from the conformance pack,
 // with a first qrels row whose chunk is not in the corpus.
 func conformanceData(t *testing.T) string {
 	t.Helper()

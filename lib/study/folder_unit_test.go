@@ -1,4 +1,4 @@
-package reproduce_test
+package study_test
 
 import (
 	"path/filepath"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/datasets"
-	"github.com/linemem/linemem/lib/reproduce"
+	"github.com/linemem/linemem/lib/study"
 )
 
 // TestPrepareIngestsInTheFolderUnit: a LongMemEval folder is cut one chunk
@@ -24,7 +24,7 @@ func TestPrepareIngestsInTheFolderUnit(t *testing.T) {
 	if _, err := f.Write(filepath.Join(dir, "data"), false, na); err != nil {
 		t.Fatal(err)
 	}
-	s, err := reproduce.Prepare(reproduce.PaperOptions(filepath.Join(dir, "data"), filepath.Join(dir, "a.db")))
+	s, err := study.Prepare(study.PaperOptions(filepath.Join(dir, "data"), filepath.Join(dir, "a.db")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,9 +32,9 @@ func TestPrepareIngestsInTheFolderUnit(t *testing.T) {
 	if !s.Opts.Chunking.Sessions || len(s.Chunks) != 3 {
 		t.Errorf("chunking %+v, %d chunks; want the session unit, one chunk per session", s.Opts.Chunking, len(s.Chunks))
 	}
-	opts := reproduce.PaperOptions(filepath.Join(dir, "data"), filepath.Join(dir, "b.db"))
+	opts := study.PaperOptions(filepath.Join(dir, "data"), filepath.Join(dir, "b.db"))
 	opts.Chunking = chunking.TurnOptions()
-	if _, err := reproduce.Prepare(opts); err == nil || !strings.Contains(err.Error(), "qrels name chunks of the former") {
+	if _, err := study.Prepare(opts); err == nil || !strings.Contains(err.Error(), "qrels name chunks of the former") {
 		t.Errorf("turn unit over a session folder: %v, want a refusal", err)
 	}
 }

@@ -1,4 +1,4 @@
-package reproduce
+package study
 
 import (
 	"context"
@@ -21,7 +21,7 @@ var VectorReps = []string{represent.Summary, represent.EmbeddingTextRep}
 // vectors already stored under Options.EmbedModel, or else the local LSA
 // embedder fitted on the corpus (lib/provider/lsa), stored for reruns.
 func provideVectors(s *Study) error {
-	shipped := s.data.has(datafolder.SummaryVectorsFile) && s.data.has(datafolder.EmbeddingVectorFile) && s.data.has(datafolder.QueryVectorsFile)
+	shipped := s.Folder.Has(datafolder.SummaryVectorsFile) && s.Folder.Has(datafolder.EmbeddingVectorFile) && s.Folder.Has(datafolder.QueryVectorsFile)
 	switch {
 	case shipped && (s.Opts.EmbedModel == "" || s.Opts.EmbedModel == ImportedModel):
 		s.EmbedModel = ImportedModel
@@ -59,7 +59,7 @@ func lsaModelName(s *Study) string {
 
 func importShipped(s *Study) error {
 	for _, f := range []struct{ rep, file string }{{represent.Summary, datafolder.SummaryVectorsFile}, {represent.EmbeddingTextRep, datafolder.EmbeddingVectorFile}, {"", datafolder.QueryVectorsFile}} {
-		path := s.data.path(f.file)
+		path := s.Folder.Path(f.file)
 		r, err := os.Open(path)
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-package reproduce
+package study
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ import (
 // another unit is an error; a folder without dataset.json (a LINE history,
 // data/synthetic) keeps Options.Chunking.
 func adoptFolderChunking(s *Study) error {
-	b, err := os.ReadFile(s.data.path(datafolder.DatasetFile))
+	b, err := os.ReadFile(s.Folder.Path(datafolder.DatasetFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -30,13 +30,13 @@ func adoptFolderChunking(s *Study) error {
 		Chunking *chunking.Options `json:"chunking"`
 	}
 	if err := json.Unmarshal(b, &info); err != nil {
-		return fmt.Errorf("%s: %w", s.data.path(datafolder.DatasetFile), err)
+		return fmt.Errorf("%s: %w", s.Folder.Path(datafolder.DatasetFile), err)
 	}
 	switch {
 	case info.Chunking == nil || *info.Chunking == s.Opts.Chunking:
 		return nil
 	case s.Opts.Chunking != chunking.DefaultOptions():
-		return fmt.Errorf("%s: the folder's chunks are cut as %+v, the run asks for %+v: its qrels name chunks of the former", s.data.path(datafolder.DatasetFile), *info.Chunking, s.Opts.Chunking)
+		return fmt.Errorf("%s: the folder's chunks are cut as %+v, the run asks for %+v: its qrels name chunks of the former", s.Folder.Path(datafolder.DatasetFile), *info.Chunking, s.Opts.Chunking)
 	}
 	s.Opts.Chunking = *info.Chunking
 	return nil

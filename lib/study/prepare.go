@@ -1,4 +1,4 @@
-package reproduce
+package study
 
 import (
 	"cmp"
@@ -11,31 +11,24 @@ import (
 	"github.com/linemem/linemem/lib/ingest"
 )
 
-// dataFolder is the Study's data folder (lib/datafolder).
-type dataFolder struct{ datafolder.Folder }
-
-func (d dataFolder) path(name string) string { return d.Path(name) }
-
-func (d dataFolder) has(name string) bool { return d.Has(name) }
-
-// record hashes a data file for the manifest.
+// record hashes a data file into s.Inputs under its path in the data folder.
 func record(s *Study, path string) error {
-	sum, n, err := ingest.HashFile(path)
-	if err != nil {
-		return err
-	}
 	rel, err := filepath.Rel(s.Opts.DataDir, path)
 	if err != nil {
 		rel = path
 	}
-	s.Inputs = append(s.Inputs, InputFile{filepath.ToSlash(rel), sum, n})
+	in, err := HashInput(path, filepath.ToSlash(rel))
+	if err != nil {
+		return err
+	}
+	s.Inputs = append(s.Inputs, in)
 	return nil
 }
 
 // ingestSources ingests the folder's sources/ under Options.Chunking and
 // loads the stored chunks.
 func ingestSources(s *Study) error {
-	files, err := s.data.Sources()
+	files, err := s.Folder.Sources()
 	if err != nil {
 		return err
 	}
@@ -84,13 +77,13 @@ func checkNoStaleSources(s *Study, files []ingest.Input) error {
 	}
 	if len(stale) > 0 {
 		return fmt.Errorf("%s holds sources that %s no longer has (%s): use a new database (remove %s, or the benchmark's --work folder)",
-			s.Opts.DBPath, s.data.path(datafolder.SourcesDir), strings.Join(stale, ", "), s.Opts.DBPath)
+			s.Opts.DBPath, s.Folder.Path(datafolder.SourcesDir), strings.Join(stale, ", "), s.Opts.DBPath)
 	}
 	return nil
 }
 
 func importSummaries(s *Study) error {
-	path := s.data.path(datafolder.SummariesFile)
+	path := s.Folder.Path(datafolder.SummariesFile)
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("%w (the summary representations need one summary per chunk)", err)
@@ -110,7 +103,7 @@ func importSummaries(s *Study) error {
 // QuestionSet): qrels.txt as shipped, or evidence.jsonl resolved over the
 // stored messages and chunks (Study.ResolvedGold).
 func loadQuestions(s *Study) error {
-	set, err := s.data.QuestionSet()
+	set, err := s.Folder.QuestionSet()
 	if err != nil {
 		return err
 	}
