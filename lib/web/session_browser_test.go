@@ -122,7 +122,17 @@ func TestBrowserJudgingSessionByKeyboard(t *testing.T) {
 	}
 	// Space pages the row's own messages (not the window), Shift+Space back.
 	paneTop := evRow + `.querySelector("ul.msgs").scrollTop`
+	// The window settles first: the rows' "N more messages" lines are laid
+	// out a frame after j moved the cursor, and may shift it.
 	winY := str("window", `String(window.scrollY)`)
+	for i := 0; i < 50; i++ {
+		time.Sleep(100 * time.Millisecond)
+		y := str("window", `String(window.scrollY)`)
+		if y == winY {
+			break
+		}
+		winY = y
+	}
 	moreBefore, _ := strconv.Atoi(str("more", evRow+`.dataset.more`))
 	press("space", " ")
 	if top := str("pane", `String(`+paneTop+`)`); top == "0" || str("window", `String(window.scrollY)`) != winY {
