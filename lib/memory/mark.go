@@ -22,13 +22,12 @@ import (
 // 7pm), or the morphemes a reading or kanji bigram was read from
 // (ちゅうしゃじょう for 駐車場); particles and auxiliaries are never terms,
 // so never marked. One rule keeps stray kana from being marked: a mark made
-// of reading bigrams alone needs at least two of them, and at least two
-// thirds of the reading bigrams of one word of the question (it still
-// counts in the ranking either way). A pair or two of kana read alike is as
+// of reading bigrams alone needs at least two of them, at least two thirds
+// of the reading bigrams of one word of the question, and a content word
+// in its text read alone (it still counts in the ranking either way). A pair or two of kana read alike is as
 // often a coincidence across words (the って of なってる and the ッテ of 設定;
 // the ょうび of きゅうりょうび and of 誕生日, タンジョウビ) as a word; the
-// seven pairs of ちゅうしゃじょう for 駐車場, and the two of かいもの for 買い物's
-// three, are marked.
+// seven pairs of ちゅうしゃじょう for 駐車場 are marked.
 type Marker struct {
 	tok tokenize.Tokenizer
 	// loc is tok when its terms are not the text as written (the everyday
@@ -105,11 +104,23 @@ func (mk Marker) Spans(text string) []Span {
 	}
 	kept := out[:0]
 	for i, sp := range out {
-		if only[i] == nil || mk.readsAWord(only[i]) {
+		if only[i] == nil || mk.readsAWord(only[i]) && mk.content(text[sp.Start:sp.End]) {
 			kept = append(kept, sp)
 		}
 	}
 	return kept
+}
+
+// content reports whether s, read alone, holds a content word (a term of
+// no field prefix): the kana a reading mark covers may read, cut out of
+// their word, as a particle (the かい of かいもの), which is never marked.
+func (mk Marker) content(s string) bool {
+	for _, t := range mk.tok.Analyze(s) {
+		if !strings.Contains(t.Term, ":") {
+			return true
+		}
+	}
+	return false
 }
 
 // readsAWord reports whether the reading bigrams held of a span of reading

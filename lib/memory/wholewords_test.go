@@ -20,7 +20,8 @@ func katakanaLetter(r rune) bool {
 }
 
 // TestMarksFallOnWholeWords runs every question of the mixed-language
-// history (its answerable, kanji and unanswerable sets) and of the
+// history (its answerable, kanji and unanswerable sets), of the blind
+// development and held-out sets (answerable and unanswerable) and of the
 // synthetic corpus with the everyday defaults and checks every mark of
 // every message of every result: it never starts or ends inside a Latin or
 // katakana word, and it is never a lone particle or auxiliary (the marked
@@ -41,6 +42,14 @@ func TestMarksFallOnWholeWords(t *testing.T) {
 		{"synthetic", nil, []string{filepath.Join(synthetic, "questions.jsonl")}},
 	}
 	sets[1].st = storeOf(t, filepath.Join(synthetic, "sources"))
+	for _, name := range []string{"devblind", "heldout"} {
+		dir := filepath.Join("..", "..", "testdata", name)
+		sets = append(sets, struct {
+			name  string
+			st    *store.Store
+			files []string
+		}{name, storeOf(t, filepath.Join(dir, "sources")), []string{filepath.Join(dir, "questions.jsonl"), filepath.Join(dir, "noanswer.jsonl")}})
+	}
 	kanji, err := questionsOfEvidence(filepath.Join(mixed, "evidence_kanji.jsonl"))
 	if err != nil {
 		t.Fatal(err)
