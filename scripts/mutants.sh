@@ -20,7 +20,9 @@
 # line itself changes. Lived mutants that are not listed are printed after the
 # table in the list's own form, with their line number and source text after
 # a '#', ready to be given a reason. Writes Gremlins' JSON reports under
-# build/mutants/. Not part of CI: a full run takes tens of minutes.
+# build/mutants/, and beside each its log, one line per mutant as it is run
+# (`tail -f build/mutants/lib_datasets.log` shows a run's progress). Not part
+# of CI: a full run takes tens of minutes.
 #
 # Environment:
 #   MUTANT_WORKERS   parallel mutants (default: number of cores)
@@ -50,8 +52,8 @@ rate() { # killed, denominator
 }
 for p in "${packages[@]}"; do
 	report="$out/$(tr / _ <<<"$p").json"
-	go tool gremlins unleash --silent --workers "$workers" --timeout-coefficient "$coefficient" \
-		--output "$report" "./$p" >/dev/null
+	go tool gremlins unleash --workers "$workers" --timeout-coefficient "$coefficient" \
+		--output "$report" "./$p" >"${report%.json}.log"
 	read -r killed lived equiv timeout < <(python3 - "$report" "$p" "$equivalent" "$live_list" <<'PY'
 import hashlib, json, os, sys
 report, pkg, equivalent, live_list = sys.argv[1:]
