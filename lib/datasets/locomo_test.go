@@ -126,3 +126,13 @@ func TestLoCoMoFirstWords(t *testing.T) {
 		t.Errorf("categories %+v, want one with first words %v", table, want)
 	}
 }
+
+// TestLoCoMoInvalidUTF8AtTheStart: an invalid byte at offset 0 is named as
+// such, not as a file that is no JSON array.
+func TestLoCoMoInvalidUTF8AtTheStart(t *testing.T) {
+	_, _, err := datasets.ReadLoCoMo(writeTemp(t, "locomo10.json", "\xff[\n]"))
+	var ie *inputerr.Error
+	if !errors.As(err, &ie) || ie.Line != 1 || !strings.Contains(ie.Expected, "UTF-8") {
+		t.Errorf("error %v, want locomo10.json:1 naming UTF-8", err)
+	}
+}

@@ -26,8 +26,8 @@ func TestLongMemEvalTurnTimes(t *testing.T) {
 	const date = "2023-05-20 02:21" // lmeQuestion's haystack date
 	turns := f.Sources[0].Turns
 	for i, want := range []struct{ key, at, text string }{
-		{datasets.LongMemEvalTurnID("s", 0), date, "I like tea."},
-		{datasets.LongMemEvalTurnID("s", 2), "2023-05-20 02:23", "And cake."}, // 02:21 + 2 × 1 min
+		{"s_1", date, "I like tea."},             // turn j is "sid_(j+1)"
+		{"s_3", "2023-05-20 02:23", "And cake."}, // 02:21 + 2 × 1 min
 	} {
 		if i >= len(turns) {
 			t.Fatalf("%d turns, want 2", len(turns))
