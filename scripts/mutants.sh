@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Mutation testing of the core packages with Gremlins (a `tool` in go.mod):
+# Mutation testing of the core packages and of the packages that read
+# untrusted or everyday input, with Gremlins (a `tool` in go.mod):
 # each package's source is mutated one change at a time (a > turned >=, a +
 # turned -, a condition negated, …) and its tests are run against the mutant.
 # A mutant the tests fail on is KILLED; one they pass is LIVED, a missing test.
 #
-#   scripts/mutants.sh                 every core package
+#   scripts/mutants.sh                 every core package, then every input package
 #   scripts/mutants.sh lib/fusion …    the named packages
 #
 # Prints one line per package — killed, lived, of those equivalent, timed
@@ -33,10 +34,15 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
+# core: the paper's pipeline, whose numbers the results rest on.
 core=(lib/chunking lib/bm25 lib/fusion lib/metrics lib/bootstrap lib/experiment lib/analysis
 	lib/tokenize/paperregex lib/represent lib/lineexport)
+# input: the data-set readers (untrusted files), the analyzer measurement and
+# the everyday analyzer that picks a person's default, and the memory search
+# over a person's own history.
+input=(lib/datasets lib/tokenize/everyday lib/analyzers lib/memory)
 packages=("$@")
-((${#packages[@]})) || packages=("${core[@]}")
+((${#packages[@]})) || packages=("${core[@]}" "${input[@]}")
 workers="${MUTANT_WORKERS:-$(nproc)}"
 coefficient="${MUTANT_TIMEOUT:-20}"
 out=build/mutants
