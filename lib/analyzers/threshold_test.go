@@ -96,3 +96,34 @@ func TestOverallIsTheMeanOverCorpora(t *testing.T) {
 		t.Errorf("Overall S@1 = %v, want %v", got, want)
 	}
 }
+
+// TestRatesOfAnEmptySide: a side without questions has a rate of 0, not
+// 0/0: only unanswerable questions give a 0 flagged share of answerable
+// ones, only answerable questions a 0 share of unanswerable ones answered.
+func TestRatesOfAnEmptySide(t *testing.T) {
+	for _, c := range []struct {
+		set      analyzers.Confidences
+		row, col int // the pooled row of the empty side
+	}{
+		{analyzers.Confidences{Corpus: "a", Kind: analyzers.NoAnswer, Values: []float64{0.2}}, 1, 4},
+		{analyzers.Confidences{Corpus: "a", Kind: analyzers.Answerable, Values: []float64{0.2}}, 2, 4},
+	} {
+		rt := analyzers.AbstainReport([]analyzers.Confidences{c.set}, analyzers.Threshold{At: 0.5}, 0.5)
+		if got := rt.Rows[c.row][c.col]; got != "0.000" {
+			t.Errorf("%s only: row %v, want a rate of 0.000", c.set.Kind, rt.Rows[c.row])
+		}
+	}
+}
+
+// TestChooseThresholdWithinTolerance: a flagged share above maxFlagged by
+// no more than 1e-12 (rounding) counts as within it: with maxFlagged
+// 0.25 − 1e-12 the threshold is the one of 0.25.
+func TestChooseThresholdWithinTolerance(t *testing.T) {
+	sets := []analyzers.Confidences{
+		{Kind: analyzers.Answerable, Values: []float64{0.1, 0.5, 0.5, 0.5}},
+		{Kind: analyzers.NoAnswer, Values: []float64{0.3}},
+	}
+	if got, want := analyzers.ChooseThresholdWithin(sets, 0.25-1e-12).At, analyzers.ChooseThresholdWithin(sets, 0.25).At; got != want {
+		t.Errorf("threshold %v within 0.25 − 1e-12, want %v as within 0.25", got, want)
+	}
+}
