@@ -14,14 +14,19 @@ import (
 // rpcDialogue is a dialogue line whose utterances are "speaker:text" (ID i
 // in order), all at one time but the ones whose text ends in "@NaT".
 func rpcDialogue(id int, a, b string, utterances ...string) string {
+	return rpcDialogueAt(id, a, b, "2022-08-06T14:51:18", utterances...)
+}
+
+// rpcDialogueAt is rpcDialogue with its utterances at stamp.
+func rpcDialogueAt(id int, a, b, stamp string, utterances ...string) string {
 	var us []string
 	for i, u := range utterances {
 		speaker, text, _ := strings.Cut(u, ":")
-		stamp := `"2022-08-06T14:51:18"`
+		at := `"` + stamp + `"`
 		if t, ok := strings.CutSuffix(text, "@NaT"); ok {
-			text, stamp = t, `"NaT"`
+			text, at = t, `"NaT"`
 		}
-		us = append(us, `{"utterance_id":`+itoa(i)+`,"interlocutor_id":"`+speaker+`","text":"`+text+`","timestamp":`+stamp+`}`)
+		us = append(us, `{"utterance_id":`+itoa(i)+`,"interlocutor_id":"`+speaker+`","text":"`+text+`","timestamp":`+at+`}`)
 	}
 	return `{"dialogue_id":` + itoa(id) + `,"interlocutors":["` + a + `","` + b + `"],"utterances":[` + strings.Join(us, ",") + "]}\n"
 }
@@ -36,12 +41,14 @@ func TestRealPersonaChatUsersAndNotes(t *testing.T) {
 		frequent = "東京駅で新幹線の切符を買いました。" // 東京駅, 新幹線, 切符: 17 runes
 		rare     = "昨日は淀川の花火大会に行きました。" // 昨日, 淀川, 花火大会: 17 runes
 	)
+	// The file names AC, AB and AD before AA, so that the order in which
+	// participants are first met is not their ranking.
 	path := writeTemp(t, "dialogues.jsonl",
-		rpcDialogue(1, "AA", "AB", "AA:"+frequent, "AB:どうも。@NaT")+
+		rpcDialogue(5, "AC", "AB", "AB:どうも。", "AC:どうも。")+
+			rpcDialogue(3, "AD", "AA", "AA:"+frequent, "AD:どうも。")+
+			rpcDialogue(1, "AA", "AB", "AA:"+frequent, "AB:どうも。@NaT")+
 			rpcDialogue(2, "AC", "AA", "AA:"+frequent, "AC:どうも。")+
-			rpcDialogue(3, "AA", "AD", "AA:"+frequent, "AD:どうも。")+
 			rpcDialogue(4, "AB", "AA", "AA:"+frequent, "AA:"+rare)+
-			rpcDialogue(5, "AB", "AC", "AB:どうも。", "AC:どうも。")+
 			rpcDialogue(6, "AE", "AF"))
 	f, _, err := datasets.ReadRealPersonaChat(path, datasets.RPCOptions{Users: 2, Questions: 2})
 	if err != nil {
@@ -84,13 +91,18 @@ func utterance(runes int, terms ...string) string {
 }
 
 // knownItems converts dialogues (one per argument, AA and AB, each
-// argument's utterances separated by "|") with AA as the only user and
+// argument's utterances separated by "|", all at one time unless the
+// argument begins with "@TIMESTAMP|") with AA as the only user and
 // returns the types of AA's questions in order and their texts.
 func knownItems(t *testing.T, n int, dialogues ...string) (types, texts []string) {
 	t.Helper()
 	var b strings.Builder
 	for i, d := range dialogues {
-		b.WriteString(rpcDialogue(i+1, "AA", "AB", strings.Split(d, "|")...))
+		stamp := "2022-08-06T14:51:18"
+		if rest, ok := strings.CutPrefix(d, "@"); ok {
+			stamp, d, _ = strings.Cut(rest, "|")
+		}
+		b.WriteString(rpcDialogueAt(i+1, "AA", "AB", stamp, strings.Split(d, "|")...))
 	}
 	f, _, err := datasets.ReadRealPersonaChat(writeTemp(t, "dialogues.jsonl", b.String()), datasets.RPCOptions{Users: 1, Questions: n})
 	if err != nil {
@@ -168,7 +180,12 @@ func TestKnownItemTargets(t *testing.T) {
 		{"rarest three", 1, append(append([]string{"AA:" + utterance(30, a, b, c, d)}, also(2, a)...), also(1, a, c)...), []string{ne}, b + "、" + c + "、" + d + "について話したのはどの会話？"},
 		// a said by AA in two dialogues of their own and by AB in
 		// AggregateMaxDF − 2 more: an aggregate; one more and it is not.
-		{"aggregate term at AggregateMaxDF", 5, append([]string{"AA:" + a + "に行った。", "AA:" + a + "に行った。"}, also(datasets.AggregateMaxDF-2, a)...), []string{questions.Aggregate}, ""},
+		{"aggregate term at AggregateMaxDF", 5, append([]string{"AA:" + a + "に行った。", "AA:" + a + "に行った。"}, also(datasets.AggregateMaxDF-2, a)...), []string{questions.Aggregate}, a + "について話したことを全部"},
+		{"aggregate term in AggregateMaxDialogues dialogues", 5, slices.Repeat([]string{"AA:" + a + "に行った。"}, datasets.AggregateMaxDialogues), []string{questions.Aggregate}, ""},
+		{"aggregate term in more dialogues", 5, slices.Repeat([]string{"AA:" + a + "に行った。"}, datasets.AggregateMaxDialogues+1), nil, ""},
+		// Each of the first two utterances gives its rarest other term as a
+		// hint, in time order: dialogue 2 is earlier than dialogue 1.
+		{"aggregate hints", 5, []string{"@2022-08-07T10:00:00|AA:" + a + "と" + b + "の話。", "@2022-08-06T10:00:00|AA:" + a + "と" + c + "の話。"}, []string{questions.Aggregate}, a + "について話したことを全部（" + c + "、" + b + "）"},
 		{"aggregate term over AggregateMaxDF", 5, append([]string{"AA:" + a + "に行った。", "AA:" + a + "に行った。"}, also(datasets.AggregateMaxDF-1, a)...), nil, ""},
 		{"aggregate term in one dialogue", 5, []string{"AA:" + a + "に行った。|AA:" + a + "が好き。"}, nil, ""},
 		{"no Latin aggregate term", 5, []string{"AA:abcに行った。", "AA:abcに行った。"}, nil, ""},
