@@ -46,6 +46,15 @@ func TestMeasureEverydayMixed(t *testing.T) {
 	if count[analyzers.Answerable] != len(c.Questions) || count[analyzers.NoAnswer] != len(na) {
 		t.Errorf("%d answerable and %d no-answer outcomes, want %d and %d", count[analyzers.Answerable], count[analyzers.NoAnswer], len(c.Questions), len(na))
 	}
+	answered := 0
+	for _, o := range run.Outcomes {
+		if o.Kind == analyzers.Answerable && o.Confidence > 0 {
+			answered++
+		}
+	}
+	if answered == 0 {
+		t.Error("no answerable question has a confidence above 0")
+	}
 	if count[analyzers.OtherChats] == 0 {
 		t.Error("no other-chat outcome")
 	}

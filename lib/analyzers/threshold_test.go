@@ -3,6 +3,7 @@ package analyzers_test
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/linemem/linemem/lib/analyzers"
@@ -33,6 +34,14 @@ func TestAbstainAtTheThreshold(t *testing.T) {
 				t.Errorf("row %d column %d = %q, want %q", i, j, rt.Rows[i][j], want[i][j])
 			}
 		}
+	}
+	// The note on the other-chat set only where there is one.
+	if len(rt.Notes) != 1 {
+		t.Errorf("notes %q, want the confidence note only (no other-chat set)", rt.Notes)
+	}
+	sets = append(sets, analyzers.Confidences{Corpus: "a", Kind: analyzers.OtherChats, Values: []float64{0.1}})
+	if notes := analyzers.AbstainReport(sets, analyzers.Threshold{At: 0.5, Rule: "r"}, 0.5).Notes; len(notes) != 2 || !strings.HasPrefix(notes[1], "other-chat:") {
+		t.Errorf("notes %q, want the confidence note and the other-chat one", notes)
 	}
 }
 
