@@ -46,14 +46,20 @@ func TestMeasureEverydayMixed(t *testing.T) {
 	if count[analyzers.Answerable] != len(c.Questions) || count[analyzers.NoAnswer] != len(na) {
 		t.Errorf("%d answerable and %d no-answer outcomes, want %d and %d", count[analyzers.Answerable], count[analyzers.NoAnswer], len(c.Questions), len(na))
 	}
-	answered := 0
+	answered, shown, quoted := 0, 0, 0
 	for _, o := range run.Outcomes {
 		if o.Kind == analyzers.Answerable && o.Confidence > 0 {
 			answered++
 		}
+		if o.Shown {
+			shown++
+		}
+		if o.Quoted {
+			quoted++
+		}
 	}
-	if answered == 0 {
-		t.Error("no answerable question has a confidence above 0")
+	if answered == 0 || shown == 0 || quoted == 0 {
+		t.Errorf("of the answerable questions %d have a confidence above 0, %d their answer line shown first, %d it quoted; want some of each", answered, shown, quoted)
 	}
 	if count[analyzers.OtherChats] == 0 {
 		t.Error("no other-chat outcome")
