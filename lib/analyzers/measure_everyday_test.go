@@ -46,8 +46,20 @@ func TestMeasureEverydayMixed(t *testing.T) {
 	if count[analyzers.Answerable] != len(c.Questions) || count[analyzers.NoAnswer] != len(na) {
 		t.Errorf("%d answerable and %d no-answer outcomes, want %d and %d", count[analyzers.Answerable], count[analyzers.NoAnswer], len(c.Questions), len(na))
 	}
+	judged, withGold := 0, 0
+	for _, q := range c.Questions {
+		for _, rel := range c.Qrels[q.QID] {
+			if rel == 2 {
+				withGold++
+				break
+			}
+		}
+	}
 	answered, shown, quoted := 0, 0, 0
 	for _, o := range run.Outcomes {
+		if o.Judged {
+			judged++
+		}
 		if o.Kind == analyzers.Answerable && o.Confidence > 0 {
 			answered++
 		}
@@ -57,6 +69,9 @@ func TestMeasureEverydayMixed(t *testing.T) {
 		if o.Quoted {
 			quoted++
 		}
+	}
+	if judged != withGold {
+		t.Errorf("%d questions judged, want the %d with a relevance-2 window", judged, withGold)
 	}
 	if answered == 0 || shown == 0 || quoted == 0 {
 		t.Errorf("of the answerable questions %d have a confidence above 0, %d their answer line shown first, %d it quoted; want some of each", answered, shown, quoted)
