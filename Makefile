@@ -29,7 +29,7 @@
 #   make bench            benchmarks of every package
 #   make fuzz             every fuzz target under lib/, a few seconds each (scripts/fuzz.sh; part of make test)
 #   make adversarial      seeded hostile inputs, kills and concurrent runs of convert and benchmark, outcomes counted (scripts/adversarial; not in CI)
-#   make mutants          mutation testing of the core packages (Gremlins; not in CI)
+#   make mutants          mutation testing of the core and input packages (Gremlins; not in CI)
 #   make bench-e2e        the command-line path at paper scale, step by step (scripts/bench-e2e.sh)
 #   make bench-first-search  the first search after ingest at 10× paper scale, median of fresh processes (scripts/bench-first-search.sh)
 #   make bench-mcp-sessions  RSS of `linemem mcp --http` after 4,000 abandoned sessions and their idle time

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Mutation testing of the core packages with Gremlins (a `tool` in go.mod):
+# Mutation testing of the core packages and of the packages that read
+# untrusted or everyday input, with Gremlins (a `tool` in go.mod):
 # each package's source is mutated one change at a time (a > turned >=, a +
 # turned -, a condition negated, …) and its tests are run against the mutant.
 # A mutant the tests fail on is KILLED; one they pass is LIVED, a missing test.
 #
-#   scripts/mutants.sh                 every core package
+#   scripts/mutants.sh                 every core package, then every input package
 #   scripts/mutants.sh lib/fusion …    the named packages
 #
 # Prints one line per package — killed, lived, of those equivalent, timed
@@ -20,7 +21,9 @@
 # line itself changes. Lived mutants that are not listed are printed after the
 # table in the list's own form, with their line number and source text after
 # a '#', ready to be given a reason. Writes Gremlins' JSON reports under
-# build/mutants/. Not part of CI: a full run takes tens of minutes.
+# build/mutants/, and beside each its log, one line per mutant as it is run
+# (`tail -f build/mutants/lib_datasets.log` shows a run's progress). Not part
+# of CI: a full run takes tens of minutes.
 #
 # Environment:
 #   MUTANT_WORKERS   parallel mutants (default: number of cores)
@@ -31,10 +34,15 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
+# core: the paper's pipeline, whose numbers the results rest on.
 core=(lib/chunking lib/bm25 lib/fusion lib/metrics lib/bootstrap lib/experiment lib/analysis
 	lib/tokenize/paperregex lib/represent lib/lineexport)
+# input: the data-set readers (untrusted files), the analyzer measurement and
+# the everyday analyzer that picks a person's default, and the memory search
+# over a person's own history.
+input=(lib/datasets lib/tokenize/everyday lib/analyzers lib/memory)
 packages=("$@")
-((${#packages[@]})) || packages=("${core[@]}")
+((${#packages[@]})) || packages=("${core[@]}" "${input[@]}")
 workers="${MUTANT_WORKERS:-$(nproc)}"
 coefficient="${MUTANT_TIMEOUT:-20}"
 out=build/mutants
@@ -50,8 +58,8 @@ rate() { # killed, denominator
 }
 for p in "${packages[@]}"; do
 	report="$out/$(tr / _ <<<"$p").json"
-	go tool gremlins unleash --silent --workers "$workers" --timeout-coefficient "$coefficient" \
-		--output "$report" "./$p" >/dev/null
+	go tool gremlins unleash --workers "$workers" --timeout-coefficient "$coefficient" \
+		--output "$report" "./$p" >"${report%.json}.log"
 	read -r killed lived equiv timeout < <(python3 - "$report" "$p" "$equivalent" "$live_list" <<'PY'
 import hashlib, json, os, sys
 report, pkg, equivalent, live_list = sys.argv[1:]

@@ -130,7 +130,7 @@ func ReadLoCoMo(path string) (*Folder, []string, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return nil, nil, inputerr.At(name, lineAt(data, decodeErrorOffset(data, start, err)), "a LoCoMo sample object: "+err.Error())
 		}
-		start += int64(bytes.IndexFunc(raw, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' }))
+		start = dec.InputOffset() - int64(len(raw)) // the sample's '{': Decode skips the comma and white space before it
 		ix, err := indexValues(data, start, raw)
 		if err != nil {
 			var dup *duplicateKeyError
