@@ -26,7 +26,8 @@ func TestRunsAndForms(t *testing.T) {
 		{"Latin after kanji is a run of its own", "東京cafe", terms(kanji, []string{"cafe"})},
 		{"pm before a symbol", "7pm!", []string{"19:00"}},
 		{"pm at the end", "7pm", []string{"19:00"}},
-		{"pm running on into a word is no pm", "7pmx", []string{"7", "pmx"}},
+		// pmx is a word, with its loanword key (x reads K S)
+		{"pm running on into a word is no pm", "7pmx", []string{"7", "pmx", "e:PMKS"}},
 		{"午前", "午前7時", []string{"07:00"}},
 		{"a time after other words", "at 12:30", []string{"12:30"}},
 	} {
