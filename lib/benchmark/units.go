@@ -45,11 +45,9 @@ func RunUnits(o Options, pooled *reproduce.Study, dirs []string) (*reproduce.Uni
 		units = reproduce.PerConversationUnits
 	}
 	for i, dir := range dirs {
-		uo := base
-		uo.DataDir, uo.DBPath, uo.Log = dir, filepath.Join(o.Work, fmt.Sprintf("user-%02d.db", i+1)), nil
-		s, err := reproduce.Prepare(uo)
+		s, err := prepareUser(o, i, dir)
 		if err != nil {
-			return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
+			return nil, err
 		}
 		for _, unit := range units {
 			r, err := runUnit(s, reproduce.UserLabel(i+1), unit, o.UnitEncoder)

@@ -31,11 +31,9 @@ func RunUsers(o Options, dirs []string) (*reproduce.Users, error) {
 	var gains []beyond.CorpusGain
 	var models []string // the local embedder's dimension follows the corpus size
 	for i, dir := range dirs {
-		uo := base
-		uo.DataDir, uo.DBPath, uo.Log = dir, filepath.Join(o.Work, fmt.Sprintf("user-%02d.db", i+1)), nil
-		s, err := reproduce.Prepare(uo)
+		s, err := prepareUser(o, i, dir)
 		if err != nil {
-			return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
+			return nil, err
 		}
 		r, err := robustness.Protocol(s.Setup)
 		var g beyond.CorpusGain
@@ -182,4 +180,17 @@ func jsonlKeys(path, field string, keys map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// prepareUser prepares user i's folder dir (counted from 0) as a study of
+// o.Options on its own database, o.Work/user-NN.db (NN = i + 1), without a
+// log: RunUsers and RunUnits read the same databases.
+func prepareUser(o Options, i int, dir string) (*reproduce.Study, error) {
+	uo := o.Options
+	uo.DataDir, uo.DBPath, uo.Log = dir, filepath.Join(o.Work, fmt.Sprintf("user-%02d.db", i+1)), nil
+	s, err := reproduce.Prepare(uo)
+	if err != nil {
+		return nil, fmt.Errorf("user %d (%s): %w", i+1, dir, err)
+	}
+	return s, nil
 }

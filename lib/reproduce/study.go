@@ -72,7 +72,7 @@ type Study struct {
 	*study.Study
 	Layout Layout
 
-	cache map[string]any // results of cached, by key
+	cache study.Cache // results of cached, by key
 }
 
 // Prepare refuses a protocol that lacks a metric one of opts.Artefacts
@@ -91,18 +91,7 @@ func Prepare(opts Options) (*Study, error) {
 }
 
 // cached returns the value stored on s under key, or computes it with f and
-// stores it when f succeeds (an error is returned and not kept).
+// stores it when f succeeds (study.Cached).
 func cached[T any](s *Study, key string, f func() (T, error)) (T, error) {
-	if v, ok := s.cache[key]; ok {
-		return v.(T), nil
-	}
-	v, err := f()
-	if err != nil {
-		return v, err
-	}
-	if s.cache == nil {
-		s.cache = map[string]any{}
-	}
-	s.cache[key] = v
-	return v, nil
+	return study.Cached(&s.cache, key, f)
 }

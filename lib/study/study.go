@@ -102,7 +102,7 @@ type Study struct {
 	Timings    []Timing
 
 	evidence []gold.Evidence // read by loadQuestions when the gold is resolved from it
-	cache    map[string]any  // results of cached, by key
+	cache    Cache           // results of Cached, by key
 }
 
 // Timing records how long a step took (printed, never written to results).
@@ -126,20 +126,25 @@ func (s *Study) Timed(step string, f func() error) error {
 	return err
 }
 
-// cached returns the value stored on s under key, or computes it with f and
-// stores it when f succeeds (an error is returned and not kept).
-func cached[T any](s *Study, key string, f func() (T, error)) (T, error) {
-	if v, ok := s.cache[key]; ok {
+// Cache holds results computed once for a study, by key (Cached). Its zero
+// value is empty and ready.
+type Cache struct{ values map[string]any }
+
+// Cached returns the value c holds under key, or computes it with f and
+// keeps it when f succeeds (an error is returned and not kept). A key holds
+// one type: the value is asserted to T.
+func Cached[T any](c *Cache, key string, f func() (T, error)) (T, error) {
+	if v, ok := c.values[key]; ok {
 		return v.(T), nil
 	}
 	v, err := f()
 	if err != nil {
 		return v, err
 	}
-	if s.cache == nil {
-		s.cache = map[string]any{}
+	if c.values == nil {
+		c.values = map[string]any{}
 	}
-	s.cache[key] = v
+	c.values[key] = v
 	return v, nil
 }
 
@@ -244,7 +249,7 @@ func (s *Study) MissingGold() []metrics.GoldRef {
 
 // Messages returns every stored message, sources in store order, read once.
 func (s *Study) Messages() ([]chat.Message, error) {
-	return cached(s, "messages", func() ([]chat.Message, error) { return storedMessages(s.Store) })
+	return Cached(&s.cache, "messages", func() ([]chat.Message, error) { return storedMessages(s.Store) })
 }
 
 // Evidence returns the data folder's evidence.jsonl, read once; ok is false
@@ -253,7 +258,7 @@ func (s *Study) Evidence() (ev []gold.Evidence, ok bool, err error) {
 	if !s.Folder.Has(datafolder.EvidenceFile) {
 		return nil, false, nil
 	}
-	ev, err = cached(s, "evidence", func() ([]gold.Evidence, error) {
+	ev, err = Cached(&s.cache, "evidence", func() ([]gold.Evidence, error) {
 		if s.evidence != nil {
 			return s.evidence, nil
 		}
@@ -273,7 +278,7 @@ func (s *Study) ResolvedGold() (ranking.Qrels, gold.Report, error) {
 		qrels ranking.Qrels
 		rep   gold.Report
 	}
-	r, err := cached(s, "resolved gold", func() (resolved, error) {
+	r, err := Cached(&s.cache, "resolved gold", func() (resolved, error) {
 		ev, ok, err := s.Evidence()
 		if err != nil {
 			return resolved{}, err
