@@ -56,6 +56,9 @@ func TestTokens(t *testing.T) {
 		// ・ joins the parts of a katakana name into one word.
 		{"a middle dot joins a katakana name", "バル・ソーレ", []string{"バルソーレ", "p:BRSR"}},
 		{"a half-width middle dot too", "ﾊﾞﾙ･ｿｰﾚ", []string{"バルソーレ", "p:BRSR"}},
+		{"a middle dot ending the text joins nothing", "バル・", []string{"バル"}},
+		// an accented Latin word is stemmed but has no loanword key
+		{"no key for a word beyond ASCII", "café crème", []string{"café", "crème"}},
 		{"a middle dot before kanji separates", "ソーレ・駅", terms([]string{"ソーレ", "駅"}, reading("エキ"))},
 		{"four characters stemmed", "コーヒー", []string{"コーヒ"}},
 		{"two characters kept", "ビー", []string{"ビー"}},
@@ -123,6 +126,7 @@ func TestLoanwordsMeetAcrossScripts(t *testing.T) {
 		{"STSN", "ステーション", "station"},
 		{"KNP", "キャンプ", "camp"},
 		{"DNG", "ウェディング", "wedding"},
+		{"KNPT", "コンピューター", "computer"}, // the final r before no vowel is silent
 	} {
 		for _, pair := range [][2]string{{c.katakana, c.english}, {c.english, c.katakana}} {
 			shared := shared(a, pair[0], pair[1])
@@ -297,11 +301,16 @@ func FuzzAnalyze(f *testing.F) {
 }
 
 // TestKanjiNumeralsNeedACounter: kanji numerals are numbers only before a
-// counter and not right after another kanji, so words that hold them stay
-// words.
+// counter and not right after another kanji or a digit, so words that hold
+// them stay words.
 func TestKanjiNumeralsNeedACounter(t *testing.T) {
 	a := newAnalyzer(t)
-	for _, text := range []string{"一緒に行こう", "十分だよ", "統一感", "第一印象", "一応"} {
+	if got := a.Tokens("2三千円"); slices.Contains(got, "3000") || slices.Contains(got, "23000") {
+		t.Errorf("2三千円: %q, want the kanji run after a digit left as written", got)
+	}
+	// 第一回: 一 follows a kanji and precedes a counter; 残り十: the run ends
+	// the text
+	for _, text := range []string{"一緒に行こう", "十分だよ", "統一感", "第一印象", "一応", "第一回", "残り十"} {
 		for _, term := range a.Tokens(text) {
 			if strings.Trim(term, "0123456789") == "" {
 				t.Errorf("%s: number term %q, want none", text, term)
