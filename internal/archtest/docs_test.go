@@ -20,8 +20,7 @@ const readmeMaxLines = 150
 // pendingDocs are documents that README.md and docs/*.md link to before they
 // are written, each by the change that writes it; a link to one of them is
 // not yet an error. Remove an entry when its file lands.
-var pendingDocs = map[string]bool{
-}
+var pendingDocs = map[string]bool{}
 
 // docFiles are README.md and every Markdown file directly under docs/,
 // relative to root with slashes, sorted.
