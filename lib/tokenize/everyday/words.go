@@ -20,21 +20,12 @@ func word(out []token.Token, run []char) []token.Token {
 		return append(out, span(run, w))
 	}
 	out = append(out, span(run, english.Stem(w, true)))
-	if isASCIIString(w) {
+	if isASCII(w) {
 		if p := phonetic(LatinKeyPrefix, latinKey(w)); p != "" {
 			out = append(out, span(run, p))
 		}
 	}
 	return out
-}
-
-func isASCIIString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // latin reports whether every letter of word is of the Latin script, the
