@@ -111,12 +111,12 @@ func (mk Marker) Spans(text string) []Span {
 	return kept
 }
 
-// content reports whether s, read alone, holds a content word (a term of
-// no field prefix): the kana a reading mark covers may read, cut out of
+// content reports whether s, read alone, holds a content word (a base
+// term, not everyday.FieldTerm): the kana a reading mark covers may read, cut out of
 // their word, as a particle (the かい of かいもの), which is never marked.
 func (mk Marker) content(s string) bool {
 	for _, t := range mk.tok.Analyze(s) {
-		if !strings.Contains(t.Term, ":") {
+		if !everyday.FieldTerm(t.Term) {
 			return true
 		}
 	}
@@ -145,12 +145,12 @@ func (mk Marker) readsAWord(held map[string]bool) bool {
 }
 
 // questionReadings groups the reading bigrams of a question's terms by
-// word: the base term (no field prefix) whose bytes hold the bigram's; a
+// word: the base term (not everyday.FieldTerm) whose bytes hold the bigram's; a
 // bigram read across two words (the ウヤ of 月曜休み) belongs to neither.
 func questionReadings(toks []tokenize.Token) [][]string {
 	var words []tokenize.Token
 	for _, t := range toks {
-		if !strings.Contains(t.Term, ":") {
+		if !everyday.FieldTerm(t.Term) {
 			words = append(words, t)
 		}
 	}

@@ -84,12 +84,19 @@ import (
 // Name is the registry name of this analyzer.
 const Name = "everyday"
 
-// Field prefixes. Base terms have none; a prefix holds ':' , which no base
-// term does, so fields never share a term.
+// Field prefixes. Base terms have none; each prefix is a letter and ':',
+// which no base term starts with (a time term such as "19:00" starts with a
+// digit), so fields never share a term (FieldTerm).
 const (
 	ReadingPrefix  = "r:"
 	FallbackPrefix = "g:"
 )
+
+// FieldTerm reports whether term belongs to a field other than the base
+// one: a reading or kanji bigram, or a loanword key.
+func FieldTerm(term string) bool {
+	return strings.HasPrefix(term, ReadingPrefix) || strings.HasPrefix(term, FallbackPrefix) || Alternative(term)
+}
 
 // PhoneticWeight is the field weight of a loanword term (KatakanaKeyPrefix,
 // LatinKeyPrefix):
