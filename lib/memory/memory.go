@@ -33,7 +33,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -158,8 +157,7 @@ func (m *Memory) TermIDF() func(term string) float64 {
 	if !ok {
 		return nil
 	}
-	ix := lx.LexicalIndex()
-	return func(t string) float64 { return bm25.IDF(ix.Len(), ix.DocFreq(t)) }
+	return IndexIDF(lx.LexicalIndex())
 }
 
 // Tokenizer is the name of the tokenizer that marks matching terms.
