@@ -17,7 +17,7 @@ const AbstainPhraseEnglish = "The history does not say."
 // 何円"), and more Latin letters than Han and katakana characters together.
 func English(question string) bool {
 	for _, w := range memory.ParseQuestion(question).Words {
-		if strings.ContainsFunc(w, func(r rune) bool { return r >= 0x3000 }) {
+		if strings.ContainsFunc(w, func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }) {
 			return false
 		}
 	}
