@@ -241,13 +241,13 @@ func openFolderDB(path string, inputs []ingest.Input, without string, summaries 
 			keep = append(keep, in)
 		}
 	}
-	var ingestErr error
+	var ingestErrs []error
 	ingest.Files(st, keep, chunking.DefaultOptions(), func(_ int, in ingest.Input, _ ingest.Report, err error) {
-		if err != nil && ingestErr == nil {
-			ingestErr = fmt.Errorf("%s: %w", in.Path, err)
+		if err != nil {
+			ingestErrs = append(ingestErrs, fmt.Errorf("%s: %w", in.Path, err))
 		}
 	})
-	if ingestErr != nil {
+	if ingestErr := errors.Join(ingestErrs...); ingestErr != nil {
 		st.Close()
 		return nil, nil, ingestErr
 	}
