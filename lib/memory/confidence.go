@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/linemem/linemem/lib/bm25"
@@ -29,39 +30,49 @@ const DefaultMinConfidence = 0.28
 // question asked against the other chats) flagged, per development set.
 const AbstainTableDoc = `"may not hold the answer" below 0.28 (linemem analyzers everyday --choose-threshold):
   set        answerable flagged  unanswerable flagged  (goal: ≤ 15%, ≥ 80%)
-  devblind   12.1%               69.7%                 (58 / 76 questions; its no-answer questions name real things of the chats)
-  mixed      0.0%                75.0%                 (18 / 24)
+  devblind   10.3%               69.7%                 (58 / 76 questions; its no-answer questions name real things of the chats)
+  mixed      0.0%                62.5%                 (18 / 24)
   synthetic  13.0%               62.8%                 (100 / 86)
   LoCoMo     0.4%                23.4%                 (1506 / 1952; adversarial questions name a real event of another person)`
 
 // ConfidenceOf is how much of the question the top window holds, in the
 // index that ranked it (so in its summary for embedding_text_bm25): the
 // share of the question's distinct terms, each weighted by its BM25 IDF
-// over the index, that the document topID contains,
+// over the index, that the document topID holds,
 //
-//	C = Σ_{t ∈ Q ∩ T(top)} idf(t) / Σ_{t ∈ Q} idf(t),  idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)),
+//	C = Σ_{t ∈ Q, held(t)} idf(t) / Σ_{t ∈ Q} idf(t),  idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)),
 //
-// in [0, 1], where a loanword key (everyday.Alternative: another spelling
-// of a word, in the other script) counts only when the document holds it. A
-// question term found nowhere in the history has the largest
-// IDF, so a question about something never written lowers C most. C is 0
-// for a question without terms or a document not in the index. Search
-// passes the question's content (ParseQuestion): question words do not
-// count.
+// in [0, 1]. A loanword key (everyday.Alternative: another spelling of a
+// word, in the other script) is in Q only when the document holds it, and
+// then holds the word it was read from too: a term is held when the
+// document contains it or a loanword key read from the same bytes of the
+// question (so "projector" is held by a window that writes プロジェクター). A
+// question term found nowhere in the history has the largest IDF, so a
+// question about something never written lowers C most. C is 0 for a
+// question without terms or a document not in the index. Search passes the
+// question's content (ParseQuestion): question words do not count.
 func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string) float64 {
-	q := map[string]bool{}
+	spans := map[string][]Span{}
 	var terms []string
-	for _, t := range tokenize.QuestionTokens(tok, question) {
-		if !q[t] {
-			q[t] = true
-			terms = append(terms, t)
+	for _, t := range tokenize.QuestionTerms(tok, question) {
+		if _, seen := spans[t.Term]; !seen {
+			terms = append(terms, t.Term)
 		}
+		spans[t.Term] = append(spans[t.Term], Span{t.Start, t.End})
 	}
 	sort.Strings(terms) // a fixed order of the sums
 	if len(terms) == 0 {
 		return 0
 	}
 	in := ix.Holds(topID, terms)
+	spelled := map[Span]bool{} // bytes of the question a held loanword key was read from
+	for i, t := range terms {
+		if in[i] && everyday.Alternative(t) {
+			for _, sp := range spans[t] {
+				spelled[sp] = true
+			}
+		}
+	}
 	var held, all float64
 	for i, t := range terms {
 		if everyday.Alternative(t) && !in[i] {
@@ -69,7 +80,7 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string
 		}
 		idf := bm25.IDF(ix.Len(), ix.DocFreq(t))
 		all += idf
-		if in[i] {
+		if in[i] || slices.ContainsFunc(spans[t], func(sp Span) bool { return spelled[sp] }) {
 			held += idf
 		}
 	}

@@ -18,8 +18,9 @@ func TestConfidenceOf(t *testing.T) {
 		{ID: "a", Text: "bring balls to the court"},
 		{ID: "b", Text: "lunch at Kanda"},
 		{ID: "c", Text: "bring sunscreen"},
+		{ID: "d", Text: "プロジェクターは倉庫"},
 	}, tok)
-	idf := func(df int) float64 { return bm25.IDF(3, df) }
+	idf := func(df int) float64 { return bm25.IDF(4, df) }
 	cases := []struct {
 		name, question, top string // top: the top window's ID
 		want                float64
@@ -27,6 +28,8 @@ func TestConfidenceOf(t *testing.T) {
 		{"every term held", "bring balls", "a", 1},
 		{"one of two", "bring balls", "c", idf(2) / (idf(2) + idf(1))},
 		{"a term in no document weighs most", "bring golf", "c", idf(2) / (idf(2) + idf(0))},
+		{"a loanword written in the other script holds its word", "projector", "d", 1},
+		{"a loanword key the window lacks does not count", "bring projector", "c", idf(2) / (idf(2) + idf(0))},
 		{"stop words only", "what is the", "c", 0},
 		{"a window not in the index", "bring", "z", 0},
 	}
