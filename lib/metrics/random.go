@@ -18,25 +18,22 @@ package metrics
 
 // RandomRecall is E[Recall@k] of a uniform random ranking of n units.
 func RandomRecall(n, g, k int) float64 {
-	if k <= 0 || n <= 0 || g <= 0 {
+	if n <= 0 || g <= 0 {
 		return 0
 	}
-	return float64(min(k, n)) / float64(n)
+	return float64(min(max(k, 0), n)) / float64(n)
 }
 
 // RandomSuccess is E[Success@k] of a uniform random ranking of n units with
 // g relevant ones: 1 − C(n−g, k′)/C(n, k′).
 func RandomSuccess(n, g, k int) float64 {
-	if k <= 0 || n <= 0 || g <= 0 {
-		return 0
-	}
-	g, k = min(g, n), min(k, n)
-	miss := 1.0 // C(n−g, k)/C(n, k) = Π_{i<k} (n−g−i)/(n−i)
+	g, k = min(max(g, 0), n), min(k, n)
+	// C(n−g, k)/C(n, k) = Π_{i<k} (n−g−i)/(n−i); once a factor is 0 (every
+	// irrelevant unit drawn) the product stays ±0. No factor when k ≤ 0 or
+	// n ≤ 0; every factor 1 when g = 0.
+	miss := 1.0
 	for i := range k {
 		miss *= float64(n-g-i) / float64(n-i)
-		if miss <= 0 {
-			return 1
-		}
 	}
 	return 1 - miss
 }
@@ -44,17 +41,13 @@ func RandomSuccess(n, g, k int) float64 {
 // RandomMRR is E[MRR@k] of a uniform random ranking of n units with g
 // relevant ones (see the formula above).
 func RandomMRR(n, g, k int) float64 {
-	if k <= 0 || n <= 0 || g <= 0 {
-		return 0
-	}
-	g, k = min(g, n), min(k, n)
-	sum, missSoFar := 0.0, 1.0 // missSoFar: the first r−1 draws are all irrelevant
+	g, k = min(max(g, 0), n), min(k, n)
+	// missSoFar: the first r−1 draws are all irrelevant; once 0 it stays ±0.
+	// No term when k ≤ 0 or n ≤ 0; every term 0 when g = 0.
+	sum, missSoFar := 0.0, 1.0
 	for r := 1; r <= k; r++ {
 		sum += missSoFar * float64(g) / float64(n-r+1) / float64(r)
 		missSoFar *= float64(n-g-(r-1)) / float64(n-(r-1))
-		if missSoFar <= 0 {
-			break
-		}
 	}
 	return sum
 }

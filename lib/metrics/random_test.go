@@ -25,6 +25,10 @@ func TestRandomFloorsClosedForm(t *testing.T) {
 		{"k = 0", 10, 1, 0, 0, 0, 0},
 		{"empty corpus", 0, 1, 5, 0, 0, 0},
 		{"no relevant unit", 10, 0, 5, 0, 0, 0},
+		{"negative k", 10, 1, -3, 0, 0, 0},
+		{"negative g", 10, -2, 5, 0, 0, 0},
+		{"negative n", -4, 1, 5, 0, 0, 0},
+		{"every irrelevant unit drawn", 5, 2, 4, 4.0 / 5, 1, 2.0/5 + (3.0/5*2/4)/2 + (3.0/5*2/4*2/3)/3 + (3.0/5*2/4*1/3*2/2)/4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, c := range []struct {
@@ -35,7 +39,7 @@ func TestRandomFloorsClosedForm(t *testing.T) {
 				{"success", metrics.RandomSuccess(tc.n, tc.g, tc.k), tc.success},
 				{"mrr", metrics.RandomMRR(tc.n, tc.g, tc.k), tc.rr},
 			} {
-				if math.Abs(c.got-c.want) > tol {
+				if !(math.Abs(c.got-c.want) <= tol) { // NaN fails too
 					t.Errorf("%s = %.15f, want %.15f", c.metric, c.got, c.want)
 				}
 			}
