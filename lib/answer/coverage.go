@@ -14,17 +14,22 @@ import (
 const neighbourWeight = 0.5
 
 // coverageAnswer is MethodCoverage. Documents are the distinct non-empty
-// messages of the top window; Q is the distinct terms of the question's
-// content (memory.ParseQuestion: question words such as いつ or "when" are
-// not matched), idf(t) their IDF over the history's index when WithIDF
-// gave one (as `ask` does), else their BM25 IDF over those messages. A
-// message m with neighbours m−1 and m+1 scores
+// messages of the top window; W is the words of the question's content
+// (memory.QuestionWords: a word with its reading, kanji-bigram and loanword
+// terms; memory.ParseQuestion: question words such as いつ or "when" are not
+// matched), idf(t) a term's IDF over the history's index when WithIDF gave
+// one (as `ask` does), else its BM25 IDF over those messages, and
+// h(w, S) = max_{t ∈ w ∩ S} idf(t) (0 when S holds no term of w) what a set
+// of terms S holds of word w. A message m with neighbours m−1 and m+1
+// scores
 //
-//	s(m) = Σ_{t ∈ Q ∩ T(m)} idf(t) + ½ · Σ_{t ∈ Q ∩ (T(m−1) ∪ T(m+1)) \ T(m)} idf(t),
+//	s(m) = Σ_{w ∈ W} h(w, T(m))  +  ½ · Σ_{w ∈ W, h(w, T(m)) = 0} h(w, T(m−1) ∪ T(m+1)),
 //
-// the question-term coverage of the message and, at half weight, of its
+// the question-word coverage of the message and, at half weight, of its
 // neighbours: in chat the question's words and the answer are often in
-// neighbouring lines. The best message wins (ties: the earlier message).
+// neighbouring lines. A word counts once, by its best term, so a kanji word
+// with five reading and bigram terms weighs no more than one with two. The
+// best message wins (ties: the earlier message).
 // The line quoted is then answerLine's, in this order:
 //
 //  1. the best message, when it is no question and carries what the
@@ -79,6 +84,20 @@ func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.R
 		ix := bm25.New(docs, e.tok)
 		idf = func(t string) float64 { return bm25.IDF(ix.Len(), ix.DocFreq(t)) }
 	}
+	words := memory.QuestionWords(e.tok, pq.Content)
+	// held is the largest idf of a term of word w that one of sets holds, 0
+	// when none does.
+	held := func(w []string, sets ...map[string]bool) float64 {
+		v := 0.0
+		for _, t := range w {
+			for _, set := range sets {
+				if set[t] {
+					v = max(v, idf(t))
+				}
+			}
+		}
+		return v
+	}
 	best, bi, bj := 0.0, -1, -1
 	counted := map[string]bool{}
 	for i, c := range chunks {
@@ -87,22 +106,19 @@ func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.R
 				continue
 			}
 			counted[m.ID] = true
-			s := 0.0
-			for t := range terms[i][j] {
-				s += idf(t)
-			}
-			near := map[string]bool{}
+			var near []map[string]bool
 			for _, k := range []int{j - 1, j + 1} {
 				if k >= 0 && k < len(c.Messages) {
-					for t := range terms[i][k] {
-						if !terms[i][j][t] {
-							near[t] = true
-						}
-					}
+					near = append(near, terms[i][k])
 				}
 			}
-			for t := range near {
-				s += neighbourWeight * idf(t)
+			s := 0.0
+			for _, w := range words {
+				if v := held(w, terms[i][j]); v > 0 {
+					s += v
+				} else {
+					s += neighbourWeight * held(w, near...)
+				}
 			}
 			if s > best+1e-12 {
 				best, bi, bj = s, i, j

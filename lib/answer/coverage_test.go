@@ -93,9 +93,10 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 		{"where: the place in the reply", "バーベキューの場所どこだっけ BBQ", "", "Aya（2024年5月11日）：「昭島のモリパークがいいな」 [1]", []string{"a", "b"}},
 		// 集合 matches c, which carries a time (10時)
 		{"when: the line with the time", "集合 いつ？", "", "Ken（2024年5月11日）：「集合は10時半で」 [1]", []string{"c"}},
-		// 集合 (with its reading and kanji-bigram fields) outweighs BBQ:
-		// c matches and carries a time
-		{"English frame", "when do we meet BBQ 集合", "", `Ken, 11 May 2024: "集合は10時半で" [1]`, []string{"c"}},
+		// BBQ and 集合 are one word each, of one message each: a tie the
+		// earlier message a wins; it asks, and c, within reach, carries
+		// the time
+		{"English frame", "when do we meet BBQ 集合", "", `Ken, 11 May 2024: "集合は10時半で" [1]`, []string{"a", "c"}},
 		{"me is you", "集合 いつ？", "ken", "あなた（2024年5月11日）：「集合は10時半で」 [1]", []string{"c"}},
 		// e matches 傘忘れ and is no question: its sender is who forgot,
 		// not the reply after it
@@ -159,6 +160,31 @@ func TestCoverageWeighsByTheHistorysIDF(t *testing.T) {
 		if len(a.Citations) != 1 || !slices.Contains(a.Citations[0].MessageIDs, c.cites) {
 			t.Errorf("%s: %q citing %+v, want message %s cited", c.name, a.Text, a.Citations, c.cites)
 		}
+	}
+}
+
+// TestCoverageCountsAWordOnce: a question word counts once, by its best
+// term, however many reading and kanji-bigram terms it has: at equal IDF
+// 忘年会 (five terms held by its line) weighs what 司会 (four) does, and the
+// tie goes to the earlier line.
+func TestCoverageCountsAWordOnce(t *testing.T) {
+	at := time.Date(2024, 11, 27, 12, 40, 0, 0, time.UTC)
+	chat := memory.Result{ChunkID: "w", Messages: []memory.Message{
+		{ID: "a", Sender: "中村 翔", Text: "司会はこばやしくんにお願いしました", At: at},
+		{ID: "b", Sender: "佐々木", Text: "了解", At: at},
+		{ID: "c", Sender: "高橋 恵", Text: "忘年会の出欠、いま28人です", At: at},
+	}}
+	ex, err := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := func(string) float64 { return 1 }
+	a, err := ex.WithIDF(one).Answer(context.Background(), "忘年会の司会だれ", []memory.Result{chat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Citations) != 1 || !slices.Equal(a.Citations[0].MessageIDs, []string{"a"}) {
+		t.Errorf("%q citing %+v, want message a", a.Text, a.Citations)
 	}
 }
 

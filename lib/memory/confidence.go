@@ -122,3 +122,55 @@ func MissingWords(ix *bm25.Index, tok tokenize.Tokenizer, question string) []str
 	}
 	return out
 }
+
+// QuestionWords groups the distinct terms of question under tok
+// (tokenize.QuestionTerms) by the word they were read from, words in
+// question order: each distinct base term (not an everyday.FieldTerm) opens
+// a word; a field term — a reading or kanji bigram, a loanword key — joins
+// the first word whose base term's bytes overlap its own, else the first
+// word of field terms only that it overlaps (which grows to cover it), else
+// opens such a word. A term is in one word only, the first that read it.
+// So 司会 with r:シカ, r:カイ and g:司会 is one word, "projector" with its
+// loanword key p:PRSKT one word, and a reading bigram across two words
+// joins the first.
+func QuestionWords(tok tokenize.Tokenizer, question string) [][]string {
+	toks := tokenize.QuestionTerms(tok, question)
+	sort.SliceStable(toks, func(i, j int) bool { return toks[i].Start < toks[j].Start })
+	type word struct {
+		span  Span
+		terms []string
+	}
+	var words []*word
+	placed := map[string]bool{}
+	for _, t := range toks {
+		if !everyday.FieldTerm(t.Term) && !placed[t.Term] {
+			placed[t.Term] = true
+			words = append(words, &word{Span{t.Start, t.End}, []string{t.Term}})
+		}
+	}
+	bases := len(words)
+	overlaps := func(t tokenize.Token, w *word) bool { return t.Start < w.span.End && w.span.Start < t.End }
+	for _, t := range toks {
+		if placed[t.Term] {
+			continue
+		}
+		placed[t.Term] = true
+		i := slices.IndexFunc(words, func(w *word) bool { return overlaps(t, w) })
+		switch {
+		case i < 0:
+			words = append(words, &word{Span{t.Start, t.End}, []string{t.Term}})
+		case i < bases:
+			words[i].terms = append(words[i].terms, t.Term)
+		default: // an orphan word of field terms grows to cover t
+			w := words[i]
+			w.span = Span{min(w.span.Start, t.Start), max(w.span.End, t.End)}
+			w.terms = append(w.terms, t.Term)
+		}
+	}
+	sort.SliceStable(words, func(i, j int) bool { return words[i].span.Start < words[j].span.Start })
+	out := make([][]string, len(words))
+	for i, w := range words {
+		out[i] = w.terms
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/linemem/linemem/lib/bm25"
@@ -39,5 +40,37 @@ func TestConfidenceOf(t *testing.T) {
 				t.Errorf("ConfidenceOf(%q, %q) = %v, want %v", c.question, c.top, got, c.want)
 			}
 		})
+	}
+}
+
+// TestQuestionWords: each base term opens a word and its reading, kanji
+// bigram and loanword terms join it; a field term that overlaps no base
+// term is a word of its own, and a term read twice stays in the first word
+// that read it.
+func TestQuestionWords(t *testing.T) {
+	tok, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		question string
+		want     [][]string
+	}{
+		{"司会", [][]string{{"司会", "r:シカ", "r:カイ", "g:司会"}}},
+		{"projector", [][]string{{"projector", "p:PRSKT"}}},
+		{"bring balls", [][]string{{"bring", "p:BRNG"}, {"ball", "p:BRS"}}},
+		// 会 of 忘年会 is no content term: its reading r:カイ is a word of
+		// its own, which 司会 then does not repeat; r:ンカ and g:年会,
+		// across 忘年|会, join 忘年
+		{"忘年会 司会", [][]string{
+			{"忘年", "r:ボウ", "r:ウネ", "r:ネン", "r:ンカ", "g:忘年", "g:年会"},
+			{"r:カイ"},
+			{"司会", "r:シカ", "g:司会"},
+		}},
+	}
+	for _, c := range cases {
+		if got := memory.QuestionWords(tok, c.question); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("QuestionWords(%q) = %q, want %q", c.question, got, c.want)
+		}
 	}
 }
