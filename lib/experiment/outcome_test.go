@@ -158,3 +158,22 @@ func ExampleOutcome() {
 	// best single raw_text_bm25: recall@5 1.000
 	// selected hybrid:summary_bm25+summary_vector@0.00: recall@5 1.000
 }
+
+// TestOutcomeComponentsOfEveryPairing: each swept pairing's components are
+// the evaluations of its own BM25 and vector retrievers.
+func TestOutcomeComponentsOfEveryPairing(t *testing.T) {
+	s := fixture()
+	o := experiment.NewOutcome(s)
+	if len(s.Protocol.Pairings) < 2 {
+		t.Fatalf("the fixture sweeps %d pairings; the test needs two or more", len(s.Protocol.Pairings))
+	}
+	for _, p := range s.Protocol.Pairings {
+		sparse, vec, err := o.Components(p.Label)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Label, err)
+		}
+		if sparse == nil || vec == nil || sparse.Name != p.BM25.Name() || vec.Name != p.Vector.Name() {
+			t.Errorf("%s: components %v and %v, want evaluations of %s and %s", p.Label, sparse, vec, p.BM25.Name(), p.Vector.Name())
+		}
+	}
+}
