@@ -259,7 +259,7 @@ func runAsk(env *environment, c *command, args []string) error {
 		fmt.Fprintln(env.stdout, "\n(an extractive baseline: it quotes the line that best answers the question and writes no answer; --allow-remote for one that does)")
 	}
 	if c := resp.Confidence; c != nil {
-		fmt.Fprintf(env.stderr, "(confidence %.2f)\n", c.Value)
+		fmt.Fprintf(env.stderr, "(confidence %.2f)\n", memory.Shown(c.Value))
 	}
 	return nil
 }

@@ -261,7 +261,7 @@ func runSearch(env *environment, c *command, args []string) error {
 	printNotices(env.stdout, resp.Notices, memory.KindNotFound, memory.KindLowConfidence)
 	if c := resp.Confidence; c != nil {
 		if !c.Low {
-			fmt.Fprintf(env.stdout, "confidence %.2f (the best conversation holds %.0f%% of the question)\n", c.Value, 100*c.Value)
+			fmt.Fprintf(env.stdout, "confidence %.2f (the best conversation holds %.0f%% of the question)\n", memory.Shown(c.Value), 100*memory.Shown(c.Value))
 		}
 	}
 	for i, item := range doc.Results {

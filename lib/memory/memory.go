@@ -27,6 +27,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -280,14 +281,21 @@ type Confidence struct {
 	Missing []string
 }
 
+// Shown is how a confidence value is written for a person: v cut (not
+// rounded) to two decimals, so that it reads below a two-decimal threshold
+// exactly when it is below it (0.2789 is 0.27, never 0.28 < 0.28); a
+// percentage of it is 100 × Shown(v). The 10⁻⁹ keeps a value such as 0.3,
+// stored as 0.29999…, at 0.30.
+func Shown(v float64) float64 { return math.Floor(v*100+1e-9) / 100 }
+
 // NotFoundNote is what every front end says when a search's confidence is
 // low: the question's words the history never contains when there are
 // some, else how much of the question the best conversation holds.
 func NotFoundNote(c Confidence) string {
 	if len(c.Missing) > 0 {
-		return fmt.Sprintf("the history may not hold the answer: it never contains %s (confidence %.2f < %.2f)", quoteList(c.Missing), c.Value, c.Threshold)
+		return fmt.Sprintf("the history may not hold the answer: it never contains %s (confidence %.2f < %.2f)", quoteList(c.Missing), Shown(c.Value), c.Threshold)
 	}
-	return fmt.Sprintf("the history may not hold the answer: the best conversation holds %.0f%% of the question (confidence %.2f < %.2f)", 100*c.Value, c.Value, c.Threshold)
+	return fmt.Sprintf("the history may not hold the answer: the best conversation holds %.0f%% of the question (confidence %.2f < %.2f)", 100*Shown(c.Value), Shown(c.Value), c.Threshold)
 }
 
 // Search runs q. Filters apply to the whole ranking before the cut at K, so

@@ -80,7 +80,7 @@ func confidenceNotice(c Confidence, results int) (n Notice, ok bool) {
 	case !c.Low:
 		return Notice{}, false
 	case results == 0 && len(c.Missing) == 0:
-		return Notice{Kind: KindNotFound, Code: CodeNotFound, Message: fmt.Sprintf("nothing found (confidence %.2f < %.2f)", c.Value, c.Threshold)}, true
+		return Notice{Kind: KindNotFound, Code: CodeNotFound, Message: fmt.Sprintf("nothing found (confidence %.2f < %.2f)", Shown(c.Value), c.Threshold)}, true
 	case results == 0:
 		return Notice{Kind: KindNotFound, Code: CodeNotFound, Message: NotFoundNote(c), Missing: c.Missing}, true
 	}

@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,5 +91,25 @@ func TestNotFoundNoticeNamesTheMissingWords(t *testing.T) {
 	}
 	if resp.Notices[0].Message != memory.NotFoundNote(*resp.Confidence) {
 		t.Errorf("message %q, want NotFoundNote %q", resp.Notices[0].Message, memory.NotFoundNote(*resp.Confidence))
+	}
+}
+
+// TestShownConfidence: a value is cut to two decimals, so it reads below
+// the threshold exactly when it is below it.
+func TestShownConfidence(t *testing.T) {
+	for _, c := range []struct{ v, want float64 }{
+		{0.2789, 0.27},
+		{0.28, 0.28},
+		{0.3, 0.30}, // 0.29999… in binary
+		{1, 1},
+		{0, 0},
+	} {
+		if got := memory.Shown(c.v); got != c.want {
+			t.Errorf("Shown(%v) = %v, want %v", c.v, got, c.want)
+		}
+	}
+	note := memory.NotFoundNote(memory.Confidence{Value: 0.2789, Threshold: 0.28, Low: true})
+	if want := "holds 27% of the question (confidence 0.27 < 0.28)"; !strings.Contains(note, want) {
+		t.Errorf("note %q, want it to say %q", note, want)
 	}
 }

@@ -18,13 +18,14 @@ import (
 )
 
 var funcs = template.FuncMap{
-	"marked": marked,
-	"shown":  shown,
-	"body":   body,
-	"ts":     func(t time.Time) string { return t.Format("2006-01-02 15:04") },
-	"hm":     func(t time.Time) string { return t.Format("15:04") },
-	"day":    func(t time.Time) string { return t.Format("2006-01-02") },
-	"stamp":  func(s string) string { return strings.Replace(s, "T", " ", 1)[:min(len(s), 16)] },
+	"marked":     marked,
+	"confidence": func(v float64) string { return strconv.FormatFloat(memory.Shown(v), 'f', 2, 64) },
+	"shown":      shown,
+	"body":       body,
+	"ts":         func(t time.Time) string { return t.Format("2006-01-02 15:04") },
+	"hm":         func(t time.Time) string { return t.Format("15:04") },
+	"day":        func(t time.Time) string { return t.Format("2006-01-02") },
+	"stamp":      func(s string) string { return strings.Replace(s, "T", " ", 1)[:min(len(s), 16)] },
 	"kappa": func(x float64) string {
 		if math.IsNaN(x) {
 			return "—"
