@@ -87,12 +87,13 @@ func (f *askFlags) bind(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxOut, "max-output-tokens", answer.DefaultMaxOutputTokens, "max_output_tokens of each request")
 	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
 	fs.StringVar(&f.extractive, "extractive", answer.MethodCoverage, "`METHOD` of the extractive provider: "+strings.Join(answer.Methods, ", "))
-	fs.StringVar(&f.me, "me", "", "your sender `NAME` in the chats; stored in the database for later asks (default: the stored one)")
+	fs.StringVar(&f.me, "me", "", "your sender `NAME` in the chats (enough of it to name one sender; the full name is stored in the database for later asks; default: the stored one)")
 }
 
-// whoAmI returns the sender name of the history's owner: --me, which must
-// name a sender of the chats and is stored for later asks (saying so on
-// stderr) when it differs from the stored one, else the
+// whoAmI returns the sender name of the history's owner: the one sender of
+// the chats that --me names (memory.ResolveSender: "kenj" is Kenji), stored
+// for later asks (saying so on stderr) when it differs from the stored one,
+// else the
 // stored one; else "" and the guess of memory.GuessMe (not stored, "" when
 // there is none). A guess is only ever named, never taken as "you": a
 // wrong guess would put the person's own words in someone else's mouth.
@@ -102,14 +103,17 @@ func (f *askFlags) whoAmI(env *environment, st *store.Store, mem *memory.Memory)
 	case err != nil:
 		return "", "", err
 	case f.me != "" && f.me != stored:
-		if err := mem.CheckSender(f.me); err != nil {
+		me, err := mem.ResolveSender(f.me)
+		if err != nil {
 			return "", "", fmt.Errorf("%w: --me: %v", errUsage, err)
 		}
-		if err := st.SetSetting(store.SettingMe, f.me); err != nil {
-			return "", "", err
+		if me != stored {
+			if err := st.SetSetting(store.SettingMe, me); err != nil {
+				return "", "", err
+			}
+			fmt.Fprintf(env.stderr, "(you are %s: stored in %s, so later asks quote your lines as \"you\" without --me)\n", me, st.Path())
 		}
-		fmt.Fprintf(env.stderr, "(you are %s: stored in %s, so later asks quote your lines as \"you\" without --me)\n", f.me, st.Path())
-		return f.me, "", nil
+		return me, "", nil
 	case stored != "":
 		return stored, "", nil
 	}

@@ -176,4 +176,11 @@ func TestAskNamesAGuessedOwner(t *testing.T) {
 			t.Errorf("ask %v: exit %d\nstdout %s\nstderr %s\nwant the quote as あなた, no guess, and the name's storing said once", args, code, out, errOut)
 		}
 	}
+	// part of a name stores the sender's full name, once
+	for i, me := range []string{"ゆ", "ゆい"} {
+		code, _, errOut := runCode("ask", "--db", db, "--me", me, "傘忘れたの誰")
+		if stored := strings.Contains(errOut, "you are ゆい: stored in"); code != 0 || stored != (i == 0) {
+			t.Errorf("--me %s: exit %d, stderr %q; want ゆい stored the first time only", me, code, errOut)
+		}
+	}
 }

@@ -185,19 +185,56 @@ func (m *Memory) Senders() ([]string, error) {
 	return out, nil
 }
 
+// allSendersUpTo is how many senders a memory may have for a "no one
+// called" message to offer every one of them (closest first) rather than
+// the closest closestLimit: in a few chats the name wanted may be written
+// in another script (haruka for 高橋 遥), which no spelling distance finds.
+const allSendersUpTo = 8
+
 // CheckSender returns an error wrapping ErrNoSuchName, offering the closest
-// senders, when sender names no one who wrote in the memory; nil otherwise.
+// senders (all of them when there are at most allSendersUpTo), when sender
+// names no one who wrote in the memory; nil otherwise.
 func (m *Memory) CheckSender(sender string) error {
+	_, err := m.matchSenders(sender)
+	return err
+}
+
+// matchSenders returns the senders of the memory that sender names
+// (NameMatches), sorted; none is CheckSender's error.
+func (m *Memory) matchSenders(sender string) ([]string, error) {
 	all, err := m.Senders()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var out []string
 	for _, s := range all {
 		if NameMatches(s, sender) {
-			return nil
+			out = append(out, s)
 		}
 	}
-	return noSuchName{fmt.Sprintf("no one called %q wrote in these chats; closest: %s", sender, quoteList(Closest(all, sender, closestLimit)))}
+	if len(out) == 0 {
+		limit := closestLimit
+		if len(all) <= allSendersUpTo {
+			limit = len(all)
+		}
+		return nil, noSuchName{fmt.Sprintf("no one called %q wrote in these chats; closest: %s", sender, quoteList(Closest(all, sender, limit)))}
+	}
+	return out, nil
+}
+
+// ResolveSender returns the one sender of the memory that name names
+// (NameMatches: "kenj" names "Kenji"), the name to store and to quote as
+// "you". No sender is CheckSender's error; two or more an error wrapping
+// ErrNoSuchName that lists them.
+func (m *Memory) ResolveSender(name string) (string, error) {
+	found, err := m.matchSenders(name)
+	if err != nil {
+		return "", err
+	}
+	if len(found) > 1 {
+		return "", noSuchName{fmt.Sprintf("%q names %d senders, %s; give more of the name", name, len(found), quoteList(found))}
+	}
+	return found[0], nil
 }
 
 func quoteList(names []string) string {

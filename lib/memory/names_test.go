@@ -77,6 +77,16 @@ func TestForgivingFilters(t *testing.T) {
 	if err := m.CheckSender("ayo"); !errors.Is(err, memory.ErrNoSuchName) || !strings.Contains(err.Error(), `closest: "Aya"`) {
 		t.Errorf("CheckSender(ayo): %v, want Aya offered first", err)
 	}
+	for _, c := range []struct{ name, want, err string }{
+		{"mike", "Mike Brown", ""},
+		{"マイク", "", `no one called "マイク"`},
+		{"お", "", `"お" names 3 senders, "おかあさん", "おとうさん", "おばあちゃん"; give more of the name`},
+	} {
+		got, err := m.ResolveSender(c.name)
+		if got != c.want || (err == nil) != (c.err == "") || err != nil && (!errors.Is(err, memory.ErrNoSuchName) || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("ResolveSender(%q) = %q, %v; want %q, an error saying %q", c.name, got, err, c.want, c.err)
+		}
+	}
 	resp, err := m.Search(context.Background(), memory.Query{Text: "lunch", K: 5, Sender: "aya"})
 	if err != nil || len(resp.Results) == 0 {
 		t.Fatalf("--sender aya: %d results, %v", len(resp.Results), err)
