@@ -24,3 +24,25 @@ func (ix *Index) Holds(docID string, terms []string) []bool {
 	}
 	return out
 }
+
+// Together reports whether one document contains every one of terms
+// (f(t,d) > 0 for each distinct t): whether their posting lists share a
+// document. No terms: false.
+func (ix *Index) Together(terms []string) bool {
+	distinct := map[string]bool{}
+	for _, t := range terms {
+		distinct[t] = true
+	}
+	holding := map[int32]int{} // document → how many of the terms it holds
+	for t := range distinct {
+		for _, p := range ix.postingsOf(t) {
+			holding[p.doc]++
+		}
+	}
+	for _, n := range holding {
+		if n == len(distinct) {
+			return true
+		}
+	}
+	return false
+}

@@ -3,6 +3,7 @@ package memory
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/tokenize"
@@ -90,37 +91,40 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string
 	return held / all
 }
 
-// MissingWords returns the words of question, as written, none of whose
-// terms under tok occurs in any document of ix (document frequency 0), in
-// question order. A word is a run of bytes covered by overlapping terms
-// (tokenize.QuestionTerms), so a morpheme with its reading and its kanji bigrams is
-// one word, missing only when all of them are.
+// MissingWords returns the words of question, as written, that the
+// history behind ix never contains, in question order. The words are
+// QuestionWords' with a base term; one is in the history when a document
+// holds a term read within its bytes — its base term, a kanji bigram, its
+// loanword key — or every reading bigram read within them together (the
+// word spelled in kana: ちゅうしゃじょう holds 駐車場). A reading bigram alone,
+// or one across two words, says nothing: ドク and ショ of 読書 are in many
+// other words.
 func MissingWords(ix *bm25.Index, tok tokenize.Tokenizer, question string) []string {
-	toks := tokenize.QuestionTerms(tok, question)
-	sort.SliceStable(toks, func(i, j int) bool { return toks[i].Start < toks[j].Start })
-	type word struct {
-		span    Span
-		present bool
-	}
-	var words []word
-	for _, t := range toks {
-		held := ix.DocFreq(t.Term) > 0
-		if n := len(words); n > 0 && t.Start < words[n-1].span.End {
-			words[n-1].span.End = max(words[n-1].span.End, t.End)
-			words[n-1].present = words[n-1].present || held
-			continue
-		}
-		words = append(words, word{Span{t.Start, t.End}, held})
-	}
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range words {
-		if s := question[w.span.Start:w.span.End]; !w.present && !seen[s] {
+	for _, w := range questionWords(tok, question) {
+		if s := question[w.span.Start:w.span.End]; w.base && !inHistory(ix, w) && !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// inHistory reports whether the history behind ix holds word w (see
+// MissingWords).
+func inHistory(ix *bm25.Index, w *contentWord) bool {
+	var reading []string
+	for _, t := range w.terms {
+		switch {
+		case t.Start < w.span.Start || t.End > w.span.End:
+		case strings.HasPrefix(t.Term, everyday.ReadingPrefix):
+			reading = append(reading, t.Term)
+		case ix.DocFreq(t.Term) > 0:
+			return true
+		}
+	}
+	return ix.Together(reading)
 }
 
 // QuestionWords groups the distinct terms of question under tok
@@ -134,43 +138,54 @@ func MissingWords(ix *bm25.Index, tok tokenize.Tokenizer, question string) []str
 // loanword key p:PRSKT one word, and a reading bigram across two words
 // joins the first.
 func QuestionWords(tok tokenize.Tokenizer, question string) [][]string {
+	words := questionWords(tok, question)
+	out := make([][]string, len(words))
+	for i, w := range words {
+		for _, t := range w.terms {
+			out[i] = append(out[i], t.Term)
+		}
+	}
+	return out
+}
+
+// contentWord is a word of QuestionWords with the bytes of the question
+// it was read from: its base term's, or, for a word of field terms only
+// (base false), all of theirs; and each term with its own bytes.
+type contentWord struct {
+	span  Span
+	base  bool
+	terms []tokenize.Token
+}
+
+func questionWords(tok tokenize.Tokenizer, question string) []*contentWord {
 	toks := tokenize.QuestionTerms(tok, question)
 	sort.SliceStable(toks, func(i, j int) bool { return toks[i].Start < toks[j].Start })
-	type word struct {
-		span  Span
-		terms []string
-	}
-	var words []*word
+	var words []*contentWord
 	placed := map[string]bool{}
 	for _, t := range toks {
 		if !everyday.FieldTerm(t.Term) && !placed[t.Term] {
 			placed[t.Term] = true
-			words = append(words, &word{Span{t.Start, t.End}, []string{t.Term}})
+			words = append(words, &contentWord{Span{t.Start, t.End}, true, []tokenize.Token{t}})
 		}
 	}
-	bases := len(words)
-	overlaps := func(t tokenize.Token, w *word) bool { return t.Start < w.span.End && w.span.Start < t.End }
+	overlaps := func(t tokenize.Token, w *contentWord) bool { return t.Start < w.span.End && w.span.Start < t.End }
 	for _, t := range toks {
 		if placed[t.Term] {
 			continue
 		}
 		placed[t.Term] = true
-		i := slices.IndexFunc(words, func(w *word) bool { return overlaps(t, w) })
+		i := slices.IndexFunc(words, func(w *contentWord) bool { return overlaps(t, w) })
 		switch {
 		case i < 0:
-			words = append(words, &word{Span{t.Start, t.End}, []string{t.Term}})
-		case i < bases:
-			words[i].terms = append(words[i].terms, t.Term)
-		default: // an orphan word of field terms grows to cover t
+			words = append(words, &contentWord{Span{t.Start, t.End}, false, []tokenize.Token{t}})
+		case words[i].base:
+			words[i].terms = append(words[i].terms, t)
+		default: // a word of field terms grows to cover t
 			w := words[i]
 			w.span = Span{min(w.span.Start, t.Start), max(w.span.End, t.End)}
-			w.terms = append(w.terms, t.Term)
+			w.terms = append(w.terms, t)
 		}
 	}
 	sort.SliceStable(words, func(i, j int) bool { return words[i].span.Start < words[j].span.Start })
-	out := make([][]string, len(words))
-	for i, w := range words {
-		out[i] = w.terms
-	}
-	return out
+	return words
 }

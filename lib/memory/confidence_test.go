@@ -3,6 +3,7 @@ package memory_test
 import (
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/linemem/linemem/lib/bm25"
@@ -71,6 +72,37 @@ func TestQuestionWords(t *testing.T) {
 	for _, c := range cases {
 		if got := memory.QuestionWords(tok, c.question); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("QuestionWords(%q) = %q, want %q", c.question, got, c.want)
+		}
+	}
+}
+
+// TestMissingWords: a word is missing when no document holds a term read
+// within its bytes, nor all its reading bigrams together; its reading
+// bigrams scattered over other words do not hold it.
+func TestMissingWords(t *testing.T) {
+	tok, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := bm25.New([]bm25.Doc{
+		{ID: "a", Text: "ちゅうしゃじょうあるかな"},
+		{ID: "b", Text: "毒きのこ"}, // ドク, クシ, ショ of 読書, each in another window
+		{ID: "c", Text: "櫛を買った"},
+		{ID: "d", Text: "小説"},
+		{ID: "e", Text: "projector broken"},
+	}, tok)
+	for _, c := range []struct {
+		question string
+		want     []string
+	}{
+		{"駐車場", nil},           // spelled in kana: every reading bigram in a
+		{"読書", []string{"読書"}}, // its reading bigrams only apart
+		{"読書会の部屋 駐車場", []string{"読書", "部屋"}}, // in question order, 駐車場 held
+		{"プロジェクター", nil},                     // its loanword key is in c
+		{"golf projector", []string{"golf"}},
+	} {
+		if got := memory.MissingWords(ix, tok, c.question); !slices.Equal(got, c.want) {
+			t.Errorf("MissingWords(%q) = %q, want %q", c.question, got, c.want)
 		}
 	}
 }
