@@ -190,6 +190,7 @@ func TestIngestUsage(t *testing.T) {
 		{"invalid window", []string{"ingest", "--db", "DB", "--window", "0", "EMPTY"}, 2, "--window must be between 1 and"},
 		{"unknown flag", []string{"ingest", "--db", "DB", "--windw", "3", "EMPTY"}, 2, "windw"},
 		{"help", []string{"ingest", "--help"}, 0, "-gap-minutes N"},
+		{"help as a command", []string{"help", "ingest"}, 0, "-gap-minutes N"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db, empty := ingestSideDB(t), t.TempDir()

@@ -13,6 +13,7 @@ import (
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/retrieval"
 )
 
 func init() {
@@ -257,7 +258,11 @@ func runSearch(env *environment, c *command, args []string) error {
 	if f, ok := env.stdout.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		open, close = "\x1b[1m", "\x1b[0m"
 	}
-	fmt.Fprintf(env.stdout, "%s, tokenizer %s — %s in %s (index and vectors loaded in %s)\n", resp.Retriever, resp.Tokenizer, plural(len(doc.Results), "result"), elapsed.Round(time.Microsecond), loading.Round(time.Millisecond))
+	loaded := "index"
+	if spec, err := retrieval.ParseName(resp.Retriever); err == nil && spec.NeedsVectors() {
+		loaded = "index and vectors"
+	}
+	fmt.Fprintf(env.stdout, "%s, tokenizer %s — %s in %s (%s loaded in %s)\n", resp.Retriever, resp.Tokenizer, plural(len(doc.Results), "result"), elapsed.Round(time.Microsecond), loaded, loading.Round(time.Millisecond))
 	printNotices(env.stdout, resp.Notices, memory.KindNotFound, memory.KindLowConfidence)
 	if c := resp.Confidence; c != nil {
 		if !c.Low {

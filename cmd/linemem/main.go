@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,6 +62,9 @@ func main() {
 // runMain dispatches args and returns the process exit code: 0 ok, 1 failure,
 // 2 usage error.
 func runMain(env *environment, args []string) int {
+	if len(args) > 1 && args[0] == "help" { // help COMMAND … is COMMAND … --help
+		return runMain(env, append(slices.Clone(args[1:]), "--help"))
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printHelp(env.stdout)
 		return 0
