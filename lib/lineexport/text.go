@@ -241,7 +241,7 @@ func (tr *textReader) read() (*Result, error) {
 		if first.last && first.text == "" {
 			got = "got an empty file"
 		}
-		return nil, tr.errorAt(first, "a header line `[LINE] Xとのトーク履歴` or `[LINE] Chat history with X`, "+got)
+		return nil, tr.errorAt(first, "a header line `[LINE] ` and the chat's name, as LINE writes it (`[LINE] Xとのトーク履歴`, `[LINE] Chat history in X`, `[LINE] Chat history with X`), "+got)
 	}
 	tr.result.Title = ChatTitle(first.text)
 	body := tr.lines[1:]
