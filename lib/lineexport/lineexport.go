@@ -95,7 +95,11 @@ func ReadBytes(path string, data []byte) (*Result, error) {
 	default:
 		return nil, fmt.Errorf("%s: %w: expected a .json (by-date) or .txt (LINE history) file", path, ErrUnsupported)
 	}
-	return parse(filepath.Base(path), data)
+	res, err := parse(filepath.Base(path), data)
+	if ie := (*InputError)(nil); errors.As(err, &ie) {
+		ie.File = path // the file as the person named it; the source stays its base name
+	}
+	return res, err
 }
 
 // utf8BOM is the byte-order mark that may open an export; one is skipped.

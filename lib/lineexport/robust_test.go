@@ -157,3 +157,19 @@ func TestCROnlyAndHeaderOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFileErrorNamesThePath: an error of ReadFile names the file as
+// given, folder included, with the line.
+func TestReadFileErrorNamesThePath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chats", "[LINE] X.txt")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("[LINE] Chat history in X\nSaved on: 2024/01/01 10:00\n\n2024/01/01(Mon)\n25:70\tA\thi\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := lineexport.ReadFile(path)
+	if err == nil || !strings.HasPrefix(err.Error(), path+":5: expected a time") {
+		t.Errorf("error %v, want it to start %q", err, path+":5: expected a time")
+	}
+}
