@@ -87,7 +87,7 @@ func runIngest(env *environment, c *command, args []string) error {
 		if failures == 0 {
 			return fmt.Errorf("no .json or .txt exports found in %v", paths)
 		}
-		return fmt.Errorf("%d of %d paths failed", failures, len(paths))
+		return fmt.Errorf("%d of %s failed; see the messages above", failures, plural(len(paths), "path"))
 	}
 	counts := map[store.IngestOutcome]int{}
 	_, statErr := os.Stat(dbPath)
@@ -138,7 +138,7 @@ func runIngest(env *environment, c *command, args []string) error {
 		}
 	}
 	if failures > 0 {
-		return fmt.Errorf("%d input(s) failed; see the messages above", failures)
+		return fmt.Errorf("%d of %s failed; see the messages above", failures, plural(len(files), "file"))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ package ingest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -100,6 +101,10 @@ func Collect(paths []string) ([]Input, []error) {
 	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			problems = append(problems, fmt.Errorf("%s: no such file or folder", p))
+			continue
+		}
 		if err != nil {
 			problems = append(problems, err)
 			continue
