@@ -165,7 +165,7 @@ func runSearch(env *environment, c *command, args []string) error {
 	fs.IntVar(&q.K, "k", memory.DefaultK, fmt.Sprintf("number of results, 1…%d", memory.MaxK))
 	fs.IntVar(&contextLines, "context", memory.DefaultContext, "show `N` messages before and after each matching message")
 	fs.StringSliceVar(&q.Sources, "source", nil, "only chats that `NAME` names: the start of a source name or a whole word of it, any letter case (repeat or comma-separate for several)")
-	fs.StringVar(&since, "since", "", "only conversations ending on or after `DATE` (YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339 with an offset)")
+	fs.StringVar(&since, "since", "", "only conversations ending on or after `DATE` (YYYY-MM-DD or YYYY/MM/DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339 with an offset)")
 	fs.StringVar(&until, "until", "", "only conversations starting on or before `DATE` (a whole day when only the date is given)")
 	fs.StringVar(&q.Sender, "sender", "", "only conversations in which someone `NAME` names wrote: the start of the sender's name or a whole word of it, any letter case")
 	fs.StringVar(&opts.EmbedModel, "embed-model", "", "embedding `MODEL` (default: the only one stored)")

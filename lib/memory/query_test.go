@@ -33,9 +33,11 @@ func TestParseTime(t *testing.T) {
 		{"2024-10-15", true, wall(2024, 10, 15, 0, 0, 0).Add(24*time.Hour - time.Second)}, // the day's last second
 		{"2024-10-15T20:00", true, wall(2024, 10, 15, 20, 0, 0)},
 		{"2024-10-15 20:00:30", false, wall(2024, 10, 15, 20, 0, 30)},
-		{"2024-10-15T20:00:00+09:00", false, wall(2024, 10, 15, 20, 0, 0)},       // the offset of TZ: the same wall clock
-		{"2024-10-15T11:00:00Z", false, wall(2024, 10, 15, 11+9, 0, 0)},          // UTC + 9 h in Tokyo
-		{"2024-10-15T12:00:00.5-02:00", false, wall(2024, 10, 15, 12+2+9, 0, 0)}, // −02:00 → UTC → Tokyo, fraction dropped
+		{"2024-10-15T20:00:00+09:00", false, wall(2024, 10, 15, 20, 0, 0)},                // the offset of TZ: the same wall clock
+		{"2024-10-15T11:00:00Z", false, wall(2024, 10, 15, 11+9, 0, 0)},                   // UTC + 9 h in Tokyo
+		{"2024-10-15T12:00:00.5-02:00", false, wall(2024, 10, 15, 12+2+9, 0, 0)},          // −02:00 → UTC → Tokyo, fraction dropped
+		{"2024/10/15", true, wall(2024, 10, 15, 0, 0, 0).Add(24*time.Hour - time.Second)}, // as LINE writes a date
+		{"2024/10/15 20:00", false, wall(2024, 10, 15, 20, 0, 0)},
 	}
 	for _, c := range cases {
 		got, err := memory.ParseTime(c.v, c.upper)
