@@ -33,7 +33,7 @@ type SearchInput struct {
 }
 
 // timeForms is how since and until may be written, for their descriptions.
-const timeForms = "YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] in the chat's local time, or RFC 3339 with Z or an offset (converted to the server's time zone, then compared with the chat's local times)"
+const timeForms = "YYYY-MM-DD (or YYYY/MM/DD), YYYY-MM-DDTHH:MM[:SS] in the chat's local time, or RFC 3339 with Z or an offset (converted to the server's time zone, then compared with the chat's local times)"
 
 // searchParams are search_memory's arguments.
 var searchParams = []param{
