@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/tokenize/everyday"
@@ -23,8 +24,10 @@ import (
 // (ちゅうしゃじょう for 駐車場); particles and auxiliaries are never terms,
 // so never marked. One rule keeps stray kana from being marked: a mark made
 // of reading bigrams alone needs at least two of them, at least two thirds
-// of the reading bigrams of one word of the question, and a content word
-// in its text read alone (it still counts in the ranking either way). A pair or two of kana read alike is as
+// of the reading bigrams of one word of the question, a content word
+// in its text read alone, and no kanji in it: a kanji word of the text that
+// shares none of the question word's kanji is another word read alike
+// (了解 and 料理, リョウ…) (it still counts in the ranking either way). A pair or two of kana read alike is as
 // often a coincidence across words (the って of なってる and the ッテ of 設定;
 // the ょうび of きゅうりょうび and of 誕生日, タンジョウビ) as a word; the
 // seven pairs of ちゅうしゃじょう for 駐車場 are marked.
@@ -104,12 +107,15 @@ func (mk Marker) Spans(text string) []Span {
 	}
 	kept := out[:0]
 	for i, sp := range out {
-		if only[i] == nil || mk.readsAWord(only[i]) && mk.content(text[sp.Start:sp.End]) {
+		if only[i] == nil || mk.readsAWord(only[i]) && mk.content(text[sp.Start:sp.End]) && !strings.ContainsFunc(text[sp.Start:sp.End], isHan) {
 			kept = append(kept, sp)
 		}
 	}
 	return kept
 }
+
+// isHan reports whether r is a kanji.
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
 // content reports whether s, read alone, holds a content word (a base
 // term, not everyday.FieldTerm): the kana a reading mark covers may read, cut out of

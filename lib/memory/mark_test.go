@@ -25,6 +25,10 @@ func TestMarkerSpans(t *testing.T) {
 		// 誕生日 reads タンジョウビ, five bigrams; きゅうりょうび and きちじょうじ
 		// hold two of them
 		{"two kana pairs of a five-pair reading are not marked", "everyday", "誕生日いつ", "きゅうりょうびのあと きちじょうじで だいじょうぶ", nil},
+		// 了解 (リョウカイ) holds two of the three pairs of 料理 (リョウリ),
+		// but a kanji word that shares none of the question's kanji is
+		// another word read alike
+		{"a kanji word read alike is not marked", "everyday", "タイ料理", "19日ね、了解", nil},
 		{"the whole reading is", "everyday", "誕生日いつ", "たんじょうびは5日", []string{"たんじょうび"}},
 		// r:カイ and r:イモ, two of 買い物's three pairs, cover かい, which
 		// read alone is a particle
