@@ -68,6 +68,14 @@ func TestQuestionWords(t *testing.T) {
 			{"r:カイ"},
 			{"司会", "r:シカ", "g:司会"},
 		}},
+		// written together, r:カイ of 会 ends where 司会 begins: touching
+		// is not overlapping, so it is still a word of its own; r:イシ and
+		// g:会司, across 会|司会, join 司会
+		{"忘年会司会", [][]string{
+			{"忘年", "r:ボウ", "r:ウネ", "r:ネン", "r:ンカ", "g:忘年", "g:年会"},
+			{"r:カイ"},
+			{"司会", "r:イシ", "g:会司", "r:シカ", "g:司会"},
+		}},
 	}
 	for _, c := range cases {
 		if got := memory.QuestionWords(tok, c.question); !reflect.DeepEqual(got, c.want) {

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/linemem/linemem/lib/memory"
@@ -30,6 +31,8 @@ func TestMarkerSpans(t *testing.T) {
 		// another word read alike
 		{"a kanji word read alike is not marked", "everyday", "タイ料理", "19日ね、了解", nil},
 		{"the whole reading is", "everyday", "誕生日いつ", "たんじょうびは5日", []string{"たんじょうび"}},
+		// 映画 reads エイガ, two pairs, both held
+		{"a two-pair reading in kana", "everyday", "映画", "えいがみた", []string{"えいが"}},
 		// r:カイ and r:イモ, two of 買い物's three pairs, cover かい, which
 		// read alone is a particle
 		{"kana that read alone as a particle are not", "everyday", "買い物", "かいもの どうする", nil},
@@ -56,5 +59,19 @@ func TestMarkerSpans(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMarkerTermsLongestFirst: the question's distinct terms, longest
+// first (the literal fallback tries them in this order).
+func TestMarkerTermsLongestFirst(t *testing.T) {
+	tok, err := tokenize.New("everyday")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// elephant is the stem eleph and the loanword key p:RHNT; cat, once
+	want := []string{"p:RHNT", "eleph", "cat"}
+	if got := memory.NewMarker(tok, "cat elephant cat").Terms(); !slices.Equal(got, want) {
+		t.Errorf("Terms() = %q, want %q", got, want)
 	}
 }

@@ -71,6 +71,7 @@ func TestCarries(t *testing.T) {
 		{memory.AsksWhere, "楽しみ", nil, false},
 		{memory.AsksWho, "田中さんが来る", nil, true},
 		{memory.AsksWho, "Mike is driving", []string{"Mike Brown", "自分"}, true},
+		{memory.AsksWho, "I'll ask brown tomorrow", []string{"Mike Brown", "自分"}, true}, // the name is not the first word
 		{memory.AsksWho, "I'm driving", []string{"Mike Brown", "自分"}, false},
 		{memory.AsksWhat, "10時", nil, false},
 		{memory.AsksYesNo, "10時", nil, false},
