@@ -63,15 +63,17 @@ func TestMarkerSpans(t *testing.T) {
 }
 
 // TestMarkerTermsLongestFirst: the question's distinct terms, longest
-// first (the literal fallback tries them in this order).
+// first, in question order within a length (the literal fallback tries
+// them in this order).
 func TestMarkerTermsLongestFirst(t *testing.T) {
 	tok, err := tokenize.New("everyday")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// elephant is the stem eleph and the loanword key p:RHNT; cat, once
-	want := []string{"p:RHNT", "eleph", "cat"}
-	if got := memory.NewMarker(tok, "cat elephant cat").Terms(); !slices.Equal(got, want) {
+	// elephant is the stem eleph and the loanword key p:RHNT; cat once,
+	// before dog, as in the question (terms of one length keep its order)
+	want := []string{"p:RHNT", "eleph", "cat", "dog"}
+	if got := memory.NewMarker(tok, "cat elephant cat dog").Terms(); !slices.Equal(got, want) {
 		t.Errorf("Terms() = %q, want %q", got, want)
 	}
 }

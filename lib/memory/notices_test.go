@@ -32,6 +32,11 @@ func TestNotices(t *testing.T) {
 			[]memory.NoticeKind{memory.KindNote}, []string{memory.CodeMissingWords}},
 		{"a filter keeps nothing", memory.Options{}, memory.Query{Text: "保険証", K: 3, Since: future},
 			[]memory.NoticeKind{memory.KindNotFound, memory.KindNote}, []string{memory.CodeNotFound, memory.CodeFiltersMatchNone}},
+		// 玄関 is only in the family chat, where 店長 never writes
+		{"a sender filter keeps nothing", memory.Options{}, memory.Query{Text: "玄関", K: 3, Sender: "店長"},
+			[]memory.NoticeKind{memory.KindNotFound, memory.KindNote}, []string{memory.CodeNotFound, memory.CodeFiltersMatchNone}},
+		{"a chat filter keeps nothing", memory.Options{}, memory.Query{Text: "玄関", K: 3, Sources: []string{"[LINE] カフェ バイトのトーク.txt"}},
+			[]memory.NoticeKind{memory.KindNotFound, memory.KindNote}, []string{memory.CodeNotFound, memory.CodeFiltersMatchNone}},
 		{"a word inside a longer run under the paper's tokenizer", memory.Options{Tokenizer: "paper-regex"}, memory.Query{Text: "保険", K: 3},
 			[]memory.NoticeKind{memory.KindNote}, []string{memory.CodeLiteralFallback}},
 		{"no term of the model's vocabulary", memory.Options{Retriever: "raw_text_vector"}, memory.Query{Text: "zqzqzq", K: 3},

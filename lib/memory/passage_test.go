@@ -1,7 +1,9 @@
 package memory_test
 
 import (
+	"context"
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/linemem/linemem/lib/memory"
@@ -69,5 +71,31 @@ func TestRerank(t *testing.T) {
 	}
 	if got := memory.Rerank(nil, nil, 0.5); len(got) != 0 {
 		t.Errorf("no hits: %v", got)
+	}
+}
+
+// TestPassageWeightOption: Options.PassageWeight re-ranks the everyday
+// search by the best passage (the first window of this question changes at
+// λ = 1); a negative weight is λ = 0, the default.
+func TestPassageWeightOption(t *testing.T) {
+	st := folderStore(t, filepath.Join("..", "..", "testdata", "mixed", "sources"))
+	top := func(opts memory.Options) string {
+		t.Helper()
+		m, err := memory.Open(st, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := m.Search(context.Background(), memory.Query{Text: "what do I need to bring to tennis", K: 5})
+		if err != nil || len(resp.Results) == 0 {
+			t.Fatalf("%+v: %d results, %v", opts, len(resp.Results), err)
+		}
+		return resp.Results[0].ChunkID
+	}
+	bm25Only := top(memory.Options{})
+	if got := top(memory.Options{PassageWeight: 1}); got == bm25Only {
+		t.Errorf("λ = 1: first window %s, the same as BM25 alone", got)
+	}
+	if got := top(memory.Options{PassageWeight: -1}); got != bm25Only {
+		t.Errorf("λ = −1: first window %s, want BM25 alone's %s", got, bm25Only)
 	}
 }

@@ -2,6 +2,8 @@ package memory_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -110,6 +112,10 @@ func TestGuessMe(t *testing.T) {
 		{"synthetic", filepath.Join("..", "..", "data", "synthetic", "sources"), "自分"},
 		// the owner is called differently in each mixed chat (自分, じぶん, …)
 		{"mixed", filepath.Join("..", "..", "testdata", "mixed", "sources"), ""},
+		// one 1:1 chat: its title names the other person
+		{"one two-person chat", oneChat(t, "ゆい", "みお", "ゆい"), "みお"},
+		// one chat of three: nobody is singled out
+		{"one group chat", oneChat(t, "家族", "母", "みお", "父"), ""},
 	}
 	for _, c := range cases {
 		m, err := memory.Open(folderStore(t, c.dir), memory.Options{})
@@ -120,4 +126,19 @@ func TestGuessMe(t *testing.T) {
 			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
 		}
 	}
+}
+
+// oneChat writes a one-day export titled title in which each of senders
+// writes one line, alone in a new folder, and returns the folder.
+func oneChat(t *testing.T, title string, senders ...string) string {
+	t.Helper()
+	text := "[LINE] " + title + "とのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n"
+	for i, s := range senders {
+		text += fmt.Sprintf("09:%02d\t%s\tおはよう\n", i, s)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "[LINE] "+title+".txt"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
