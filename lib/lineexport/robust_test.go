@@ -173,3 +173,14 @@ func TestReadFileErrorNamesThePath(t *testing.T) {
 		t.Errorf("error %v, want it to start %q", err, path+":5: expected a time")
 	}
 }
+
+// TestInvalidUTF8AtTheFirstByte: a file whose very first byte is not UTF-8
+// is refused at line 1, as one with a bad byte further on is.
+func TestInvalidUTF8AtTheFirstByte(t *testing.T) {
+	for _, name := range []string{"x.txt", "x.json"} {
+		_, err := lineexport.ReadBytes(name, []byte("\xff[LINE] Chat history in X\n"))
+		if err == nil || !strings.Contains(err.Error(), name+":1: expected valid UTF-8, got byte 0xFF") {
+			t.Errorf("%s: %v, want the bad first byte refused at line 1", name, err)
+		}
+	}
+}
