@@ -12,10 +12,7 @@ import (
 )
 
 func TestConfidenceOf(t *testing.T) {
-	tok, err := everyday.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := newEveryday(t)
 	ix := bm25.New([]bm25.Doc{
 		{ID: "a", Text: "bring balls to the court"},
 		{ID: "b", Text: "lunch at Kanda"},
@@ -49,10 +46,7 @@ func TestConfidenceOf(t *testing.T) {
 // term is a word of its own, and a term read twice stays in the first word
 // that read it.
 func TestQuestionWords(t *testing.T) {
-	tok, err := everyday.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := newEveryday(t)
 	cases := []struct {
 		question string
 		want     [][]string
@@ -88,10 +82,7 @@ func TestQuestionWords(t *testing.T) {
 // within its bytes, nor all its reading bigrams together; its reading
 // bigrams scattered over other words do not hold it.
 func TestMissingWords(t *testing.T) {
-	tok, err := everyday.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := newEveryday(t)
 	ix := bm25.New([]bm25.Doc{
 		{ID: "a", Text: "ちゅうしゃじょうあるかな"},
 		{ID: "b", Text: "毒きのこ"}, // ドク, クシ, ショ of 読書, each in another window
@@ -113,4 +104,15 @@ func TestMissingWords(t *testing.T) {
 			t.Errorf("MissingWords(%q) = %q, want %q", c.question, got, c.want)
 		}
 	}
+}
+
+// newEveryday returns the everyday analyzer, failing t when it cannot be
+// built.
+func newEveryday(t *testing.T) *everyday.Analyzer {
+	t.Helper()
+	a, err := everyday.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

@@ -66,10 +66,7 @@ func TestMarkerSpans(t *testing.T) {
 // first, in question order within a length (the literal fallback tries
 // them in this order).
 func TestMarkerTermsLongestFirst(t *testing.T) {
-	tok, err := tokenize.New("everyday")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := newEveryday(t)
 	// elephant is the stem eleph and the loanword key p:RHNT; cat once,
 	// before dog, as in the question (terms of one length keep its order)
 	want := []string{"p:RHNT", "eleph", "cat", "dog"}

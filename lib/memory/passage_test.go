@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/linemem/linemem/lib/memory"
-	"github.com/linemem/linemem/lib/tokenize/everyday"
 	"github.com/linemem/linemem/lib/trec"
 )
 
@@ -31,10 +30,7 @@ func TestPassageScore(t *testing.T) {
 		{"too far apart", "tennis\nok\nok\ncamp\nhotel", (2 + 3) / total},
 		{"best passage wins", "tennis\nx\nx\nx\ncamp\nx\nx\nx\nhotel", 3 / total},
 	}
-	tok, err := everyday.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := newEveryday(t)
 	for _, c := range cases {
 		if got := memory.PassageScore(tok, lookup, question, c.text); math.Abs(got-c.want) > tol {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
