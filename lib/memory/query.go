@@ -46,8 +46,8 @@ var timeLayouts = []string{chat.DateLayout, "2006-01-02T15:04", chat.TimestampLa
 // time, upper makes a bare date its last second. A date may be written with
 // slashes, as LINE writes it (2024/10/01 is 2024-10-01). A value in no
 // accepted form is an error wrapping ErrBadQuery that lists the forms.
-func ParseTime(v string, upper bool) (time.Time, error) {
-	v = strings.ReplaceAll(strings.TrimSpace(v), "/", "-")
+func ParseTime(typed string, upper bool) (time.Time, error) {
+	v := strings.ReplaceAll(strings.TrimSpace(typed), "/", "-")
 	if v == "" {
 		return time.Time{}, nil
 	}
@@ -63,7 +63,7 @@ func ParseTime(v string, upper bool) (time.Time, error) {
 		lt := t.In(time.Local)
 		return time.Date(lt.Year(), lt.Month(), lt.Day(), lt.Hour(), lt.Minute(), lt.Second(), 0, time.UTC), nil
 	}
-	return time.Time{}, fmt.Errorf("%w: %q is not a date; use YYYY-MM-DD (or YYYY/MM/DD), YYYY-MM-DDTHH:MM[:SS] or RFC 3339 (2024-10-15T20:00:00+09:00)", ErrBadQuery, cutRunes(v, 40))
+	return time.Time{}, fmt.Errorf("%w: %q is not a date; use YYYY-MM-DD (or YYYY/MM/DD), YYYY-MM-DDTHH:MM[:SS] or RFC 3339 (2024-10-15T20:00:00+09:00)", ErrBadQuery, cutRunes(strings.TrimSpace(typed), 40))
 }
 
 // SplitNames splits each entry of lists at commas and returns the names

@@ -45,9 +45,10 @@ func TestParseTime(t *testing.T) {
 			t.Errorf("ParseTime(%q, %v) = %v, %v; want %v", c.v, c.upper, got, err, c.want)
 		}
 	}
-	for _, bad := range []string{"last week", "2024-13-45", "2024-02-30", "15/10/2024"} {
-		if _, err := memory.ParseTime(bad, false); !errors.Is(err, memory.ErrBadQuery) || !strings.Contains(err.Error(), "RFC 3339") {
-			t.Errorf("ParseTime(%q): %v, want a bad query naming the forms", bad, err)
+	for _, bad := range []string{"last week", "2024-13-45", "2024-02-30", "15/10/2024", "2024/13/40"} {
+		_, err := memory.ParseTime(" "+bad, false)
+		if !errors.Is(err, memory.ErrBadQuery) || !strings.Contains(err.Error(), "RFC 3339") || !strings.Contains(err.Error(), fmt.Sprintf("%q is not a date", bad)) {
+			t.Errorf("ParseTime(%q): %v, want a bad query quoting it as typed and naming the forms", bad, err)
 		}
 	}
 }
