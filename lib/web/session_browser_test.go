@@ -135,6 +135,8 @@ func TestBrowserJudgingSessionByKeyboard(t *testing.T) {
 	}
 	moreBefore, _ := strconv.Atoi(str("more", evRow+`.dataset.more`))
 	press("space", " ")
+	// A window scroll by Space is smooth: it shows a few frames later.
+	time.Sleep(500 * time.Millisecond)
 	if top := str("pane", `String(`+paneTop+`)`); top == "0" || str("window", `String(window.scrollY)`) != winY {
 		t.Errorf("Space: pane at %s, window %s → %s; want the pane scrolled and the window still", top, winY, str("window", `String(window.scrollY)`))
 	}

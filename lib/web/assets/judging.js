@@ -200,5 +200,15 @@ window.lmJudging = (function () {
     if (window.ResizeObserver) new ResizeObserver(measure).observe(h);
   }
 
+  // A key the page handled on keydown also owns its keypress: Space
+  // scrolls the window as keypress's default action, and not every way of
+  // pressing a key (synthetic key events among them) drops the keypress of
+  // a keydown whose default was prevented. The window listener runs after
+  // the page's own document listeners.
+  let handledKey = "";
+  window.addEventListener("keydown", (e) => { handledKey = e.defaultPrevented ? e.key : ""; });
+  document.addEventListener("keypress", (e) => { if (e.key === handledKey) e.preventDefault(); });
+  document.addEventListener("keyup", () => { handledKey = ""; });
+
   return { setup: setup, post: post, say: say, lost: () => queue.length > 0, page: page, nextMarked: nextMarked, watchOverflow: watchOverflow };
 })();
