@@ -44,8 +44,11 @@ Each result shows the messages that contain a question term, the terms
 marked (bold on a terminal, **like this** otherwise), the replies to them,
 and the lines near them that carry what the question asks for (a date or
 time for いつ/when, an amount for いくら/how much, a place for どこ/where, a
-person for 誰/who); --context N messages around each match; a single line
-between two shown ones is shown rather than "…". With --sender, only that
+person for 誰/who), also when they come after the window; --context N
+messages of the window around each match; a single line between two shown
+ones is shown rather than "…"; and, under "— after this conversation —", the
+chat's next message after the window, since a question asked one evening is
+often answered the next day. With --sender, only that
 sender's messages are marked. A dense or hybrid retriever embeds a new question with
 the stored local model; for vectors of an OpenAI-format model it asks the
 server at --base-url, at once when it is on a loopback address (local),
@@ -61,8 +64,9 @@ type searchMessageJSON struct {
 	At      string   `json:"at"`
 	Sender  string   `json:"sender"`
 	Text    string   `json:"text"`
-	Matches [][2]int `json:"matches"` // byte ranges [start, end) of Text that match a question term
-	Role    string   `json:"role"`    // why it is shown: match, reply, asked (carries what the question asks for) or context
+	Matches [][2]int `json:"matches"`                // byte ranges [start, end) of Text that match a question term
+	Role    string   `json:"role"`                   // why it is shown: match, reply, asked (carries what the question asks for), next (the chat's first message after the window) or context
+	Later   bool     `json:"after_window,omitempty"` // the message comes after the window, in the same chat
 }
 
 // searchHitJSON is one result of `search --json`.
@@ -228,7 +232,7 @@ func runSearch(env *environment, c *command, args []string) error {
 		item.RawText = r.RawText
 		for _, i := range r.Shown(contextLines) {
 			msg := r.Messages[i]
-			mj := searchMessageJSON{ID: msg.ID, At: msg.At.Format(chat.TimestampLayout), Sender: msg.Sender, Text: msg.Text, Matches: [][2]int{}, Role: r.Role(i)}
+			mj := searchMessageJSON{ID: msg.ID, At: msg.At.Format(chat.TimestampLayout), Sender: msg.Sender, Text: msg.Text, Matches: [][2]int{}, Role: r.Role(i), Later: msg.Later}
 			for _, s := range msg.Matches {
 				mj.Matches = append(mj.Matches, [2]int{s.Start, s.End})
 			}
@@ -280,8 +284,11 @@ func runSearch(env *environment, c *command, args []string) error {
 			if prev >= 0 && j > prev+1 {
 				fmt.Fprintln(env.stdout, "    …")
 			}
-			prev = j
 			msg := r.Messages[j]
+			if msg.Later && (prev < 0 || !r.Messages[prev].Later) {
+				fmt.Fprintln(env.stdout, "    — after this conversation —")
+			}
+			prev = j
 			fmt.Fprintf(env.stdout, "    %s  %s: %s\n", msg.At.Format("2006-01-02 15:04"), msg.Sender, oneLine(memory.Highlight(msg.Text, msg.Matches, open, close)))
 		}
 		if item.Explain != nil {

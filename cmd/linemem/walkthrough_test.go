@@ -169,8 +169,10 @@ func TestWalkThroughYourOwnHistory(t *testing.T) {
 		}
 	}
 	out := run(t, "search", "--db", db, "保険証どこに入れたっけ", "--k", "1", "--context", "1")
-	if !strings.Contains(out, "**保険証**は玄関の棚") || strings.Count(out, "\n    20") != 3 {
-		t.Errorf("text output: want the answer with **保険証** marked and one message on each side:\n%s", out)
+	// one message on each side of the answer, then the chat's first message
+	// after the window
+	if !strings.Contains(out, "**保険証**は玄関の棚") || strings.Count(out, "\n    20") != 4 || !strings.Contains(out, "\n    — after this conversation —\n    20") {
+		t.Errorf("text output: want the answer with **保険証** marked, one message on each side and the next message after the window:\n%s", out)
 	}
 	var filtered searchJSON
 	json.Unmarshal([]byte(run(t, "search", "--db", db, "保険証", "--json", "--sender", "ゆい")), &filtered)

@@ -119,7 +119,7 @@ func (e *Extractive) Answer(ctx context.Context, question string, chunks []memor
 	where := map[string]located{}
 	for i, c := range chunks {
 		for j, m := range c.Messages {
-			if _, dup := where[m.ID]; dup || strings.TrimSpace(m.Text) == "" {
+			if _, dup := where[m.ID]; dup || m.Later || strings.TrimSpace(m.Text) == "" {
 				continue
 			}
 			where[m.ID] = located{i, j}
@@ -156,7 +156,7 @@ func (e *Extractive) topWindowBM25Answer(a Answer, question string, chunks []mem
 	var docs []bm25.Doc
 	at := map[string]int{}
 	for j, m := range chunks[0].Messages {
-		if _, dup := at[m.ID]; dup || strings.TrimSpace(m.Text) == "" {
+		if _, dup := at[m.ID]; dup || m.Later || strings.TrimSpace(m.Text) == "" {
 			continue
 		}
 		at[m.ID] = j

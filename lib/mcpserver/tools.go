@@ -63,7 +63,8 @@ type Message struct {
 	Type    string `json:"type" jsonschema:"text, sticker, photo, call, unsend, … as the export marks it"`
 	Text    string `json:"text"`
 	Matched bool   `json:"matched,omitempty" jsonschema:"true when the message contains a word of the question"`
-	Role    string `json:"role,omitempty" jsonschema:"why a search result shows it: match (holds a word of the question), reply (answers a matching message), asked (carries what the question asks for: a time, an amount, a place, a person) or context"`
+	Role    string `json:"role,omitempty" jsonschema:"why a search result shows it: match (holds a word of the question), reply (answers a matching message), asked (carries what the question asks for: a time, an amount, a place, a person), next (the chat's first message after the window) or context"`
+	Later   bool   `json:"after_window,omitempty" jsonschema:"true when the message comes after the window, in the same chat: its first message after it, or a reply or an asked-for line that came after the window ended"`
 }
 
 // Hit is one ranked conversation window.
@@ -76,7 +77,7 @@ type Hit struct {
 	Start    string    `json:"start" jsonschema:"time of the window's first message"`
 	End      string    `json:"end" jsonschema:"time of the window's last message"`
 	Total    int       `json:"message_count" jsonschema:"messages in the whole window"`
-	Messages []Message `json:"messages" jsonschema:"the matching messages, the replies to them and the lines near them carrying what the question asks for, with two messages of context on each side, in order (at most 8); none when no message matches (see why)"`
+	Messages []Message `json:"messages" jsonschema:"the matching messages, the replies to them and the lines near them carrying what the question asks for, with two messages of context on each side, and the chat's first message after the window, in order (at most 8); none when no message matches (see why)"`
 	Why      string    `json:"why,omitempty" jsonschema:"when no message matches the question: why the window was ranked (its vector, a fused ranking, or terms outside the message texts)"`
 }
 
@@ -285,7 +286,7 @@ func (s *Server) search(ctx context.Context, in SearchInput) (SearchOutput, erro
 		out.Warnings = append(out.Warnings, s.red(w))
 	}
 	for _, r := range resp.Results {
-		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Chat: s.chat(m, r.Source), Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: len(r.Messages), Why: r.Why, Messages: []Message{}}
+		h := Hit{Rank: r.Rank, ChunkID: r.ChunkID, Score: r.Score, Chat: s.chat(m, r.Source), Source: s.red(r.Source), Start: stamp(r.StartAt), End: stamp(r.EndAt), Total: r.InWindow(), Why: r.Why, Messages: []Message{}}
 		for _, i := range excerpt(r) {
 			msg := s.message(r.Messages[i])
 			msg.Role = r.Role(i)
@@ -440,7 +441,7 @@ func (s *Server) stats(context.Context) (StatsOutput, error) {
 
 // message converts and redacts one message.
 func (s *Server) message(m memory.Message) Message {
-	return Message{ID: m.ID, At: stamp(m.At), Sender: s.red(m.Sender), Type: m.Type, Text: s.red(m.Text), Matched: len(m.Matches) > 0}
+	return Message{ID: m.ID, At: stamp(m.At), Sender: s.red(m.Sender), Type: m.Type, Text: s.red(m.Text), Matched: len(m.Matches) > 0, Later: m.Later}
 }
 
 func stamp(t time.Time) string {

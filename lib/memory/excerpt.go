@@ -6,13 +6,15 @@ import (
 )
 
 // Shown returns the indices into r.Messages to show for r, ascending: every
-// matched message with up to context messages before and after it (context
-// < 0 counts as 0), the replies to them (Replies) and the messages near
-// them that carry what the question asks for (Carriers); a single message
-// between two shown ones is shown too, since "…" would take its line. A
-// result in which no message matches shows none: its Why says why it was
-// ranked, and no unmarked message stands in for an answer. Every front end
-// (search, --json, the web page, MCP) shows these messages.
+// matched message with up to context messages before and after it in the
+// window (context < 0 counts as 0), the replies to them (Replies) and the
+// messages near them that carry what the question asks for (Carriers), and
+// the chat's first message after the window (Message.Later), since a thread
+// asked one evening often goes on after the gap that ended its window; a
+// single message between two shown ones is shown too, since "…" would take
+// its line. A result in which no message matches shows none: its Why says
+// why it was ranked, and no unmarked message stands in for an answer. Every
+// front end (search, --json, the web page, MCP) shows these messages.
 func (r Result) Shown(context int) []int {
 	context = max(context, 0)
 	if len(r.Matched) == 0 {
@@ -20,8 +22,14 @@ func (r Result) Shown(context int) []int {
 	}
 	keep := make([]bool, len(r.Messages))
 	for _, i := range r.Matched {
-		for j := max(0, i-context); j <= min(len(r.Messages)-1, i+context); j++ {
+		for j := max(0, i-context); j <= min(len(r.Messages)-1, i+context) && !r.Messages[j].Later; j++ {
 			keep[j] = true
+		}
+	}
+	for i, msg := range r.Messages {
+		if msg.Later {
+			keep[i] = true
+			break
 		}
 	}
 	for _, set := range [][]int{r.Replies, r.Carriers} {
@@ -45,7 +53,8 @@ func (r Result) Shown(context int) []int {
 
 // Role says why message i of r is shown: "match" (it holds a question
 // term), "reply" (it answers a matched message), "asked" (it carries what
-// the question asks for) or "context".
+// the question asks for), "next" (the chat's first message after the
+// window) or "context".
 func (r Result) Role(i int) string {
 	switch {
 	case slices.Contains(r.Matched, i):
@@ -54,8 +63,22 @@ func (r Result) Role(i int) string {
 		return "reply"
 	case slices.Contains(r.Carriers, i):
 		return "asked"
+	case r.Messages[i].Later:
+		return "next"
 	}
 	return "context"
+}
+
+// InWindow is the number of r's messages that belong to its window: all of
+// Messages but those after it (Message.Later).
+func (r Result) InWindow() int {
+	n := 0
+	for _, m := range r.Messages {
+		if !m.Later {
+			n++
+		}
+	}
+	return n
 }
 
 // Highlight returns text with each span wrapped in open and close, e.g.

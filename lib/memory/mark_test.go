@@ -33,6 +33,8 @@ func TestMarkerSpans(t *testing.T) {
 		{"the whole reading is", "everyday", "誕生日いつ", "たんじょうびは5日", []string{"たんじょうび"}},
 		// 映画 reads エイガ, two pairs, both held
 		{"a two-pair reading in kana", "everyday", "映画", "えいがみた", []string{"えいが"}},
+		// 先生 reads センセイ, three pairs; せんせ holds two, exactly two thirds
+		{"two of a three-pair reading in kana", "everyday", "先生", "せんせがいった", []string{"せんせ"}},
 		// r:カイ and r:イモ, two of 買い物's three pairs, cover かい, which
 		// read alone is a particle
 		{"kana that read alone as a particle are not", "everyday", "買い物", "かいもの どうする", nil},

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -220,22 +221,32 @@ type Message struct {
 	Type    string
 	Text    string
 	Matches []Span // query-term matches in Text, ordered, non-overlapping
+	// Later marks a message of the same chat after the window: its first
+	// message after it, or a reply to a matched message or a line carrying
+	// what the question asks for that came after the window ended (the
+	// next morning's answer to last night's question). See
+	// Result.Messages.
+	Later bool
 }
 
 // Result is one ranked chunk.
 type Result struct {
-	Rank     int // from 1
-	ChunkID  string
-	Score    float64
-	Source   string
-	Title    string // the source's chat title (Memory.Title); "" when unknown
-	StartAt  time.Time
-	EndAt    time.Time
-	Messages []Message // the chunk's messages in window order
-	Matched  []int     // indices into Messages with at least one match
+	Rank    int // from 1
+	ChunkID string
+	Score   float64
+	Source  string
+	Title   string // the source's chat title (Memory.Title); "" when unknown
+	StartAt time.Time
+	EndAt   time.Time
+	// Messages are the chunk's messages in window order, then, when a
+	// message matches, the chat's messages after the window (Message.Later):
+	// the first one, and up to the last within ReplyReach that is a reply
+	// or a carrier. InWindow counts the window's own.
+	Messages []Message
+	Matched  []int // indices into Messages with at least one match, all in the window
 	// Replies are indices into Messages of the replies to matched
 	// messages: for each matched message, the first of the next
-	// ReplyReach messages by another sender.
+	// ReplyReach messages by another sender, in the window or after it.
 	Replies []int
 	// Carriers are indices into Messages of the messages within
 	// ReplyReach of a matched one that carry what the question asks for
@@ -279,6 +290,12 @@ type Confidence struct {
 	// whether the confidence is low or not (a confident search still says
 	// which words found nothing: CodeMissingWords).
 	Missing []string
+}
+
+// confidence is the confidence of value v under DefaultMinConfidence: low
+// when v is below it, strictly (a value equal to the threshold is not low).
+func confidence(v float64) *Confidence {
+	return &Confidence{Value: v, Threshold: DefaultMinConfidence, Low: v < DefaultMinConfidence}
 }
 
 // Shown is how a confidence value is written for a person: v cut (not
@@ -339,7 +356,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	if err != nil {
 		return resp, err
 	}
-	if lexical && m.lambda > 0 && len(hits) > 1 {
+	if lexical && m.lambda > 0 {
 		if hits, err = m.rerank(lx, pq.Content, hits); err != nil {
 			return resp, err
 		}
@@ -396,7 +413,8 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 				continue
 			}
 			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, RawText: c.RawText, Asks: pq.Asks}
-			if res.Messages, err = m.messages(c.Source, c.MessageIDs, spans); err != nil {
+			var last int
+			if res.Messages, last, err = m.messages(c.Source, c.MessageIDs, spans); err != nil {
 				return resp, err
 			}
 			if q.Sender != "" && !hasSender(res.Messages, q.Sender) {
@@ -411,7 +429,24 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 					res.Matched = append(res.Matched, i)
 				}
 			}
-			res.Replies, res.Carriers = answerLines(res.Messages, res.Matched, pq.Asks)
+			if n := len(res.Messages); len(res.Matched) > 0 {
+				later, err := m.later(c.Source, last, spans)
+				if err != nil {
+					return resp, err
+				}
+				for i := range later {
+					if q.Sender != "" && !NameMatches(later[i].Sender, q.Sender) {
+						later[i].Matches = nil
+					}
+				}
+				res.Messages = append(res.Messages, later...)
+				res.Replies, res.Carriers = answerLines(res.Messages, res.Matched, pq.Asks)
+				used := min(n+1, len(res.Messages))
+				for _, i := range slices.Concat(res.Replies, res.Carriers) {
+					used = max(used, i+1)
+				}
+				res.Messages = res.Messages[:used]
+			}
 			if len(res.Matched) == 0 {
 				res.Why = m.why()
 			}
@@ -423,13 +458,13 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	}
 	switch {
 	case len(resp.Results) == 0:
-		resp.Confidence = &Confidence{Value: 0, Threshold: DefaultMinConfidence, Low: true}
+		resp.Confidence = confidence(0)
 		if lexical {
 			resp.Confidence.Missing = MissingWords(lx.LexicalIndex(), m.tokenizer, pq.Content)
 		}
 	case lexical && !literal:
 		v := ConfidenceOf(lx.LexicalIndex(), m.tokenizer, pq.Content, resp.Results[0].ChunkID)
-		resp.Confidence = &Confidence{Value: v, Threshold: DefaultMinConfidence, Low: v < DefaultMinConfidence}
+		resp.Confidence = confidence(v)
 		resp.Confidence.Missing = MissingWords(lx.LexicalIndex(), m.tokenizer, pq.Content)
 	}
 	if len(resp.Results) == 0 && q.filtered() && len(hits) > 0 {
@@ -592,7 +627,7 @@ func (m *Memory) Chunk(id string) (Result, error) {
 	}
 	start, _ := time.Parse(chat.TimestampLayout, c.StartAt)
 	end, _ := time.Parse(chat.TimestampLayout, c.EndAt)
-	msgs, err := m.messages(c.Source, c.MessageIDs, func(string) []Span { return nil })
+	msgs, _, err := m.messages(c.Source, c.MessageIDs, func(string) []Span { return nil })
 	if err != nil {
 		return Result{}, err
 	}
@@ -702,18 +737,33 @@ func loadSources(st *store.Store) ([]SourceInfo, error) {
 
 // messages reads the messages called ids of source (a chunk's members are
 // all of its source), in order, each marked by spans.
-func (m *Memory) messages(source string, ids []string, spans func(text string) []Span) ([]Message, error) {
+func (m *Memory) messages(source string, ids []string, spans func(text string) []Span) (msgs []Message, last int, err error) {
 	found, err := m.st.MessagesOfSourceByID(source, ids)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	out := make([]Message, 0, len(ids))
 	for _, id := range ids {
 		r, ok := found[id]
 		if !ok {
-			return nil, fmt.Errorf("store: chunk member %s has no message row", id)
+			return nil, 0, fmt.Errorf("store: chunk member %s has no message row", id)
 		}
 		out = append(out, Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Matches: spans(r.Text)})
+		last = max(last, r.SourceOrder)
+	}
+	return out, last, nil
+}
+
+// later returns the ReplyReach messages of source after the one at
+// source_order last, marked Later, with their spans.
+func (m *Memory) later(source string, last int, spans func(text string) []Span) ([]Message, error) {
+	rows, err := m.st.MessageRange(source, last+1, last+ReplyReach)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, len(rows))
+	for i, r := range rows {
+		out[i] = Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Matches: spans(r.Text), Later: true}
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/linemem/linemem/lib/memory"
+	"github.com/linemem/linemem/lib/store"
 )
 
 // TestNotices: each kind of notice comes from the search that calls for it,
@@ -30,6 +31,9 @@ func TestNotices(t *testing.T) {
 		// 保険証 and 玄関 are held by the top window; zqzqzq is nowhere
 		{"a word the history never contains, the rest found", memory.Options{}, memory.Query{Text: "保険証 玄関 保険証の棚 zqzqzq", K: 3},
 			[]memory.NoticeKind{memory.KindNote}, []string{memory.CodeMissingWords}},
+		// no hit at all: nothing for the filters to keep, so no filters note
+		{"nothing matches, filtered", memory.Options{}, memory.Query{Text: "zqzqzq xyzzy", K: 3, Since: future},
+			[]memory.NoticeKind{memory.KindNotFound}, []string{memory.CodeNotFound}},
 		{"a filter keeps nothing", memory.Options{}, memory.Query{Text: "保険証", K: 3, Since: future},
 			[]memory.NoticeKind{memory.KindNotFound, memory.KindNote}, []string{memory.CodeNotFound, memory.CodeFiltersMatchNone}},
 		// 玄関 is only in the family chat, where 店長 never writes
@@ -72,6 +76,46 @@ func TestNotices(t *testing.T) {
 				t.Errorf("warnings %q and notes %q, want the notices' %q and %q", resp.Warnings, resp.Notes, warnings, notes)
 			}
 		})
+	}
+}
+
+// TestRankedSummariesNotice: a search ranked by the summaries says so when
+// it has results, and has nothing to say it of when it has none.
+func TestRankedSummariesNotice(t *testing.T) {
+	st := historyStore(t)
+	ids, err := st.ChunkIDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []store.SummaryRow
+	for _, id := range ids {
+		rows = append(rows, store.SummaryRow{ChunkID: id, Summary: "家族の予定の話", Origin: "test"})
+	}
+	if err := st.PutSummaries(rows); err != nil {
+		t.Fatal(err)
+	}
+	m, err := memory.Open(st, memory.Options{Retriever: "embedding_text_bm25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		question string
+		want     []string
+	}{
+		{"保険証 玄関", []string{memory.CodeRankedSummaries}},
+		{"zqzqzq xyzzy", []string{memory.CodeNotFound}},
+	} {
+		resp, err := m.Search(context.Background(), memory.Query{Text: c.question, K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var codes []string
+		for _, n := range resp.Notices {
+			codes = append(codes, n.Code)
+		}
+		if !reflect.DeepEqual(codes, c.want) {
+			t.Errorf("%q: notices %q, want %q", c.question, codes, c.want)
+		}
 	}
 }
 

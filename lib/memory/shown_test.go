@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/linemem/linemem/lib/chunking"
@@ -141,4 +142,145 @@ func oneChat(t *testing.T, title string, senders ...string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestReplyAfterTheWindow: a question asked late one evening is answered
+// the next morning, after the three-hour gap that ends its window. The
+// result shows the answer (a reply after the window), the window's first
+// message after it, and no message past them.
+func TestReplyAfterTheWindow(t *testing.T) {
+	text := "[LINE] みおとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n" +
+		"22:00\tゆい\tおやすみ\n22:05\tゆい\t明日の集合場所ってどこだっけ\n" +
+		"2024/05/04(土)\n" +
+		"07:30\tゆい\tおはよう\n07:31\tみお\t駅の北口に9時だよ\n07:32\tゆい\tありがとう\n07:40\tみお\tじゃあね\n"
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "[LINE] みお.txt"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := memory.Open(folderStore(t, dir), memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := m.Search(context.Background(), memory.Query{Text: "集合場所", K: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) != 1 {
+		t.Fatalf("%d results, want 1", len(resp.Results))
+	}
+	r := resp.Results[0]
+	var got []string
+	for _, i := range r.Shown(memory.DefaultContext) {
+		got = append(got, r.Role(i)+" "+r.Messages[i].Text)
+	}
+	want := []string{"context おやすみ", "match 明日の集合場所ってどこだっけ", "next おはよう", "reply 駅の北口に9時だよ"}
+	if !slices.Equal(got, want) {
+		t.Errorf("shown %q, want %q", got, want)
+	}
+	if r.InWindow() != 2 || len(r.Messages) != 4 {
+		t.Errorf("%d messages, %d in the window; want 4 read, 2 in the window", len(r.Messages), r.InWindow())
+	}
+}
+
+// TestLiteralFallbackSkipsLatinStems: under everyday a Latin question term
+// is a stem, no word as written, so the literal fallback (no BM25 hit) never
+// looks for it inside a longer word: "ball" finds nothing in "football",
+// where a search as written would mark a fragment.
+func TestLiteralFallbackSkipsLatinStems(t *testing.T) {
+	text := "[LINE] みおとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n" +
+		"18:00\tゆい\tfootball practice at six\n18:05\tみお\tok\n"
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "[LINE] みお.txt"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := memory.Open(folderStore(t, dir), memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := m.Search(context.Background(), memory.Query{Text: "ball", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) != 0 {
+		t.Errorf("%d results for \"ball\" in a chat that says only \"football\": %+v", len(resp.Results), resp.Results[0].Messages)
+	}
+}
+
+// TestRepliesAndCarriersReachThreeMessages: in one window, the reply to a
+// matched message is the first message by someone else among the next
+// ReplyReach, and a line carrying what is asked is shown up to ReplyReach
+// messages on either side: here both lie exactly ReplyReach away.
+func TestRepliesAndCarriersReachThreeMessages(t *testing.T) {
+	text := "[LINE] みおとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n" +
+		"18:00\tみお\t10時はどう\n18:01\tみお\tほかの人にも聞いてみる\n18:02\tみお\tうーん\n" +
+		"18:03\tゆい\t集合時間いつにする\n18:04\tゆい\tまだ決めてない\n18:05\tゆい\tちょっと待って\n" +
+		"18:06\tみお\tじゃあ11時で\n18:07\tみお\tよろしく\n18:08\tゆい\tおけ\n"
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "[LINE] みお.txt"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := memory.Open(folderStore(t, dir), memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := m.Search(context.Background(), memory.Query{Text: "集合時間いつ", K: 1})
+	if err != nil || len(resp.Results) != 1 {
+		t.Fatalf("%d results, %v; want 1", len(resp.Results), err)
+	}
+	r := resp.Results[0]
+	if !slices.Equal(r.Matched, []int{3}) || !slices.Equal(r.Replies, []int{6}) || !slices.Equal(r.Carriers, []int{0, 6}) {
+		t.Errorf("matched %v, replies %v, carriers %v; want [3], [6], [0 6]", r.Matched, r.Replies, r.Carriers)
+	}
+}
+
+// TestSearchReturnsKRanked: a search returns the first K windows, ranked
+// from 1, and K of them when more match.
+func TestSearchReturnsKRanked(t *testing.T) {
+	m, err := memory.Open(historyStore(t), memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := m.Search(context.Background(), memory.Query{Text: "鍋 保険証 シフト", K: memory.MaxK})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Results) < 4 {
+		t.Fatalf("%d results, want at least 4 to cut", len(all.Results))
+	}
+	for _, k := range []int{1, 3} {
+		resp, err := m.Search(context.Background(), memory.Query{Text: "鍋 保険証 シフト", K: k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Results) != k {
+			t.Fatalf("K = %d: %d results", k, len(resp.Results))
+		}
+		for i, r := range resp.Results {
+			if r.Rank != i+1 || r.ChunkID != all.Results[i].ChunkID {
+				t.Errorf("K = %d: result %d is rank %d %s, want rank %d %s", k, i, r.Rank, r.ChunkID, i+1, all.Results[i].ChunkID)
+			}
+		}
+	}
+}
+
+// TestLiteralFallbackScoresBytesCovered: the literal fallback scores a
+// window by the bytes its matches cover, the most first.
+func TestLiteralFallbackScoresBytesCovered(t *testing.T) {
+	m, err := memory.Open(historyStore(t), memory.Options{Tokenizer: "paper-regex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := m.Search(context.Background(), memory.Query{Text: "保険", K: 5})
+	if err != nil || len(resp.Results) == 0 {
+		t.Fatalf("%d results, %v", len(resp.Results), err)
+	}
+	for i, r := range resp.Results {
+		want := float64(len("保険") * strings.Count(r.RawText, "保険"))
+		if r.Score != want {
+			t.Errorf("%s: score %v, want %v bytes covered", r.ChunkID, r.Score, want)
+		}
+		if i > 0 && r.Score > resp.Results[i-1].Score {
+			t.Errorf("%s scores %v above #%d's %v", r.ChunkID, r.Score, i, resp.Results[i-1].Score)
+		}
+	}
 }

@@ -123,11 +123,13 @@ func (s *Server) render(w http.ResponseWriter, page, tmpl string, data any) {
 }
 
 // shownMessage is one message a search result shows, with why
-// (memory.Result.Role) and whether messages are left out before it.
+// (memory.Result.Role), whether messages are left out before it and
+// whether it is the first shown after the window.
 type shownMessage struct {
 	memory.Message
-	Role string
-	Gap  bool
+	Role  string
+	Gap   bool
+	After bool
 }
 
 // shown lists the messages of r the Search page shows: memory.Result.Shown
@@ -137,7 +139,8 @@ func shown(r memory.Result) []shownMessage {
 	var out []shownMessage
 	prev := -1
 	for _, i := range r.Shown(memory.DefaultContext) {
-		out = append(out, shownMessage{Message: r.Messages[i], Role: r.Role(i), Gap: prev >= 0 && i > prev+1})
+		after := r.Messages[i].Later && (prev < 0 || !r.Messages[prev].Later)
+		out = append(out, shownMessage{Message: r.Messages[i], Role: r.Role(i), Gap: prev >= 0 && i > prev+1, After: after})
 		prev = i
 	}
 	return out
