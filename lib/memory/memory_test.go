@@ -16,6 +16,7 @@ func TestMatches(t *testing.T) {
 		{"no terms", "締切は金曜", nil, nil},
 		{"one term", "締切は金曜", []string{"締切"}, []memory.Span{{0, len("締切")}}},
 		{"ascii case-insensitive", "Deadline friday", []string{"deadline"}, []memory.Span{{0, 8}}},
+		{"A and Z folded too", "AZ", []string{"az"}, []memory.Span{{0, 2}}},
 		{"longest first at a position", "文化祭ポスター", []string{"文化", "文化祭"}, []memory.Span{{0, len("文化祭")}}},
 		{"two occurrences", "aa bb aa", []string{"aa"}, []memory.Span{{0, 2}, {6, 8}}},
 		{"overlapping bigrams merge", "保険証です", []string{"保険", "険証"}, []memory.Span{{0, len("保険証")}}},

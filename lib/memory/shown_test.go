@@ -188,7 +188,7 @@ func TestReplyAfterTheWindow(t *testing.T) {
 // where a search as written would mark a fragment.
 func TestLiteralFallbackSkipsLatinStems(t *testing.T) {
 	text := "[LINE] みおとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n" +
-		"18:00\tゆい\tfootball practice at six\n18:05\tみお\tok\n"
+		"18:00\tゆい\tfootball practice at six\n18:05\tみお\tbuzzz baaad\n"
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "[LINE] みお.txt"), []byte(text), 0o600); err != nil {
 		t.Fatal(err)
@@ -197,12 +197,44 @@ func TestLiteralFallbackSkipsLatinStems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := m.Search(context.Background(), memory.Query{Text: "ball", K: 3})
+	// each question's only letters are inside a longer word of the chat;
+	// zzz and aaa are Latin by their last and first letters alone
+	for _, q := range []string{"ball", "zzz", "aaa"} {
+		resp, err := m.Search(context.Background(), memory.Query{Text: q, K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Results) != 0 {
+			t.Errorf("%d results for %q, found only inside longer words: %+v", len(resp.Results), q, resp.Results[0].Messages)
+		}
+	}
+}
+
+// TestSourcesCountChunks: Sources gives each chat its number of windows,
+// together all of them.
+func TestSourcesCountChunks(t *testing.T) {
+	st := historyStore(t)
+	ids, err := st.ChunkIDs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(resp.Results) != 0 {
-		t.Errorf("%d results for \"ball\" in a chat that says only \"football\": %+v", len(resp.Results), resp.Results[0].Messages)
+	m, err := memory.Open(st, memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources, err := m.Sources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, s := range sources {
+		if s.Chunks < 1 {
+			t.Errorf("%s: %d chunks", s.Name, s.Chunks)
+		}
+		total += s.Chunks
+	}
+	if total != len(ids) {
+		t.Errorf("the sources' chunks add up to %d, want the store's %d", total, len(ids))
 	}
 }
 
