@@ -38,9 +38,8 @@ message that, with its neighbours, holds most of the question's words
 when it carries what the question asks for (a date or time for いつ/when,
 an amount for いくら/how much, a place for どこ/where, a person for
 誰/who), else the nearest line within 3 messages that does, else, when the
-message is itself a question, the reply after it, else the message (the
-lines within 3 messages reach past the window's end, as search shows them:
-a question asked one evening may be answered the next day). The
+message is itself a question, the reply after it, else the message (all in
+the window: never the chat's next message that search shows after it). The
 quote names who wrote it and when, in the question's language (English or
 Japanese), and cites the matched message beside it (--extractive names
 other methods, for comparison). No word of the question in the window:

@@ -44,11 +44,12 @@ Each result shows the messages that contain a question term, the terms
 marked (bold on a terminal, **like this** otherwise), the replies to them,
 and the lines near them that carry what the question asks for (a date or
 time for いつ/when, an amount for いくら/how much, a place for どこ/where, a
-person for 誰/who), also when they come after the window; --context N
-messages of the window around each match; a single line between two shown
-ones is shown rather than "…"; and, under "— after this conversation —", the
-chat's next message after the window, since a question asked one evening is
-often answered the next day. With --sender, only that
+person for 誰/who); --context N messages of the window around each match;
+a single line between two shown ones is shown rather than "…"; and, under
+"— after this conversation, 4 hours later —", the chat's one next message
+after the window, since a question asked one evening is often answered the
+next day (it may as well be a new topic: it is never marked and ask never
+quotes it). With --sender, only that
 sender's messages are marked. A dense or hybrid retriever embeds a new question with
 the stored local model; for vectors of an OpenAI-format model it asks the
 server at --base-url, at once when it is on a loopback address (local),
@@ -66,7 +67,7 @@ type searchMessageJSON struct {
 	Text    string   `json:"text"`
 	Matches [][2]int `json:"matches"`                // byte ranges [start, end) of Text that match a question term
 	Role    string   `json:"role"`                   // why it is shown: match, reply, asked (carries what the question asks for), next (the chat's first message after the window) or context
-	Later   bool     `json:"after_window,omitempty"` // the message comes after the window, in the same chat
+	Later   bool     `json:"after_window,omitempty"` // the chat's first message after the window (role next)
 }
 
 // searchHitJSON is one result of `search --json`.
@@ -285,8 +286,8 @@ func runSearch(env *environment, c *command, args []string) error {
 				fmt.Fprintln(env.stdout, "    …")
 			}
 			msg := r.Messages[j]
-			if msg.Later && (prev < 0 || !r.Messages[prev].Later) {
-				fmt.Fprintln(env.stdout, "    — after this conversation —")
+			if msg.Later {
+				fmt.Fprintf(env.stdout, "    — after this conversation, %s later —\n", memory.Elapsed(msg.At.Sub(r.EndAt), false))
 			}
 			prev = j
 			fmt.Fprintf(env.stdout, "    %s  %s: %s\n", msg.At.Format("2006-01-02 15:04"), msg.Sender, oneLine(memory.Highlight(msg.Text, msg.Matches, open, close)))

@@ -14,9 +14,7 @@ import (
 const neighbourWeight = 0.5
 
 // coverageAnswer is MethodCoverage. Documents are the distinct non-empty
-// messages of the top window (the messages after it that search read,
-// memory.Message.Later, are never the best message, but may be the line
-// quoted); W is the words of the question's content
+// messages of the top window; W is the words of the question's content
 // (memory.QuestionWords: a word with its reading, kanji-bigram and loanword
 // terms; memory.ParseQuestion: question words such as いつ or "when" are not
 // matched), idf(t) a term's IDF over the history's index when WithIDF gave
@@ -104,7 +102,7 @@ func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.R
 	counted := map[string]bool{}
 	for i, c := range chunks {
 		for j, m := range c.Messages {
-			if counted[m.ID] || len(terms[i][j]) == 0 || m.Later {
+			if counted[m.ID] || len(terms[i][j]) == 0 {
 				continue
 			}
 			counted[m.ID] = true

@@ -101,12 +101,25 @@ func (e *Extractive) Model() string { return e.method + "/" + e.tok.Name() }
 
 type located struct{ chunk, msg int }
 
+// windows returns chunks with their messages cut to the window
+// (memory.Result.Window): an answer rests on the windows search ranked,
+// not on the message after one that search shows beside it.
+func windows(chunks []memory.Result) []memory.Result {
+	out := make([]memory.Result, len(chunks))
+	for i, c := range chunks {
+		c.Messages = c.Window()
+		out[i] = c
+	}
+	return out
+}
+
 // Answer implements Answerer. It never fails except on a cancelled context.
 func (e *Extractive) Answer(ctx context.Context, question string, chunks []memory.Result) (Answer, error) {
 	a := Answer{Question: question, Provider: e.Name(), Model: e.Model(), Chunks: chunkIDs(chunks), Citations: []Citation{}}
 	if err := ctx.Err(); err != nil {
 		return a, err
 	}
+	chunks = windows(chunks)
 	switch e.method {
 	case MethodCoverage:
 		return e.coverageAnswer(a, question, chunks), nil
@@ -119,7 +132,7 @@ func (e *Extractive) Answer(ctx context.Context, question string, chunks []memor
 	where := map[string]located{}
 	for i, c := range chunks {
 		for j, m := range c.Messages {
-			if _, dup := where[m.ID]; dup || m.Later || strings.TrimSpace(m.Text) == "" {
+			if _, dup := where[m.ID]; dup || strings.TrimSpace(m.Text) == "" {
 				continue
 			}
 			where[m.ID] = located{i, j}
@@ -156,7 +169,7 @@ func (e *Extractive) topWindowBM25Answer(a Answer, question string, chunks []mem
 	var docs []bm25.Doc
 	at := map[string]int{}
 	for j, m := range chunks[0].Messages {
-		if _, dup := at[m.ID]; dup || m.Later || strings.TrimSpace(m.Text) == "" {
+		if _, dup := at[m.ID]; dup || strings.TrimSpace(m.Text) == "" {
 			continue
 		}
 		at[m.ID] = j

@@ -111,7 +111,7 @@ func render(n int, c memory.Result, red *redact.Redactor, rep redact.Report) blo
 		return out
 	}
 	b := block{header: redactLine(fmt.Sprintf("[%d] %s %s〜%s", n, c.Source, c.StartAt.Format(timeLayout), c.EndAt.Format(timeLayout)))}
-	for _, m := range c.Messages {
+	for _, m := range c.Window() {
 		sender := m.Sender
 		if sender == "" {
 			sender = "(system)"

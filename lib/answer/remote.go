@@ -210,7 +210,7 @@ func support(tok tokenize.Tokenizer, query string, c memory.Result, sent []strin
 		in[id] = true
 	}
 	var docs []bm25.Doc
-	for _, m := range c.Messages {
+	for _, m := range c.Window() {
 		if in[m.ID] {
 			docs = append(docs, bm25.Doc{ID: m.ID, StartAt: m.At.Format("2006-01-02T15:04:05"), Text: m.Text})
 		}

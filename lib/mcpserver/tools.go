@@ -64,7 +64,7 @@ type Message struct {
 	Text    string `json:"text"`
 	Matched bool   `json:"matched,omitempty" jsonschema:"true when the message contains a word of the question"`
 	Role    string `json:"role,omitempty" jsonschema:"why a search result shows it: match (holds a word of the question), reply (answers a matching message), asked (carries what the question asks for: a time, an amount, a place, a person), next (the chat's first message after the window) or context"`
-	Later   bool   `json:"after_window,omitempty" jsonschema:"true when the message comes after the window, in the same chat: its first message after it, or a reply or an asked-for line that came after the window ended"`
+	Later   bool   `json:"after_window,omitempty" jsonschema:"true for the chat's first message after the window (role next): the thread may go on there, or a new topic begin; compare its time with the window's end"`
 }
 
 // Hit is one ranked conversation window.

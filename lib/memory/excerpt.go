@@ -2,7 +2,9 @@ package memory
 
 import (
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Shown returns the indices into r.Messages to show for r, ascending: every
@@ -10,7 +12,7 @@ import (
 // window (context < 0 counts as 0), the replies to them (Replies) and the
 // messages near them that carry what the question asks for (Carriers), and
 // the chat's first message after the window (Message.Later), since a thread
-// asked one evening often goes on after the gap that ended its window; a
+// often goes on after the gap that ended its window; a
 // single message between two shown ones is shown too, since "…" would take
 // its line. A result in which no message matches shows none: its Why says
 // why it was ranked, and no unmarked message stands in for an answer. Every
@@ -22,15 +24,12 @@ func (r Result) Shown(context int) []int {
 	}
 	keep := make([]bool, len(r.Messages))
 	for _, i := range r.Matched {
-		for j := max(0, i-context); j <= min(len(r.Messages)-1, i+context) && !r.Messages[j].Later; j++ {
+		for j := max(0, i-context); j <= min(r.InWindow()-1, i+context); j++ {
 			keep[j] = true
 		}
 	}
-	for i, msg := range r.Messages {
-		if msg.Later {
-			keep[i] = true
-			break
-		}
+	if n := r.InWindow(); n < len(r.Messages) {
+		keep[n] = true
 	}
 	for _, set := range [][]int{r.Replies, r.Carriers} {
 		for _, i := range set {
@@ -57,28 +56,50 @@ func (r Result) Shown(context int) []int {
 // window) or "context".
 func (r Result) Role(i int) string {
 	switch {
+	case r.Messages[i].Later:
+		return "next"
 	case slices.Contains(r.Matched, i):
 		return "match"
 	case slices.Contains(r.Replies, i):
 		return "reply"
 	case slices.Contains(r.Carriers, i):
 		return "asked"
-	case r.Messages[i].Later:
-		return "next"
 	}
 	return "context"
 }
 
 // InWindow is the number of r's messages that belong to its window: all of
-// Messages but those after it (Message.Later).
+// Messages but the one after it (Message.Later), which comes last.
 func (r Result) InWindow() int {
-	n := 0
-	for _, m := range r.Messages {
-		if !m.Later {
-			n++
-		}
+	n := len(r.Messages)
+	if n > 0 && r.Messages[n-1].Later {
+		n--
 	}
 	return n
+}
+
+// Window is r's messages without the one after the window.
+func (r Result) Window() []Message { return r.Messages[:r.InWindow()] }
+
+// Elapsed says how long d is as a person reads a gap in a chat, in whole
+// units rounded down: minutes under an hour (at least 1), hours under two
+// days, days from then on; "4 hours" / "4時間" (japanese).
+func Elapsed(d time.Duration, japanese bool) string {
+	n, en, ja := int(d/time.Minute), "minute", "分"
+	switch {
+	case d >= 48*time.Hour:
+		n, en, ja = int(d/(24*time.Hour)), "day", "日"
+	case d >= time.Hour:
+		n, en, ja = int(d/time.Hour), "hour", "時間"
+	}
+	n = max(n, 1)
+	if japanese {
+		return strconv.Itoa(n) + ja
+	}
+	if n > 1 {
+		en += "s"
+	}
+	return strconv.Itoa(n) + " " + en
 }
 
 // Highlight returns text with each span wrapped in open and close, e.g.

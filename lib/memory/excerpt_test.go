@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/linemem/linemem/lib/memory"
 )
@@ -31,12 +32,12 @@ func TestShown(t *testing.T) {
 		// context surrounds the matches only
 		{"reply beyond the context", memory.Result{Messages: make([]memory.Message, 12), Matched: []int{1}, Replies: []int{6}}, 1, []int{0, 1, 2, 6}},
 		{"a reply without a match shows nothing", memory.Result{Messages: make([]memory.Message, 4), Replies: []int{2}}, 1, nil},
-		// messages 4 and 5 come after the window: context stops at its
-		// end, its first message after it is shown
-		{"the first message after the window", laterWindow(4, 2, 3), 2, []int{1, 2, 3, 4}},
-		{"context stops at the window's end", laterWindow(4, 2, 2), 2, []int{0, 1, 2, 3, 4}},
-		{"a reply after the window", func() memory.Result { r := laterWindow(4, 3, 0); r.Replies = []int{6}; return r }(), 0, []int{0, 4, 5, 6}},
-		{"a carrier after the window, none in it", func() memory.Result { r := laterWindow(3, 2, 0); r.Carriers = []int{4}; return r }(), 0, []int{0, 3, 4}},
+		// message 4 comes after the window: shown, and context stops
+		// before it
+		{"the first message after the window", laterWindow(4, 3), 2, []int{1, 2, 3, 4}},
+		{"context does not reach past the window", laterWindow(4, 3), 0, []int{3, 4}},
+		{"far from the match", laterWindow(6, 0), 1, []int{0, 1, 6}},
+		{"no match, nothing after the window either", laterWindow(4), 2, nil},
 	}
 	for _, c := range cases {
 		if got := c.r.Shown(c.context); !slices.Equal(got, c.want) {
@@ -46,26 +47,51 @@ func TestShown(t *testing.T) {
 }
 
 // laterWindow is a result of a window of n messages with matched ones, and
-// after it the chat's next k messages (Message.Later).
-func laterWindow(n, k int, matched ...int) memory.Result {
-	r := memory.Result{Messages: make([]memory.Message, n+k), Matched: matched}
-	for i := n; i < n+k; i++ {
-		r.Messages[i].Later = true
-	}
+// after it the chat's next message (Message.Later).
+func laterWindow(n int, matched ...int) memory.Result {
+	r := memory.Result{Messages: make([]memory.Message, n+1), Matched: matched}
+	r.Messages[n].Later = true
 	return r
 }
 
 func TestRoleAndInWindow(t *testing.T) {
-	r := laterWindow(4, 3, 1)
-	r.Replies, r.Carriers = []int{2, 5}, []int{6}
-	want := []string{"context", "match", "reply", "context", "next", "reply", "asked"}
+	r := laterWindow(5, 1)
+	r.Replies, r.Carriers = []int{2}, []int{4}
+	want := []string{"context", "match", "reply", "context", "asked", "next"}
 	for i, w := range want {
 		if got := r.Role(i); got != w {
 			t.Errorf("Role(%d) = %q, want %q", i, got, w)
 		}
 	}
-	if got := r.InWindow(); got != 4 {
-		t.Errorf("InWindow() = %d, want 4 of %d messages", got, len(r.Messages))
+	if got, n := r.InWindow(), len(r.Window()); got != 5 || n != 5 {
+		t.Errorf("InWindow() = %d, len(Window()) = %d; want 5 of %d messages", got, n, len(r.Messages))
+	}
+	if w := (memory.Result{Messages: make([]memory.Message, 3), Matched: []int{1}}); w.InWindow() != 3 || len(w.Window()) != 3 {
+		t.Errorf("a window with nothing after it: InWindow() = %d, want 3", w.InWindow())
+	}
+	if (memory.Result{}).InWindow() != 0 {
+		t.Errorf("no messages: InWindow() = %d", (memory.Result{}).InWindow())
+	}
+}
+
+func TestElapsed(t *testing.T) {
+	cases := []struct {
+		d      time.Duration
+		en, ja string
+	}{
+		{0, "1 minute", "1分"},
+		{90 * time.Second, "1 minute", "1分"},
+		{59 * time.Minute, "59 minutes", "59分"},
+		{time.Hour, "1 hour", "1時間"},
+		{4*time.Hour + 20*time.Minute, "4 hours", "4時間"},
+		{48*time.Hour - time.Minute, "47 hours", "47時間"},
+		{48 * time.Hour, "2 days", "2日"},
+		{11*24*time.Hour + 5*time.Hour, "11 days", "11日"},
+	}
+	for _, c := range cases {
+		if en, ja := memory.Elapsed(c.d, false), memory.Elapsed(c.d, true); en != c.en || ja != c.ja {
+			t.Errorf("Elapsed(%v) = %q, %q; want %q, %q", c.d, en, ja, c.en, c.ja)
+		}
 	}
 }
 

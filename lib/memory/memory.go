@@ -28,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -221,11 +220,9 @@ type Message struct {
 	Type    string
 	Text    string
 	Matches []Span // query-term matches in Text, ordered, non-overlapping
-	// Later marks a message of the same chat after the window: its first
-	// message after it, or a reply to a matched message or a line carrying
-	// what the question asks for that came after the window ended (the
-	// next morning's answer to last night's question). See
-	// Result.Messages.
+	// Later marks the chat's first message after the window (see
+	// Result.Messages): where a thread goes on after the gap that ended
+	// its window, the next morning's answer to last night's question.
 	Later bool
 }
 
@@ -239,14 +236,14 @@ type Result struct {
 	StartAt time.Time
 	EndAt   time.Time
 	// Messages are the chunk's messages in window order, then, when a
-	// message matches, the chat's messages after the window (Message.Later):
-	// the first one, and up to the last within ReplyReach that is a reply
-	// or a carrier. InWindow counts the window's own.
+	// message matches and the chat goes on, its first message after the
+	// window (Message.Later, role "next"; never a match, reply or carrier).
+	// InWindow counts the window's own.
 	Messages []Message
-	Matched  []int // indices into Messages with at least one match, all in the window
+	Matched  []int // indices into Messages with at least one match
 	// Replies are indices into Messages of the replies to matched
 	// messages: for each matched message, the first of the next
-	// ReplyReach messages by another sender, in the window or after it.
+	// ReplyReach messages of the window by another sender.
 	Replies []int
 	// Carriers are indices into Messages of the messages within
 	// ReplyReach of a matched one that carry what the question asks for
@@ -429,23 +426,13 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 					res.Matched = append(res.Matched, i)
 				}
 			}
-			if n := len(res.Messages); len(res.Matched) > 0 {
-				later, err := m.later(c.Source, last, spans)
+			res.Replies, res.Carriers = answerLines(res.Messages, res.Matched, pq.Asks)
+			if len(res.Matched) > 0 {
+				next, err := m.next(c.Source, last)
 				if err != nil {
 					return resp, err
 				}
-				for i := range later {
-					if q.Sender != "" && !NameMatches(later[i].Sender, q.Sender) {
-						later[i].Matches = nil
-					}
-				}
-				res.Messages = append(res.Messages, later...)
-				res.Replies, res.Carriers = answerLines(res.Messages, res.Matched, pq.Asks)
-				used := min(n+1, len(res.Messages))
-				for _, i := range slices.Concat(res.Replies, res.Carriers) {
-					used = max(used, i+1)
-				}
-				res.Messages = res.Messages[:used]
+				res.Messages = append(res.Messages, next...)
 			}
 			if len(res.Matched) == 0 {
 				res.Why = m.why()
@@ -754,16 +741,16 @@ func (m *Memory) messages(source string, ids []string, spans func(text string) [
 	return out, last, nil
 }
 
-// later returns the ReplyReach messages of source after the one at
-// source_order last, marked Later, with their spans.
-func (m *Memory) later(source string, last int, spans func(text string) []Span) ([]Message, error) {
-	rows, err := m.st.MessageRange(source, last+1, last+ReplyReach)
+// next returns the message of source after the one at source_order last,
+// marked Later, unmarked; none at the chat's end.
+func (m *Memory) next(source string, last int) ([]Message, error) {
+	rows, err := m.st.MessageRange(source, last+1, last+1)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Message, len(rows))
 	for i, r := range rows {
-		out[i] = Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Matches: spans(r.Text), Later: true}
+		out[i] = Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Later: true}
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,7 @@ func TestNameMatches(t *testing.T) {
 		{"[LINE] Tennis Club.txt", "tenis", false}, // a typo names nothing
 		{"はるか", "ハルカ", true},                       // katakana for hiragana
 		{"ﾊﾙｶ", "はるか", true},                       // half-width katakana
+		{"ァヶ", "ぁゖ", true},                         // the first and last katakana folded
 		{"はるか", "はる", true},                        // prefix across scripts
 		{"Aya", "", false},
 	}
@@ -99,5 +101,31 @@ func TestForgivingFilters(t *testing.T) {
 	resp, err = m.Search(context.Background(), memory.Query{Text: "鍋", K: 5, Sender: "佐藤"})
 	if err != nil || len(resp.Results) == 0 || resp.Results[0].Source != "[LINE] 佐藤 花子.txt" {
 		t.Errorf("--sender 佐藤 for 佐藤 花子: %+v, %v", resp.Results, err)
+	}
+}
+
+// TestCheckSenderOffersEveryoneUpToEight: a name that names no one is
+// answered with every sender when there are at most eight of them (a name
+// in another script is not close in spelling), else with the closest three.
+func TestCheckSenderOffersEveryoneUpToEight(t *testing.T) {
+	for _, c := range []struct {
+		senders int
+		offered int
+	}{{8, 8}, {9, 3}} {
+		var senders []string
+		for i := range c.senders {
+			senders = append(senders, fmt.Sprintf("member%d", i+1))
+		}
+		m, err := memory.Open(folderStore(t, oneChat(t, "group", senders...)), memory.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = m.CheckSender("はるか")
+		if !errors.Is(err, memory.ErrNoSuchName) {
+			t.Fatalf("%d senders: CheckSender = %v, want ErrNoSuchName", c.senders, err)
+		}
+		if got := strings.Count(err.Error(), `"member`); got != c.offered {
+			t.Errorf("%d senders: %d offered in %q, want %d", c.senders, got, err, c.offered)
+		}
 	}
 }

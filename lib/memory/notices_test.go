@@ -104,6 +104,8 @@ func TestRankedSummariesNotice(t *testing.T) {
 	}{
 		{"保険証 玄関", []string{memory.CodeRankedSummaries}},
 		{"zqzqzq xyzzy", []string{memory.CodeNotFound}},
+		// two notes, in the order the search gave them
+		{"保険証 玄関 保険証の棚 zqzqzq", []string{memory.CodeRankedSummaries, memory.CodeMissingWords}},
 	} {
 		resp, err := m.Search(context.Background(), memory.Query{Text: c.question, K: 3})
 		if err != nil {

@@ -68,6 +68,30 @@ func TestRerank(t *testing.T) {
 	if got := memory.Rerank(nil, nil, 0.5); len(got) != 0 {
 		t.Errorf("no hits: %v", got)
 	}
+	// ties keep the BM25 order; hits without a passage score keep their
+	// order after the others, at (1 − λ)·B/B_max − 1; B_max 0 counts B as 0
+	edge := []struct {
+		name    string
+		hits    []trec.Hit
+		passage []float64
+		order   []string
+		scores  []float64
+	}{
+		{"a tie keeps the BM25 order", []trec.Hit{{ChunkID: "a", Score: 4}, {ChunkID: "b", Score: 4}, {ChunkID: "c", Score: 4}},
+			[]float64{0.5, 0.5, 0.5}, []string{"a", "b", "c"}, []float64{0.75, 0.75, 0.75}},
+		{"hits beyond the passages", []trec.Hit{{ChunkID: "a", Score: 4}, {ChunkID: "b", Score: 2}, {ChunkID: "c", Score: 1}},
+			[]float64{0, 1}, []string{"b", "a", "c"}, []float64{0.5*2/4 + 0.5, 0.5 * 4 / 4, 0.5*1/4 - 1}},
+		{"no BM25 score", []trec.Hit{{ChunkID: "a", Score: 0}, {ChunkID: "b", Score: 0}},
+			[]float64{0.2}, []string{"a", "b"}, []float64{0.5 * 0.2, -1}},
+	}
+	for _, c := range edge {
+		got := memory.Rerank(c.hits, c.passage, 0.5)
+		for i, h := range got {
+			if h.ChunkID != c.order[i] || !(math.Abs(h.Score-c.scores[i]) <= tol) { // NaN fails
+				t.Errorf("%s: #%d is %s %v, want %s %v", c.name, i+1, h.ChunkID, h.Score, c.order[i], c.scores[i])
+			}
+		}
+	}
 }
 
 // TestPassageWeightOption: Options.PassageWeight re-ranks the everyday

@@ -97,12 +97,30 @@ func TestParseFilters(t *testing.T) {
 		{memory.Filters{Sender: "ayo"}, nil, `no one called "ayo" wrote in these chats; closest: "Aya"`, ""},
 		{memory.Filters{Sources: []string{"佐藤"}}, []string{tennis}, `no chat is called "佐藤"`, "佐藤 花子"},
 		{memory.Filters{Since: "yesterday"}, nil, `since: bad query: "yesterday" is not a date`, ""},
+		// quoted whole up to 40 characters
+		{memory.Filters{Since: strings.Repeat("x", 40)}, nil, `"` + strings.Repeat("x", 40) + `" is not a date`, ""},
+		{memory.Filters{Since: strings.Repeat("x", 41)}, nil, `"` + strings.Repeat("x", 40) + `…" is not a date`, ""},
 	}
 	for _, c := range bad {
 		q := memory.Query{Sender: "kept"}
 		err := m.ParseFilters(&q, c.f, c.allowed)
 		if err == nil || !errors.Is(err, memory.ErrBadQuery) || !strings.Contains(err.Error(), c.want) || c.never != "" && strings.Contains(err.Error(), c.never) || q.Sender != "kept" {
 			t.Errorf("ParseFilters(%+v, %q): %v (query %+v); want %q", c.f, c.allowed, err, q, c.want)
+		}
+	}
+}
+
+// TestUserNameInTheOtherLanguage: 自分 names the user of an English export,
+// where the user is Me, and Me the user of a Japanese one.
+func TestUserNameInTheOtherLanguage(t *testing.T) {
+	for _, c := range []struct{ filter, user string }{{"自分", "Me"}, {"Me", "自分"}} {
+		m, err := memory.Open(folderStore(t, oneChat(t, "Ken", c.user, "Ken")), memory.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var q memory.Query
+		if err := m.ParseFilters(&q, memory.Filters{Sender: c.filter}, nil); err != nil || q.Sender != c.user {
+			t.Errorf("--sender %s where the user wrote as %s: sender %q, %v", c.filter, c.user, q.Sender, err)
 		}
 	}
 }

@@ -144,15 +144,15 @@ func oneChat(t *testing.T, title string, senders ...string) string {
 	return dir
 }
 
-// TestReplyAfterTheWindow: a question asked late one evening is answered
-// the next morning, after the three-hour gap that ends its window. The
-// result shows the answer (a reply after the window), the window's first
-// message after it, and no message past them.
-func TestReplyAfterTheWindow(t *testing.T) {
+// TestNextMessageAfterTheWindow: a question asked late one evening is
+// answered the next morning, after the three-hour gap that ends its window.
+// The result shows the chat's first message after the window, unmarked,
+// and nothing further; a window at the chat's end shows nothing after it.
+func TestNextMessageAfterTheWindow(t *testing.T) {
 	text := "[LINE] みおとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n" +
 		"22:00\tゆい\tおやすみ\n22:05\tゆい\t明日の集合場所ってどこだっけ\n" +
 		"2024/05/04(土)\n" +
-		"07:30\tゆい\tおはよう\n07:31\tみお\t駅の北口に9時だよ\n07:32\tゆい\tありがとう\n07:40\tみお\tじゃあね\n"
+		"07:30\tみお\t駅の北口、集合場所は前と同じ\n07:31\tゆい\tありがとう\n"
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "[LINE] みお.txt"), []byte(text), 0o600); err != nil {
 		t.Fatal(err)
@@ -161,24 +161,35 @@ func TestReplyAfterTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := m.Search(context.Background(), memory.Query{Text: "集合場所", K: 1})
+	resp, err := m.Search(context.Background(), memory.Query{Text: "集合場所", K: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(resp.Results) != 1 {
-		t.Fatalf("%d results, want 1", len(resp.Results))
+	if len(resp.Results) != 2 {
+		t.Fatalf("%d results, want both windows", len(resp.Results))
 	}
-	r := resp.Results[0]
-	var got []string
-	for _, i := range r.Shown(memory.DefaultContext) {
-		got = append(got, r.Role(i)+" "+r.Messages[i].Text)
+	shown := func(r memory.Result) (out []string) {
+		for _, i := range r.Shown(memory.DefaultContext) {
+			msg := r.Messages[i]
+			out = append(out, fmt.Sprintf("%s %s %d", r.Role(i), msg.Text, len(msg.Matches)))
+		}
+		return out
 	}
-	want := []string{"context おやすみ", "match 明日の集合場所ってどこだっけ", "next おはよう", "reply 駅の北口に9時だよ"}
-	if !slices.Equal(got, want) {
-		t.Errorf("shown %q, want %q", got, want)
+	evening, morning := resp.Results[0], resp.Results[1]
+	if evening.StartAt.Day() != 3 {
+		evening, morning = morning, evening
 	}
-	if r.InWindow() != 2 || len(r.Messages) != 4 {
-		t.Errorf("%d messages, %d in the window; want 4 read, 2 in the window", len(r.Messages), r.InWindow())
+	want := map[string][]string{
+		"evening": {"context おやすみ 0", "match 明日の集合場所ってどこだっけ 1", "next 駅の北口、集合場所は前と同じ 0"},
+		"morning": {"match 駅の北口、集合場所は前と同じ 1", "reply ありがとう 0"},
+	}
+	for name, r := range map[string]memory.Result{"evening": evening, "morning": morning} {
+		if got := shown(r); !slices.Equal(got, want[name]) {
+			t.Errorf("%s window: shown %q, want %q", name, got, want[name])
+		}
+	}
+	if evening.InWindow() != 2 || len(evening.Messages) != 3 || morning.InWindow() != 2 || len(morning.Messages) != 2 {
+		t.Errorf("messages %d and %d, in the windows %d and %d; want 3 and 2, 2 and 2", len(evening.Messages), len(morning.Messages), evening.InWindow(), morning.InWindow())
 	}
 }
 

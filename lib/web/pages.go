@@ -123,13 +123,13 @@ func (s *Server) render(w http.ResponseWriter, page, tmpl string, data any) {
 }
 
 // shownMessage is one message a search result shows, with why
-// (memory.Result.Role), whether messages are left out before it and
-// whether it is the first shown after the window.
+// (memory.Result.Role), whether messages are left out before it and, for
+// the message after the window, how long after its end it came.
 type shownMessage struct {
 	memory.Message
 	Role  string
 	Gap   bool
-	After bool
+	After string // memory.Elapsed in Japanese; "" inside the window
 }
 
 // shown lists the messages of r the Search page shows: memory.Result.Shown
@@ -139,8 +139,11 @@ func shown(r memory.Result) []shownMessage {
 	var out []shownMessage
 	prev := -1
 	for _, i := range r.Shown(memory.DefaultContext) {
-		after := r.Messages[i].Later && (prev < 0 || !r.Messages[prev].Later)
-		out = append(out, shownMessage{Message: r.Messages[i], Role: r.Role(i), Gap: prev >= 0 && i > prev+1, After: after})
+		sm := shownMessage{Message: r.Messages[i], Role: r.Role(i), Gap: prev >= 0 && i > prev+1}
+		if sm.Later {
+			sm.After = memory.Elapsed(sm.At.Sub(r.EndAt), true)
+		}
+		out = append(out, sm)
 		prev = i
 	}
 	return out
