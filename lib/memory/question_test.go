@@ -34,6 +34,22 @@ func TestParseQuestion(t *testing.T) {
 		// nothing would be left: the question is matched as typed
 		{"いつ？", "いつ？", memory.AsksWhen, []string{"いつ"}},
 		{"netflixの新しいパスワード", "netflixの新しいパスワード", memory.AsksOther, nil},
+		// "how" asks only before much or many
+		{"and how", "and how", memory.AsksOther, nil},
+		{"how many people came", "people came", memory.AsksHowMuch, []string{"how", "many"}},
+		// か and の make a yes/no question, other endings do not; an
+		// interrogative overrides yes/no, and a precise one "what"
+		{"集合時間だっけ", "集合時間", memory.AsksOther, []string{"だっけ"}},
+		{"明日来るの", "明日来る", memory.AsksYesNo, []string{"の"}},
+		{"どこに置いたか", "に置いた", memory.AsksWhere, []string{"か", "どこ"}},
+		{"どこで集合", "で集合", memory.AsksWhere, []string{"どこ"}},
+		{"what 店 どこ", "店", memory.AsksWhere, []string{"what", "どこ"}},
+		{"what 持っていくの", "持っていく", memory.AsksWhat, []string{"what", "の"}},
+		// the first question word decides, but a yes/no opening and "what"
+		// give way to a more precise one
+		{"when and where is the party", "and is the party", memory.AsksWhen, []string{"when", "where"}},
+		{"did you see where Ken parked", "did you see Ken parked", memory.AsksWhere, []string{"where"}},
+		{"which shop and when", "shop and", memory.AsksWhen, []string{"which", "when"}},
 	}
 	for _, c := range cases {
 		t.Run(c.question, func(t *testing.T) {
