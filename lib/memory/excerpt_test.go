@@ -114,5 +114,8 @@ func TestUnmarkedWindowsShowWhy(t *testing.T) {
 		if len(r.Matched) != 0 || r.Why == "" || len(r.Shown(memory.DefaultContext)) != 0 {
 			t.Errorf("#%d: matched %v, why %q, shown %v; want no match, a reason and nothing shown", r.Rank, r.Matched, r.Why, r.Shown(memory.DefaultContext))
 		}
+		if r.InWindow() != len(r.Messages) {
+			t.Errorf("#%d: the message after the window read without a match", r.Rank)
+		}
 	}
 }
