@@ -144,15 +144,11 @@ func oneChat(t *testing.T, title string, senders ...string) string {
 	return dir
 }
 
-// TestNextMessageAfterTheWindow: a question asked late one evening is
-// answered the next morning, after the three-hour gap that ends its window.
-// The result shows the chat's first message after the window, unmarked,
-// and nothing further; a window at the chat's end shows nothing after it.
-func TestNextMessageAfterTheWindow(t *testing.T) {
-	text := "[LINE] みおとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n" +
-		"22:00\tゆい\tおやすみ\n22:05\tゆい\t明日の集合場所ってどこだっけ\n" +
-		"2024/05/04(土)\n" +
-		"07:30\tみお\t駅の北口、集合場所は前と同じ\n07:31\tゆい\tありがとう\n"
+// chatMemory is the memory of one chat with ゆい and みお, its lines after
+// the header and the first date line (2024/05/03) given as in an export.
+func chatMemory(t *testing.T, lines string) *memory.Memory {
+	t.Helper()
+	text := "[LINE] みおとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n" + lines
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "[LINE] みお.txt"), []byte(text), 0o600); err != nil {
 		t.Fatal(err)
@@ -161,6 +157,18 @@ func TestNextMessageAfterTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// TestNextMessageAfterTheWindow: a question asked late one evening is
+// answered the next morning, after the three-hour gap that ends its window.
+// The result shows the chat's first message after the window, unmarked,
+// and nothing further; a window at the chat's end shows nothing after it.
+func TestNextMessageAfterTheWindow(t *testing.T) {
+	m := chatMemory(t,
+		"22:00\tゆい\tおやすみ\n22:05\tゆい\t明日の集合場所ってどこだっけ\n"+
+			"2024/05/04(土)\n"+
+			"07:30\tみお\t駅の北口、集合場所は前と同じ\n07:31\tゆい\tありがとう\n")
 	resp, err := m.Search(context.Background(), memory.Query{Text: "集合場所", K: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -198,16 +206,8 @@ func TestNextMessageAfterTheWindow(t *testing.T) {
 // looks for it inside a longer word: "ball" finds nothing in "football",
 // where a search as written would mark a fragment.
 func TestLiteralFallbackSkipsLatinStems(t *testing.T) {
-	text := "[LINE] みおとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n" +
-		"18:00\tゆい\tfootball practice at six\n18:05\tみお\tbuzzz baaad\n"
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "[LINE] みお.txt"), []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	m, err := memory.Open(folderStore(t, dir), memory.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := chatMemory(t,
+		"18:00\tゆい\tfootball practice at six\n18:05\tみお\tbuzzz baaad\n")
 	// each question's only letters are inside a longer word of the chat;
 	// zzz and aaa are Latin by their last and first letters alone
 	for _, q := range []string{"ball", "zzz", "aaa"} {
@@ -254,18 +254,10 @@ func TestSourcesCountChunks(t *testing.T) {
 // ReplyReach, and a line carrying what is asked is shown up to ReplyReach
 // messages on either side: here both lie exactly ReplyReach away.
 func TestRepliesAndCarriersReachThreeMessages(t *testing.T) {
-	text := "[LINE] みおとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n" +
-		"18:00\tみお\t10時はどう\n18:01\tみお\tほかの人にも聞いてみる\n18:02\tみお\tうーん\n" +
-		"18:03\tゆい\t集合時間いつにする\n18:04\tゆい\tまだ決めてない\n18:05\tゆい\tちょっと待って\n" +
-		"18:06\tみお\tじゃあ11時で\n18:07\tみお\tよろしく\n18:08\tゆい\tおけ\n"
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "[LINE] みお.txt"), []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	m, err := memory.Open(folderStore(t, dir), memory.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := chatMemory(t,
+		"18:00\tみお\t10時はどう\n18:01\tみお\tほかの人にも聞いてみる\n18:02\tみお\tうーん\n"+
+			"18:03\tゆい\t集合時間いつにする\n18:04\tゆい\tまだ決めてない\n18:05\tゆい\tちょっと待って\n"+
+			"18:06\tみお\tじゃあ11時で\n18:07\tみお\tよろしく\n18:08\tゆい\tおけ\n")
 	resp, err := m.Search(context.Background(), memory.Query{Text: "集合時間いつ", K: 1})
 	if err != nil || len(resp.Results) != 1 {
 		t.Fatalf("%d results, %v; want 1", len(resp.Results), err)
