@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/linemem/linemem/lib/analyzers"
@@ -28,6 +29,24 @@ func fixtureRuns() []*analyzers.EverydayRun {
 		{QID: "t1", Kind: analyzers.Answerable, Confidence: 1, Shown: true, Quoted: true},
 	}}
 	return []*analyzers.EverydayRun{a, b}
+}
+
+// TestEverydayConfidences: one set per kind present, in the order
+// answerable, no-answer, other chats, with the confidences in run order.
+func TestEverydayConfidences(t *testing.T) {
+	runs := fixtureRuns()
+	got := runs[0].Confidences()
+	want := []analyzers.Confidences{
+		{Corpus: "small", Kind: analyzers.Answerable, Values: []float64{0.9, 0.3, 0.6, 0.5}},
+		{Corpus: "small", Kind: analyzers.NoAnswer, Values: []float64{0.2}},
+		{Corpus: "small", Kind: analyzers.OtherChats, Values: []float64{0.7}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Confidences() = %+v, want %+v", got, want)
+	}
+	if got := runs[1].Confidences(); len(got) != 1 || got[0].Kind != analyzers.Answerable {
+		t.Errorf("answerable questions only: %+v, want one set", got)
+	}
 }
 
 func TestEverydayRates(t *testing.T) {

@@ -153,3 +153,17 @@ func TestMeasureEverydayIngestError(t *testing.T) {
 		t.Errorf("error %v, want one naming Broken.txt", err)
 	}
 }
+
+// TestMeasureEverydayBadSummaryLine checks that a summaries.jsonl line that
+// is no summary fails the measurement with its file and line number.
+func TestMeasureEverydayBadSummaryLine(t *testing.T) {
+	dir := writeTwoChatFolder(t)
+	rows := "{\"chunk_id\": \"a\", \"summary\": \"x\"}\n\n{\"summary\": \"no chunk\"}\n"
+	if err := os.WriteFile(filepath.Join(dir, "summaries.jsonl"), []byte(rows), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := analyzers.MeasureEveryday("two", dir, analyzers.EverydayOptions{Work: t.TempDir()})
+	if want := "summaries.jsonl:3: expected"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want one with %q", err, want)
+	}
+}
