@@ -12,23 +12,24 @@ import (
 // window (context < 0 counts as 0), the replies to them (Replies) and the
 // messages near them that carry what the question asks for (Carriers), and
 // the chat's first message after the window (Message.Later), since a thread
-// often goes on after the gap that ended its window; a
-// single message between two shown ones is shown too, since "…" would take
-// its line. A result in which no message matches shows none: its Why says
-// why it was ranked, and no unmarked message stands in for an answer. Every
-// front end (search, --json, the web page, MCP) shows these messages.
+// often goes on after the gap that ended its window; a single message
+// between two shown ones is shown too, since "…" would take its line. A
+// result in which no message matches shows none: its Why says why it was
+// ranked, and no unmarked message stands in for an answer. Every front end
+// (search, --json, the web page, MCP) shows these messages.
 func (r Result) Shown(context int) []int {
 	context = max(context, 0)
 	if len(r.Matched) == 0 {
 		return nil
 	}
 	keep := make([]bool, len(r.Messages))
+	n := r.InWindow()
 	for _, i := range r.Matched {
-		for j := max(0, i-context); j <= min(r.InWindow()-1, i+context); j++ {
+		for j := max(0, i-context); j <= min(n-1, i+context); j++ {
 			keep[j] = true
 		}
 	}
-	if n := r.InWindow(); n < len(r.Messages) {
+	if n < len(r.Messages) {
 		keep[n] = true
 	}
 	for _, set := range [][]int{r.Replies, r.Carriers} {

@@ -641,7 +641,7 @@ func (m *Memory) Around(id string, before, after int) ([]Message, error) {
 	}
 	out := make([]Message, len(rows))
 	for i, r := range rows {
-		out[i] = Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text}
+		out[i] = messageOf(r)
 	}
 	return out, nil
 }
@@ -735,7 +735,9 @@ func (m *Memory) messages(source string, ids []string, spans func(text string) [
 		if !ok {
 			return nil, 0, fmt.Errorf("store: chunk member %s has no message row", id)
 		}
-		out = append(out, Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Matches: spans(r.Text)})
+		msg := messageOf(r)
+		msg.Matches = spans(r.Text)
+		out = append(out, msg)
 		last = max(last, r.SourceOrder)
 	}
 	return out, last, nil
@@ -750,9 +752,15 @@ func (m *Memory) next(source string, last int) ([]Message, error) {
 	}
 	out := make([]Message, len(rows))
 	for i, r := range rows {
-		out[i] = Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text, Later: true}
+		out[i] = messageOf(r)
+		out[i].Later = true
 	}
 	return out, nil
+}
+
+// messageOf is the stored message r as a search shows it, unmarked.
+func messageOf(r chat.Message) Message {
+	return Message{ID: r.ID, At: r.OccurredAt, Sender: r.Sender, Type: r.Type, Text: r.Text}
 }
 
 // literalTerms are the question's terms the literal fallback looks for as
