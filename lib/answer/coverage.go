@@ -34,7 +34,8 @@ const neighbourWeight = 0.5
 //
 //  1. the best message, when it is no question and carries what the
 //     question asks for (a time for いつ/when, an amount for いくら/how
-//     much, …, memory.Carries);
+//     much, …, beyond what the question itself states:
+//     memory.Question.CarriedBy);
 //  2. for a who-question, the best message when it is no question (its
 //     sender is the person asked about), else the first reply to it by
 //     someone else that is no question (the replier is);
@@ -130,7 +131,7 @@ func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.R
 		return a
 	}
 	c := chunks[bi]
-	k := answerLine(c.Messages, bj, pq.Asks)
+	k := answerLine(c.Messages, bj, pq)
 	n := bi + 1
 	a.Text = frame(question, c.Messages[k], n, e.me)
 	ids := []string{c.Messages[k].ID}
@@ -141,15 +142,16 @@ func (e *Extractive) coverageAnswer(a Answer, question string, chunks []memory.R
 	return a
 }
 
-// answerLine picks the line of msgs that answers a question asking asks
-// whose words best match message j (see coverageAnswer).
-func answerLine(msgs []memory.Message, j int, asks memory.Asks) int {
+// answerLine picks the line of msgs that answers the question q whose
+// words best match message j (see coverageAnswer).
+func answerLine(msgs []memory.Message, j int, q memory.Question) int {
+	asks := q.Asks
 	var senders []string
 	for _, m := range msgs {
 		senders = append(senders, m.Sender)
 	}
 	carries := func(k int) bool {
-		return !isQuestion(msgs[k].Text) && memory.Carries(asks, msgs[k].Text, senders)
+		return !isQuestion(msgs[k].Text) && q.CarriedBy(msgs[k].Text, senders)
 	}
 	asked := isQuestion(msgs[j].Text)
 	reply := func() int {
@@ -187,12 +189,13 @@ func answerLine(msgs []memory.Message, j int, asks memory.Asks) int {
 }
 
 // isQuestion reports whether a chat line asks something: it has a
-// question mark, or a question word (memory.ParseQuestion).
+// question mark, or a question word or question ending
+// (memory.Question.Asking: 「無理でした」 and 「3,300円だった」 do not ask).
 func isQuestion(text string) bool {
 	if strings.ContainsAny(text, "?？") {
 		return true
 	}
-	return len(memory.ParseQuestion(text).Words) > 0
+	return memory.ParseQuestion(text).Asking()
 }
 
 // quoteOne answers with message j of window i alone, cited by the window's

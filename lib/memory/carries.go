@@ -15,7 +15,8 @@ import (
 //     3月5日, 5日, 2024-05-11), a weekday or a relative day in kanji or kana
 //     (明日, 来週, らいしゅう, 土曜, すいようび, tomorrow, saturday), a month name;
 //   - how much: an amount with a unit or currency, in kanji or kana (9,500円,
-//     1800えん, 3万, ¥500, $20, 6000 yen, 3人, 2個, 千円);
+//     1800えん, 3万, ¥500, $20, 6000 yen, 3人, 2個, 千円), or a length of
+//     time (2時間, 90分);
 //   - where: a place word (駅, 店, 公園, ホテル, スーパー, 会場, 改札,
 //     station, park, hotel, …) or an address-like "…前", "…近く";
 //   - who: a person's honorific (さん, くん, ちゃん, 先生, 先輩) or a name of one
@@ -27,7 +28,7 @@ var carriers = map[Asks]*regexp.Regexp{
 		`[月火水木金土日]曜|(げつ|か|すい|もく|きん|ど|にち)ようび|明日|あした|今日|きょう|昨日|きのう|来週|らいしゅう|先週|せんしゅう|今週|来月|らいげつ|先月|週末|\d{1,2}じ|` +
 		`\b(today|tomorrow|yesterday|tonight|weekend|next week|last week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|` +
 		`january|february|march|april|june|july|august|september|october|november|december|morning|noon|evening)\b`),
-	AsksHowMuch: regexp.MustCompile(`\d[\d,]*\s?(円|えん|万|まん|千|ドル|どる|人|にん|個|こ|枚|まい|本|回|かい|杯|泊|yen|dollars?|usd|people|persons?|k\b)|[¥$€£]\s?\d|[一二三四五六七八九十百千]+(円|万|人)|千円|万円`),
+	AsksHowMuch: regexp.MustCompile(`\d[\d,]*\s?(円|えん|万|まん|千|ドル|どる|人|にん|個|こ|枚|まい|本|回|かい|杯|泊|時間|じかん|分|ふん|ぷん|yen|dollars?|usd|people|persons?|k\b)|[¥$€£]\s?\d|[一二三四五六七八九十百千]+(円|万|人)|千円|万円`),
 	AsksWhere: regexp.MustCompile(`駅|えき|店|屋|公園|ホテル|旅館|空港|病院|館|センター|パーク|モール|ビル|カフェ|レストラン|スーパー|会場|学校|大学|改札|神社|寺|城|港|前で|の近く|` +
 		`\b(station|park|hotel|restaurant|cafe|café|shop|store|mall|airport|street|avenue|building|center|centre|place|near|downtown|beach|museum)\b`),
 	AsksWho: regexp.MustCompile(`さん|くん|君|ちゃん|先生|先輩|様|\b(mr|mrs|ms|dr)\b`),
@@ -38,13 +39,39 @@ var carriers = map[Asks]*regexp.Regexp{
 // chat's senders, compared as whole words, any letter case). Always false
 // for what, yes/no and other questions.
 func Carries(asks Asks, text string, names []string) bool {
+	return carries(asks, text, names, nil)
+}
+
+// CarriedBy reports whether text carries what q asks for (Carries with
+// q.Asks) beyond what q itself states: for a when or how-much question, a
+// date, time or amount that q's own text holds (the same match of the
+// pattern, after NFKC and lower-casing) does not count. In 「歯医者 2日から
+// 何日にずらした」 the line 「はいしゃ、2日むりになった」 repeats the question's
+// 2日 and carries nothing; 「4日(金)の19時にへんこうした」 carries 4日 and 19時.
+// A place word or a name the question holds still counts: it says what
+// kind of thing a line names, not which one.
+func (q Question) CarriedBy(text string, names []string) bool {
+	var stated map[string]bool
+	if q.Asks == AsksWhen || q.Asks == AsksHowMuch {
+		stated = map[string]bool{}
+		for _, m := range carriers[q.Asks].FindAllString(strings.ToLower(norm.NFKC.String(q.Text)), -1) {
+			stated[m] = true
+		}
+	}
+	return carries(q.Asks, text, names, stated)
+}
+
+// carries is Carries with the pattern's matches in stated not counted.
+func carries(asks Asks, text string, names []string, stated map[string]bool) bool {
 	re, ok := carriers[asks]
 	if !ok {
 		return false
 	}
 	s := strings.ToLower(norm.NFKC.String(text))
-	if re.MatchString(s) {
-		return true
+	for _, m := range re.FindAllString(s, -1) {
+		if !stated[m] {
+			return true
+		}
 	}
 	if asks == AsksWho {
 		words := map[string]bool{}

@@ -247,7 +247,8 @@ type Result struct {
 	Replies []int
 	// Carriers are indices into Messages of the messages within
 	// ReplyReach of a matched one that carry what the question asks for
-	// (Carries: a time for "when", an amount for "how much", …).
+	// (Question.CarriedBy: a time for "when", an amount for "how much", …,
+	// not counting one the question itself states).
 	Carriers []int
 	// Asks is what the question asks for (ParseQuestion).
 	Asks    Asks
@@ -426,7 +427,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 					res.Matched = append(res.Matched, i)
 				}
 			}
-			res.Replies, res.Carriers = answerLines(res.Messages, res.Matched, pq.Asks)
+			res.Replies, res.Carriers = answerLines(res.Messages, res.Matched, pq)
 			if len(res.Matched) > 0 {
 				next, err := m.next(c.Source, last)
 				if err != nil {
@@ -503,9 +504,10 @@ const ReplyReach = 3
 
 // answerLines returns, for the messages msgs of a window with matched ones
 // at indices matched, the replies to them and the messages near them that
-// carry what asks asks for (see Result.Replies and Result.Carriers), each
-// ascending and without the matched ones.
-func answerLines(msgs []Message, matched []int, asks Asks) (replies, carriers []int) {
+// carry what q asks for beyond what it states (Question.CarriedBy; see
+// Result.Replies and Result.Carriers), each ascending and without the
+// matched ones.
+func answerLines(msgs []Message, matched []int, q Question) (replies, carriers []int) {
 	isMatched := map[int]bool{}
 	for _, i := range matched {
 		isMatched[i] = true
@@ -525,7 +527,7 @@ func answerLines(msgs []Message, matched []int, asks Asks) (replies, carriers []
 			}
 		}
 		for j := max(0, i-ReplyReach); j <= min(len(msgs)-1, i+ReplyReach); j++ {
-			if !isMatched[j] && Carries(asks, msgs[j].Text, senders) {
+			if !isMatched[j] && q.CarriedBy(msgs[j].Text, senders) {
 				carry[j] = true
 			}
 		}

@@ -36,21 +36,50 @@ type Question struct {
 }
 
 // questionWord is one question word and what it asks for. Japanese words
-// are matched anywhere in the question (not before か or も, which make them
-// indefinite: いつも, どこか, 何か); English words as whole words.
+// are matched anywhere in the question, except before the か or も that
+// makes them indefinite (いつも, どこか, 何か; see indefinite); English words
+// as whole words.
 type questionWord struct {
 	word string
 	asks Asks
 }
 
-// jaQuestionWords are the Japanese interrogatives, longest first within a
-// shared prefix so 何時 is read before 何.
+// jaQuestionWords are the Japanese interrogatives, in kanji and in kana,
+// longest first within a shared prefix so 何時間 is read before 何時 and
+// 何時 before 何. A count of hours or minutes (何時間, 何分) asks how much.
+// なんかい and なんこ are left out in kana: なんか (“something”, “like”)
+// opens too many chat lines (なんかいい店ある？).
 var jaQuestionWords = []questionWord{
-	{"何曜日", AsksWhen}, {"何時", AsksWhen}, {"何日", AsksWhen}, {"何月", AsksWhen}, {"いつ", AsksWhen},
-	{"いくら", AsksHowMuch}, {"何円", AsksHowMuch}, {"何人", AsksHowMuch}, {"何個", AsksHowMuch}, {"いくつ", AsksHowMuch}, {"何回", AsksHowMuch},
+	{"何時間", AsksHowMuch}, {"なんじかん", AsksHowMuch}, {"何分", AsksHowMuch}, {"なんぷん", AsksHowMuch},
+	{"何曜日", AsksWhen}, {"なんようび", AsksWhen}, {"何曜", AsksWhen},
+	{"何時", AsksWhen}, {"なんじ", AsksWhen}, {"何日", AsksWhen}, {"なんにち", AsksWhen}, {"何月", AsksWhen}, {"なんがつ", AsksWhen}, {"いつ", AsksWhen},
+	{"いくら", AsksHowMuch}, {"何円", AsksHowMuch}, {"なんえん", AsksHowMuch}, {"何人", AsksHowMuch}, {"なんにん", AsksHowMuch},
+	{"何個", AsksHowMuch}, {"いくつ", AsksHowMuch}, {"何回", AsksHowMuch},
 	{"どこ", AsksWhere}, {"どちら", AsksWhere},
 	{"だれ", AsksWho}, {"誰", AsksWho},
 	{"どんな", AsksWhat}, {"どれ", AsksWhat}, {"どの", AsksWhat}, {"どっち", AsksWhat}, {"なに", AsksWhat}, {"なん", AsksWhat}, {"何", AsksWhat},
+}
+
+// indefinite reports whether rest, the question after a Japanese
+// interrogative, opens with the も or か that makes it indefinite (いつも,
+// どこか, 何か, いくらか). The か of から (いつから, どこから), of かかる
+// (いくらかかった) and a closing か or かな (いつか？ as "when?") leave it a
+// question.
+func indefinite(rest string) bool {
+	if strings.HasPrefix(rest, "も") {
+		return true
+	}
+	after, ok := strings.CutPrefix(rest, "か")
+	if !ok {
+		return false
+	}
+	after = strings.TrimLeft(after, " ?!。.、,")
+	for _, p := range []string{"ら", "かる", "かり", "かっ", "かれ", "かろ"} {
+		if strings.HasPrefix(after, p) {
+			return false
+		}
+	}
+	return after != "" && after != "な"
 }
 
 // jaQuestionEndings are the endings of a Japanese question that carry no
@@ -142,7 +171,7 @@ func ParseQuestion(text string) Question {
 			i += from
 			j := i + len(w.word)
 			from = j
-			if next := string(b[j:]); strings.HasPrefix(next, "か") || strings.HasPrefix(next, "も") {
+			if indefinite(string(b[j:])) {
 				continue
 			}
 			if q.Asks == AsksOther || q.Asks == AsksYesNo || q.Asks == AsksWhat && w.asks != AsksWhat {
@@ -156,6 +185,27 @@ func ParseQuestion(text string) Question {
 		q.Content = text
 	}
 	return q
+}
+
+// statementEndings are the question endings that end a statement as often
+// as a question: 「無理でした」, 「3,300円だった」, 「これは」.
+var statementEndings = map[string]bool{"だった": true, "でした": true, "は": true}
+
+// Asking reports whether q's text asks something: it holds a question
+// word, opens as an English yes/no question (did, is, …) or ends as only a
+// question ends (だっけ, ですか, かな, か, の, …); だった, でした and は,
+// stripped from a question all the same, end statements as often and do
+// not count. A question mark is not looked at.
+func (q Question) Asking() bool {
+	if q.Asks != AsksOther {
+		return true
+	}
+	for _, w := range q.Words {
+		if !statementEndings[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // setAsks records what the question asks for: the first question word

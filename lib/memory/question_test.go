@@ -25,6 +25,17 @@ func TestParseQuestion(t *testing.T) {
 		// indefinite, not interrogative: いつも, 何か
 		{"いつもの店", "いつもの店", memory.AsksOther, nil},
 		{"何か買った?", "何か買った?", memory.AsksOther, nil},
+		{"どこかで会った", "どこかで会った", memory.AsksOther, nil},
+		{"いくらか払う", "いくらか払う", memory.AsksOther, nil},
+		// the か of から and かかる is no indefinite か
+		{"二次会 何時から", "二次会 から", memory.AsksWhen, []string{"何時"}},
+		{"いつから", "から", memory.AsksWhen, []string{"いつ"}},
+		{"景品ぜんぶでいくらかかった", "景品ぜんぶで かかった", memory.AsksHowMuch, []string{"いくら"}},
+		// kana spellings ask what their kanji ask; a count of hours asks how much
+		{"送別会 なんじから", "送別会 から", memory.AsksWhen, []string{"なんじ"}},
+		{"のみほうだい 何時間", "のみほうだい", memory.AsksHowMuch, []string{"何時間"}},
+		{"なんにん来る", "来る", memory.AsksHowMuch, []string{"なんにん"}},
+		{"なんかいい店ある", "なんかいい店ある", memory.AsksOther, nil},
 		{"how much is the membership fee", "is the membership fee", memory.AsksHowMuch, []string{"how", "much"}},
 		{"Where are we having lunch with Ken?", "are we having lunch with Ken?", memory.AsksWhere, []string{"Where"}},
 		{"what time does practice start", "does practice start", memory.AsksWhen, []string{"what", "time"}},
@@ -61,6 +72,31 @@ func TestParseQuestion(t *testing.T) {
 	}
 }
 
+// TestAsking: a question word or an ending only a question has asks; だった,
+// でした and は end statements as often.
+func TestAsking(t *testing.T) {
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{"集合何時", true},
+		{"明日だっけ", true},
+		{"行きますか", true},
+		{"明日行くの", true},
+		{"did you book it", true},
+		{"30人は無理でした", false},
+		{"ロクシタンのハンドクリーム 3,300円だった", false},
+		{"今日は", false},
+		{"何か買った", false},
+		{"Booked it", false},
+	}
+	for _, c := range cases {
+		if got := memory.ParseQuestion(c.text).Asking(); got != c.want {
+			t.Errorf("ParseQuestion(%q).Asking() = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
 func TestCarries(t *testing.T) {
 	cases := []struct {
 		asks  memory.Asks
@@ -79,6 +115,8 @@ func TestCarries(t *testing.T) {
 		{memory.AsksHowMuch, "$20 each", nil, true},
 		{memory.AsksHowMuch, "パンケーキ 1800えん", nil, true},
 		{memory.AsksHowMuch, "2まいかった", nil, true},
+		{memory.AsksHowMuch, "飲み放題は2時間", nil, true},
+		{memory.AsksHowMuch, "あと90分", nil, true},
 		{memory.AsksHowMuch, "高かった", nil, false},
 		{memory.AsksWhere, "昭島のモリパーク", nil, true},
 		{memory.AsksWhere, "Soba place Matsuya near Kanda station", nil, true},
@@ -95,6 +133,32 @@ func TestCarries(t *testing.T) {
 	for _, c := range cases {
 		if got := memory.Carries(c.asks, c.text, c.names); got != c.want {
 			t.Errorf("Carries(%q, %q, %q) = %v, want %v", c.asks, c.text, c.names, got, c.want)
+		}
+	}
+}
+
+// TestCarriedBy: a date, time or amount the question itself states is not
+// what it asks for; a place word it holds still is.
+func TestCarriedBy(t *testing.T) {
+	cases := []struct {
+		question, text string
+		want           bool
+	}{
+		{"歯医者 2日から何日にずらしたんだっけ", "はいしゃ、しごとで2日むりになった", false},
+		{"歯医者 2日から何日にずらしたんだっけ", "4日(金)の19時にへんこうした", true},
+		{"12日の集合は何時", "12日ね", false},
+		{"12日の集合は何時", "2日ね", true}, // 2日 is no match the question states
+		{"12日の集合は何時", "１２日の１０時", true},
+		{"3人でいくら", "3人で行く", false},
+		{"3人でいくら", "3人で9,000円", true},
+		{"when did we move it from March 3", "moved it from march 3", false},
+		{"when did we move it from March 3", "moved to friday", true},
+		{"駅前のカフェどこ", "駅前のカフェ", true},
+		{"集合 いつ？", "集合は10時半で", true},
+	}
+	for _, c := range cases {
+		if got := memory.ParseQuestion(c.question).CarriedBy(c.text, nil); got != c.want {
+			t.Errorf("ParseQuestion(%q).CarriedBy(%q) = %v, want %v", c.question, c.text, got, c.want)
 		}
 	}
 }
