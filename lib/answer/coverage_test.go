@@ -123,50 +123,44 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 	}
 }
 
-// TestCoverageSkipsTheQuestionsOwnDate: the matched line repeats the date
-// the question states (2日); the line that gives the new one (4日, 19時)
-// is quoted beside it.
-func TestCoverageSkipsTheQuestionsOwnDate(t *testing.T) {
+// TestCoverageLineChoiceReadsTheQuestion: a line that only repeats the date
+// the question states (2日) carries nothing it asks for, and the line with
+// the new one (4日, 19時) is quoted beside it; a line ending in でした
+// states something, and is the reply quoted rather than skipped as a
+// question.
+func TestCoverageLineChoiceReadsTheQuestion(t *testing.T) {
 	at := time.Date(2026, 8, 31, 22, 30, 0, 0, time.UTC)
-	chat := memory.Result{ChunkID: "w", Messages: []memory.Message{
-		{ID: "a", Sender: "ゆうた", Text: "はいしゃ、しごとで2日むりになった", At: at},
-		{ID: "b", Sender: "みさき", Text: "えーそうなんだ", At: at},
-		{ID: "c", Sender: "ゆうた", Text: "4日(金)の19時にへんこうした", At: at},
-	}}
+	cases := []struct {
+		name, question string
+		texts          [3][2]string // sender, text of messages a, b, c
+		want           string
+		cites          []string
+	}{
+		{"the question's own date", "歯医者 2日から何日にずらしたんだっけ",
+			[3][2]string{{"ゆうた", "はいしゃ、しごとで2日むりになった"}, {"みさき", "えーそうなんだ"}, {"ゆうた", "4日(金)の19時にへんこうした"}},
+			"ゆうた（2026年8月31日）：「4日(金)の19時にへんこうした」 [1]", []string{"a", "c"}},
+		{"a statement ending in でした", "バルソーレにならなかったのなんで",
+			[3][2]string{{"中村", "バル・ソーレが多かったので電話してみます"}, {"中村", "バル・ソーレ、金曜は貸切20人までだそうです…30人は無理でした"}, {"田中", "えーざんねん"}},
+			"中村（2026年8月31日）：「バル・ソーレ、金曜は貸切20人までだそうです…30人は無理でした」 [1]", []string{"a", "b"}},
+	}
 	ex, err := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ex.Answer(context.Background(), "歯医者 2日から何日にずらしたんだっけ", []memory.Result{chat})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const want = "ゆうた（2026年8月31日）：「4日(金)の19時にへんこうした」 [1]"
-	if a.Text != want || len(a.Citations) != 1 || !slices.Equal(a.Citations[0].MessageIDs, []string{"a", "c"}) {
-		t.Errorf("%q citing %+v, want %q citing [a c]", a.Text, a.Citations, want)
-	}
-}
-
-// TestCoverageStatementEndingIsNoQuestion: a line ending in でした states
-// something; it is the reply quoted, not skipped as a question.
-func TestCoverageStatementEndingIsNoQuestion(t *testing.T) {
-	at := time.Date(2026, 10, 23, 18, 10, 0, 0, time.UTC)
-	chat := memory.Result{ChunkID: "w", Messages: []memory.Message{
-		{ID: "a", Sender: "中村", Text: "バル・ソーレが多かったので電話してみます", At: at},
-		{ID: "b", Sender: "中村", Text: "バル・ソーレ、金曜は貸切20人までだそうです…30人は無理でした", At: at},
-		{ID: "c", Sender: "田中", Text: "えーざんねん", At: at},
-	}}
-	ex, err := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := ex.Answer(context.Background(), "バルソーレにならなかったのなんで", []memory.Result{chat})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const want = "中村（2026年10月23日）：「バル・ソーレ、金曜は貸切20人までだそうです…30人は無理でした」 [1]"
-	if a.Text != want || len(a.Citations) != 1 || !slices.Equal(a.Citations[0].MessageIDs, []string{"a", "b"}) {
-		t.Errorf("%q citing %+v, want %q citing [a b]", a.Text, a.Citations, want)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			chat := memory.Result{ChunkID: "w"}
+			for k, m := range c.texts {
+				chat.Messages = append(chat.Messages, memory.Message{ID: string(rune('a' + k)), Sender: m[0], Text: m[1], At: at})
+			}
+			a, err := ex.Answer(context.Background(), c.question, []memory.Result{chat})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Text != c.want || len(a.Citations) != 1 || !slices.Equal(a.Citations[0].MessageIDs, c.cites) {
+				t.Errorf("%q citing %+v, want %q citing %v", a.Text, a.Citations, c.want, c.cites)
+			}
+		})
 	}
 }
 
