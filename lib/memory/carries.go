@@ -45,20 +45,14 @@ func Carries(asks Asks, text string, names []string) bool {
 // CarriedBy reports whether text carries what q asks for (Carries with
 // q.Asks) beyond what q itself states: for a when or how-much question, a
 // date, time or amount that q's own text holds (the same match of the
-// pattern, after NFKC and lower-casing) does not count. In 「歯医者 2日から
-// 何日にずらした」 the line 「はいしゃ、2日むりになった」 repeats the question's
-// 2日 and carries nothing; 「4日(金)の19時にへんこうした」 carries 4日 and 19時.
-// A place word or a name the question holds still counts: it says what
-// kind of thing a line names, not which one.
+// pattern, after NFKC and lower-casing; read once, by ParseQuestion) does
+// not count. In 「歯医者 2日から何日にずらした」 the line 「はいしゃ、2日むりに
+// なった」 repeats the question's 2日 and carries nothing; 「4日(金)の19時に
+// へんこうした」 carries 4日 and 19時. A place word or a name the question
+// holds still counts: it says what kind of thing a line names, not which
+// one.
 func (q Question) CarriedBy(text string, names []string) bool {
-	var stated map[string]bool
-	if q.Asks == AsksWhen || q.Asks == AsksHowMuch {
-		stated = map[string]bool{}
-		for _, m := range carriers[q.Asks].FindAllString(strings.ToLower(norm.NFKC.String(q.Text)), -1) {
-			stated[m] = true
-		}
-	}
-	return carries(q.Asks, text, names, stated)
+	return carries(q.Asks, text, names, q.stated)
 }
 
 // carries is Carries with the pattern's matches in stated not counted.

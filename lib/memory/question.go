@@ -33,6 +33,10 @@ type Question struct {
 	Asks    Asks
 	// Words are the question words taken out, as typed, in order.
 	Words []string
+	// stated are the dates, times or amounts of the kind a when or
+	// how-much question asks for that its own text holds, as the carrier
+	// pattern matches them (CarriedBy); nil for other questions.
+	stated map[string]bool
 }
 
 // questionWord is one question word and what it asks for. Japanese words
@@ -178,6 +182,12 @@ func ParseQuestion(text string) Question {
 				q.Asks = w.asks
 			}
 			blank(i, j)
+		}
+	}
+	if q.Asks == AsksWhen || q.Asks == AsksHowMuch {
+		q.stated = map[string]bool{}
+		for _, m := range carriers[q.Asks].FindAllString(strings.ToLower(s), -1) {
+			q.stated[m] = true
 		}
 	}
 	q.Content = string(b)
