@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/linemem/linemem/lib/analyzers"
+	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/experiment"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/tokenize"
@@ -198,7 +200,7 @@ func init() {
 	register(&command{
 		name:    "analyzers everyday",
 		summary: "the everyday search and ask on data folders: answer line shown first, answerable and unanswerable questions flagged, ask quoting the answer line, Recall@5 and Success@1, with intervals",
-		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--at T] [--passage-weights LIST] [--choose-threshold]
+		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--at T] [--passage-weights LIST] [--bm25 LIST] [--choose-threshold]
 
 Each DIR is a data folder as ` + "`analyzers compare`" + ` reads it, with evidence.jsonl
 naming the answer messages (role answer); noanswer.jsonl and
@@ -212,7 +214,8 @@ answer line shown in the first result, answerable questions flagged (confidence
 below --at, default the everyday threshold), unanswerable questions flagged,
 ask quoting the answer line, Recall@5 and Success@1, each with a 95%
 bootstrap interval. --passage-weights prints one table per weight λ of the
-best-passage ranking; --choose-threshold adds the error rates of every set
+best-passage ranking, --bm25 one per pair of BM25 parameters k1:b (default:
+the everyday search's, spec §9's 1.2:0.75); --choose-threshold adds the error rates of every set
 and the highest threshold that flags at most 15% of the answerable
 questions of every set.`,
 		run: runAnalyzersEveryday,
@@ -225,6 +228,7 @@ func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 	corpora := addCorpusFlag(fset, "row")
 	at := addThresholdFlag(fset, "confidence threshold `T` below which a search is flagged")
 	weights := fset.Float64Slice("passage-weights", nil, "best-passage weights `LIST` (λ, comma-separated) to measure; default: the everyday one")
+	params := fset.StringSlice("bm25", nil, "BM25 parameters `LIST` (k1:b pairs, comma-separated) to measure; default: the everyday ones")
 	choose := fset.Bool("choose-threshold", false, "also print the abstention error rates and the threshold that minimises their pooled mean")
 	boot := addBootstrapFlags(fset)
 	if err := parseFlagsOnly(fset, args); err != nil {
@@ -247,34 +251,73 @@ func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 			return fmt.Errorf("%w: --passage-weights: %v is not in [0, 1]", errUsage, l)
 		}
 	}
-	for i, l := range lambdas {
-		var runs []*analyzers.EverydayRun
-		var sets []analyzers.Confidences
-		for _, f := range folders {
-			opts := analyzers.EverydayOptions{PassageWeight: l}
-			if l == 0 {
-				opts.PassageWeight = -1
-			}
-			run, err := analyzers.MeasureEveryday(f.name, f.dir, opts)
+	bm25s := []bm25.Params{memory.DefaultBM25()}
+	if len(*params) > 0 {
+		bm25s = bm25s[:0]
+		for _, s := range *params {
+			p, err := parseBM25Params(s)
 			if err != nil {
+				return fmt.Errorf("%w: --bm25: %v", errUsage, err)
+			}
+			bm25s = append(bm25s, p)
+		}
+	}
+	first := true
+	for _, l := range lambdas {
+		for _, p := range bm25s {
+			if err := everydayTable(env, folders, l, p, *at, *choose, proto, first); err != nil {
 				return err
 			}
-			runs = append(runs, run)
-			sets = append(sets, run.Confidences()...)
+			first = false
 		}
-		if i > 0 {
-			fmt.Fprintln(env.stdout)
+	}
+	return nil
+}
+
+// parseBM25Params reads "k1:b", k1 ≥ 0 and b in [0, 1].
+func parseBM25Params(s string) (bm25.Params, error) {
+	k, b, ok := strings.Cut(s, ":")
+	if !ok {
+		return bm25.Params{}, fmt.Errorf("%q is not k1:b (as in 1.2:0.75)", s)
+	}
+	k1, err1 := strconv.ParseFloat(strings.TrimSpace(k), 64)
+	bv, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if err1 != nil || err2 != nil || !(k1 >= 0) || !(bv >= 0 && bv <= 1) {
+		return bm25.Params{}, fmt.Errorf("%q: k1 must be a number ≥ 0 and b a number in [0, 1]", s)
+	}
+	return bm25.Params{K1: k1, B: bv}, nil
+}
+
+// everydayTable measures the folders with best-passage weight l and BM25
+// parameters p and prints their table (and the threshold choice when
+// choose), after a blank line unless first.
+func everydayTable(env *environment, folders []corpusFolder, l float64, p bm25.Params, at float64, choose bool, proto experiment.Protocol, first bool) error {
+	var runs []*analyzers.EverydayRun
+	var sets []analyzers.Confidences
+	for _, f := range folders {
+		opts := analyzers.EverydayOptions{PassageWeight: l, BM25: p}
+		if l == 0 {
+			opts.PassageWeight = -1
 		}
-		rt := analyzers.EverydayReport(runs, *at, proto.B, proto.Seed)
-		rt.Notes = append(rt.Notes, fmt.Sprintf("Best-passage weight λ = %g.", l))
-		if err := rt.WriteMarkdown(env.stdout); err != nil {
+		run, err := analyzers.MeasureEveryday(f.name, f.dir, opts)
+		if err != nil {
 			return err
 		}
-		if *choose {
-			fmt.Fprintln(env.stdout)
-			if err := analyzers.AbstainReport(sets, analyzers.ChooseThresholdWithin(sets, analyzers.MaxFalseAbstain), *at).WriteMarkdown(env.stdout); err != nil {
-				return err
-			}
+		runs = append(runs, run)
+		sets = append(sets, run.Confidences()...)
+	}
+	if !first {
+		fmt.Fprintln(env.stdout)
+	}
+	rt := analyzers.EverydayReport(runs, at, proto.B, proto.Seed)
+	rt.Notes = append(rt.Notes, fmt.Sprintf("Best-passage weight λ = %g; BM25 %v.", l, p))
+	if err := rt.WriteMarkdown(env.stdout); err != nil {
+		return err
+	}
+	if choose {
+		fmt.Fprintln(env.stdout)
+		if err := analyzers.AbstainReport(sets, analyzers.ChooseThresholdWithin(sets, analyzers.MaxFalseAbstain), at).WriteMarkdown(env.stdout); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/linemem/linemem/lib/answer"
+	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/bootstrap"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/gold"
@@ -54,6 +55,8 @@ type EverydayRun struct {
 type EverydayOptions struct {
 	// PassageWeight is memory.Options.PassageWeight (0: the default).
 	PassageWeight float64
+	// BM25 is memory.Options.BM25 (zero: the default).
+	BM25 bm25.Params
 	// Work is the folder of the temporary databases; "" = os.TempDir().
 	Work string
 }
@@ -268,7 +271,7 @@ func openFolderDB(path string, inputs []ingest.Input, without string, summaries 
 			return nil, nil, err
 		}
 	}
-	m, err := memory.Open(st, memory.Options{PassageWeight: opts.PassageWeight})
+	m, err := memory.Open(st, memory.Options{PassageWeight: opts.PassageWeight, BM25: opts.BM25})
 	if err != nil {
 		st.Close()
 		return nil, nil, err

@@ -4,10 +4,12 @@
 //
 //	IDF(t)      = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
 //	score(q, d) = Σ over query tokens t, repeats included,
-//	              IDF(t) · f(t,d)·(K1 + 1) / (f(t,d) + K1·(1 − B + B·|d|/avgdl))
+//	              IDF(t) · f(t,d)·(k1 + 1) / (f(t,d) + k1·(1 − b + b·|d|/avgdl))
 //
 // where N is the number of documents, df(t) the number containing t, f(t,d)
 // the count of t in d, |d| the token count of d and avgdl the mean |d|.
+// k1 and b are spec §9's K1 and B unless an index is built or opened with
+// other Params (NewWith, OpenWith), as the everyday search measures others.
 // Only documents holding at least one query token are returned, ordered by
 // score desc, then StartAt desc, then ID desc (byte order). A query without
 // tokens returns nothing.
@@ -16,6 +18,7 @@ package bm25
 import (
 	"cmp"
 	"container/heap"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -35,6 +38,27 @@ const (
 	B = 0.75
 )
 
+// Params are BM25's two free parameters, k1 and b of the score above.
+type Params struct {
+	K1 float64 // ≥ 0: the saturation of term frequency
+	B  float64 // in [0, 1]: the strength of length normalisation
+}
+
+// SpecParams returns spec §9's parameters, K1 and B: those of the paper's
+// protocol and of New and Open.
+func SpecParams() Params { return Params{K1: K1, B: B} }
+
+// String returns "k1 = K1, b = B".
+func (p Params) String() string { return fmt.Sprintf("k1 = %g, b = %g", p.K1, p.B) }
+
+// check panics when p is out of range: a caller's mistake, as parameters
+// are constants or parsed and checked by the caller.
+func (p Params) check() {
+	if !(p.K1 >= 0) || !(p.B >= 0 && p.B <= 1) {
+		panic(fmt.Sprintf("bm25: parameters out of range: %v", p))
+	}
+}
+
 // Doc is one indexed document.
 type Doc struct {
 	ID      string // chunk ID, the final tie-break
@@ -51,9 +75,10 @@ type posting struct {
 // Index is an immutable BM25 index, safe for concurrent searches.
 type Index struct {
 	tok      tokenize.Tokenizer
+	params   Params
 	docs     []Doc
 	lengths  []int32   // |d|
-	lenNorm  []float64 // K1·(1 − B + B·|d|/avgdl)
+	lenNorm  []float64 // k1·(1 − b + b·|d|/avgdl)
 	avgdl    float64
 	terms    map[string]int32
 	postings [][]posting // by term ID, ascending doc
@@ -75,14 +100,23 @@ func (ix *Index) postingsOf(term string) []posting {
 	return ix.postings[id]
 }
 
-// New tokenizes docs with tok and indexes them. Tokenization runs on all
-// cores; the index is the same whatever the number of cores. Duplicate IDs
-// are not checked: the caller's IDs are used as given.
+// New tokenizes docs with tok and indexes them, scored with spec §9's
+// parameters. Tokenization runs on all cores; the index is the same
+// whatever the number of cores. Duplicate IDs are not checked: the caller's
+// IDs are used as given.
 func New(docs []Doc, tok tokenize.Tokenizer) *Index {
+	return NewWith(docs, tok, SpecParams())
+}
+
+// NewWith is New scored with parameters p. It panics when p.K1 < 0 or p.B
+// is outside [0, 1].
+func NewWith(docs []Doc, tok tokenize.Tokenizer, p Params) *Index {
+	p.check()
 	docs = slices.Clone(docs)
 	counts, dicts := countTerms(docs, tok)
 	ix := &Index{
 		tok:     tok,
+		params:  p,
 		docs:    docs,
 		lengths: make([]int32, len(docs)),
 		lenNorm: make([]float64, len(docs)),
@@ -153,7 +187,7 @@ func (ix *Index) setLenNorm() {
 		if ix.avgdl > 0 {
 			ratio = float64(n) / ix.avgdl
 		}
-		ix.lenNorm[d] = K1 * (1 - B + B*ratio)
+		ix.lenNorm[d] = ix.params.K1 * (1 - ix.params.B + ix.params.B*ratio)
 	}
 }
 
@@ -231,6 +265,9 @@ func (ix *Index) Len() int { return len(ix.docs) }
 // AvgDocLen returns avgdl, the mean token count (0 for an empty index).
 func (ix *Index) AvgDocLen() float64 { return ix.avgdl }
 
+// Params returns the parameters the index scores with.
+func (ix *Index) Params() Params { return ix.params }
+
 // Tokenizer returns the tokenizer used for documents and queries.
 func (ix *Index) Tokenizer() tokenize.Tokenizer { return ix.tok }
 
@@ -245,9 +282,9 @@ func IDF(n, df int) float64 {
 }
 
 // termScore is one query token's contribution to a document's score.
-func termScore(idf float64, tf int32, lenNorm float64) float64 {
+func (ix *Index) termScore(idf float64, tf int32, lenNorm float64) float64 {
 	f := float64(tf)
-	return idf * f * (K1 + 1) / (f + lenNorm)
+	return idf * f * (ix.params.K1 + 1) / (f + lenNorm)
 }
 
 // Search returns the k best documents for query (all matching documents when
@@ -284,7 +321,7 @@ func (ix *Index) Search(query string, k int) []ranking.Hit {
 			if scores[p.doc] == 0 {
 				touched = append(touched, p.doc)
 			}
-			scores[p.doc] += termScore(idf, p.tf, ix.lenNorm[p.doc])
+			scores[p.doc] += ix.termScore(idf, p.tf, ix.lenNorm[p.doc])
 		}
 	}
 	if len(touched) == 0 {

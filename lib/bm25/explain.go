@@ -15,7 +15,7 @@ type Explanation = ranking.Explanation
 // Explain breaks the score of document docID for query into one child per
 // query token (repeats included, in query order). Each child is
 // IDF · tf-factor with children IDF (with N and df), the term frequency
-// f(t,d) and the length norm K1·(1 − B + B·|d|/avgdl). A token absent from
+// f(t,d) and the length norm k1·(1 − b + b·|d|/avgdl). A token absent from
 // the index or the document contributes 0 and says so. The root's Value equals
 // the score Search reports. An unknown docID gives a root with Value 0 and a
 // message saying the document is not indexed.
@@ -60,13 +60,13 @@ func (ix *Index) explainTerm(term string, d int32) ranking.Explanation {
 	norm := ix.lenNorm[d]
 	f := float64(tf)
 	return ranking.Explanation{
-		Value:   termScore(idf, tf, norm),
+		Value:   ix.termScore(idf, tf, norm),
 		Message: fmt.Sprintf("term %q: IDF · f·(K1+1)/(f + length norm)", term),
 		Children: []ranking.Explanation{
 			{Value: idf, Message: fmt.Sprintf("IDF = ln(1 + (N − df + 0.5)/(df + 0.5)), N = %d, df = %d", n, df)},
 			{Value: f, Message: "f(t,d), occurrences in the document"},
-			{Value: norm, Message: fmt.Sprintf("length norm = K1·(1 − B + B·|d|/avgdl), K1 = %g, B = %g, |d| = %d, avgdl = %.4f", K1, B, ix.lengths[d], ix.avgdl)},
-			{Value: f * (K1 + 1) / (f + norm), Message: "tf factor = f·(K1+1)/(f + length norm)"},
+			{Value: norm, Message: fmt.Sprintf("length norm = K1·(1 − B + B·|d|/avgdl), K1 = %g, B = %g, |d| = %d, avgdl = %.4f", ix.params.K1, ix.params.B, ix.lengths[d], ix.avgdl)},
+			{Value: f * (ix.params.K1 + 1) / (f + norm), Message: "tf factor = f·(K1+1)/(f + length norm)"},
 		},
 	}
 }

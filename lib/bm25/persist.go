@@ -131,6 +131,14 @@ func Read(r io.Reader, tok tokenize.Tokenizer) (*Index, error) {
 // posting naming no document or with tf ≤ 0) or foreign is an error, so an
 // index that opens never panics or reads outside data.
 func Open(data []byte, tok tokenize.Tokenizer) (*Index, error) {
+	return OpenWith(data, tok, SpecParams())
+}
+
+// OpenWith is Open scored with params (a file holds no parameters: the
+// length norms are computed on opening). It panics when params.K1 < 0 or
+// params.B is outside [0, 1].
+func OpenWith(data []byte, tok tokenize.Tokenizer, params Params) (*Index, error) {
+	params.check()
 	f, body, err := layout.OpenSealed(data)
 	if err != nil {
 		return nil, err
@@ -169,7 +177,7 @@ func Open(data []byte, tok tokenize.Tokenizer) (*Index, error) {
 	if !ascending(docOff, false) || !ascending(termOff, true) || !ascending(postOff, true) {
 		return nil, errors.New("bm25: damaged index file (offsets)")
 	}
-	ix := &Index{tok: tok, docs: make([]Doc, n), lengths: make([]int32, n), lenNorm: make([]float64, n)}
+	ix := &Index{tok: tok, params: params, docs: make([]Doc, n), lengths: make([]int32, n), lenNorm: make([]float64, n)}
 	strs := string(body[docAt : docAt+docLen])
 	total := 0
 	for i := range n {

@@ -2,16 +2,20 @@ package memory_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chunking"
 	"github.com/linemem/linemem/lib/ingest"
 	"github.com/linemem/linemem/lib/memory"
 	"github.com/linemem/linemem/lib/questions"
 	"github.com/linemem/linemem/lib/store"
+	"github.com/linemem/linemem/lib/tokenize"
 )
 
 // ingestDir ingests every LINE export under dir into st.
@@ -97,5 +101,43 @@ func TestDefaultStableWhenAChatHasNoSummary(t *testing.T) {
 		if !slices.Equal(got[i], want[i]) {
 			t.Errorf("%s %q: ranking of the summarised chunks changed:\n got %v\nwant %v", q.QID, q.Question, got[i], want[i])
 		}
+	}
+}
+
+// TestBM25ParamsFollowTheTokenizer checks that an everyday memory scores
+// with DefaultBM25, or Options.BM25 when given, and a memory under the
+// paper's tokenizer (as `reproduce` opens one) with spec §9's parameters,
+// as the score explanation of the first result states them.
+func TestBM25ParamsFollowTheTokenizer(t *testing.T) {
+	st := mixedStore(t)
+	other := bm25.Params{K1: 1.5, B: 0.3}
+	for _, c := range []struct {
+		name string
+		opts memory.Options
+		want bm25.Params
+	}{
+		{"everyday default", memory.Options{}, memory.DefaultBM25()},
+		{"everyday, given", memory.Options{BM25: other}, other},
+		{"paper tokenizer", memory.Options{Tokenizer: tokenize.Default}, bm25.SpecParams()},
+		{"paper tokenizer, given", memory.Options{Tokenizer: tokenize.Default, BM25: other}, bm25.SpecParams()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := memory.Open(st, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := m.Search(context.Background(), memory.Query{Text: "沖縄 ホテル", K: 1})
+			if err != nil || len(resp.Results) == 0 {
+				t.Fatalf("search: %v, %d results", err, len(resp.Results))
+			}
+			e, ok, err := m.Explain("沖縄 ホテル", resp.Results[0].ChunkID)
+			if err != nil || !ok {
+				t.Fatalf("explain: %v, %v", ok, err)
+			}
+			norm := fmt.Sprintf("K1 = %g, B = %g,", c.want.K1, c.want.B)
+			if s := e.String(); !strings.Contains(s, norm) {
+				t.Errorf("explanation holds no %q:\n%s", norm, s)
+			}
+		})
 	}
 }

@@ -24,6 +24,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -34,6 +35,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/provider"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -72,6 +74,10 @@ type Options struct {
 	// ranks by the window's BM25 score alone (λ = 0). Under another
 	// tokenizer windows are ranked by BM25 alone.
 	PassageWeight float64
+	// BM25 are the BM25 parameters under the everyday tokenizer; the zero
+	// value means DefaultBM25. Under another tokenizer (the paper's, as
+	// `reproduce` opens a memory) BM25 keeps spec §9's.
+	BM25 bm25.Params
 }
 
 // Memory searches one database. It is safe for concurrent use once opened.
@@ -140,7 +146,11 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 		m.qv = &queryVectors{st: st, allow: opts.AllowRemote, remote: opts.Remote}
 		vs = m.qv
 	}
-	b := retrieval.NewStoreBuilder(st, vs, retrieval.Options{Tokenizer: tokName, EmbedModel: m.model})
+	ropts := retrieval.Options{Tokenizer: tokName, EmbedModel: m.model}
+	if m.everyday {
+		ropts.BM25 = cmp.Or(opts.BM25, DefaultBM25())
+	}
+	b := retrieval.NewStoreBuilder(st, vs, ropts)
 	if m.retriever, err = b.BuildSpec(spec); err != nil {
 		return nil, err
 	}

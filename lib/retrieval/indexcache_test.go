@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/linemem/linemem/lib/bm25"
 	"github.com/linemem/linemem/lib/chat"
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/retrieval"
@@ -116,5 +117,46 @@ func TestDerivedFileBuiltOnceAcrossBuilders(t *testing.T) {
 	}
 	if !reflect.DeepEqual(hits[0], hits[1]) {
 		t.Errorf("the two Builders rank differently: %v and %v", hits[0], hits[1])
+	}
+}
+
+// TestBuilderBM25Params checks that Options.BM25 sets the parameters of
+// every BM25 index a Builder builds or reads from its index folder (a file
+// holds no parameters), and that the zero value is spec §9's.
+func TestBuilderBM25Params(t *testing.T) {
+	dir := t.TempDir()
+	chunks := []chat.Chunk{
+		{ID: "c1", Source: "s", Index: 0, StartAt: "2024-01-01T10:00:00", RawText: "ポスター 締切 ポスター ポスター"},
+		{ID: "c2", Source: "s", Index: 1, StartAt: "2024-01-02T10:00:00", RawText: "ポスター 印刷"},
+	}
+	everyday := bm25.Params{K1: 0.8, B: 0.5}
+	for _, c := range []struct {
+		name   string
+		opts   retrieval.Options
+		params bm25.Params
+	}{
+		{"zero value, built", retrieval.Options{IndexDir: dir}, bm25.SpecParams()},
+		{"other parameters, read from the folder", retrieval.Options{IndexDir: dir, BM25: everyday}, everyday},
+		{"other parameters, no folder", retrieval.Options{IndexDir: "-", BM25: everyday}, everyday},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := retrieval.NewBuilder(retrieval.Corpus{Chunks: chunks}, nil, c.opts).Build("raw_text_bm25")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix := r.(retrieval.Lexical).LexicalIndex()
+			if got := ix.Params(); got != c.params {
+				t.Errorf("Params() = %v, want %v", got, c.params)
+			}
+			hits, err := r.Search("ポスター", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs := []bm25.Doc{{ID: "c1", StartAt: chunks[0].StartAt, Text: chunks[0].RawText}, {ID: "c2", StartAt: chunks[1].StartAt, Text: chunks[1].RawText}}
+			want := bm25.NewWith(docs, ix.Tokenizer(), c.params).Search("ポスター", 0)
+			if !reflect.DeepEqual(hits, want) {
+				t.Errorf("hits %v, want %v", hits, want)
+			}
+		})
 	}
 }

@@ -87,6 +87,17 @@ type Options struct {
 	// the store's DerivedDir (NewStoreBuilder), else the vector source's
 	// when it is an IndexDirer; "-" keeps nothing.
 	IndexDir string
+	// BM25 are the parameters of every BM25 index built; the zero value
+	// means spec §9's (bm25.SpecParams), the paper's.
+	BM25 bm25.Params
+}
+
+// bm25Params returns Options.BM25, spec §9's when it is zero.
+func (o Options) bm25Params() bm25.Params {
+	if o.BM25 == (bm25.Params{}) {
+		return bm25.SpecParams()
+	}
+	return o.BM25
 }
 
 // Builder builds retrievers by name over one corpus, sharing indexes and
@@ -320,7 +331,7 @@ func (b *Builder) buildBM25(rep string, tok tokenize.Tokenizer) (*bm25.Index, er
 		if content, err = b.st.ContentKey(contentKinds(rep)...); err != nil {
 			return nil, err
 		}
-		if ix := loadBM25(dir, rep, tok, keyContent, content); ix != nil {
+		if ix := loadBM25(dir, rep, tok, b.opts.bm25Params(), keyContent, content); ix != nil {
 			return ix, nil
 		}
 	}
@@ -336,15 +347,15 @@ func (b *Builder) buildBM25(rep string, tok tokenize.Tokenizer) (*bm25.Index, er
 		docs[i] = bm25.Doc{ID: c.ID, StartAt: c.StartAt, Text: texts[i]}
 	}
 	if dir == "" {
-		return bm25.New(docs, tok), nil
+		return bm25.NewWith(docs, tok, b.opts.bm25Params()), nil
 	}
 	hash := bm25Key(tok.Name(), docs)
-	ix := loadBM25(dir, rep, tok, keyTexts, hash)
+	ix := loadBM25(dir, rep, tok, b.opts.bm25Params(), keyTexts, hash)
 	if ix != nil && content == "" {
 		return ix, nil
 	}
 	if ix == nil {
-		ix = bm25.New(docs, tok)
+		ix = bm25.NewWith(docs, tok, b.opts.bm25Params())
 	}
 	// Built, or found by its texts by a store Builder: store it with every
 	// key known, so the next store Builder finds it by its content key.
