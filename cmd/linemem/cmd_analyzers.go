@@ -214,10 +214,10 @@ answer line shown in the first result, answerable questions flagged (confidence
 below --at, default the everyday threshold), unanswerable questions flagged,
 ask quoting the answer line, Recall@5 and Success@1, each with a 95%
 bootstrap interval. --passage-weights prints one table per weight λ of the
-best-passage ranking, --bm25 one per pair of BM25 parameters k1:b (default:
-the everyday search's, spec §9's 1.2:0.75); --choose-threshold adds the error rates of every set
-and the highest threshold that flags at most 15% of the answerable
-questions of every set.`,
+best-passage ranking, --bm25 one per pair of BM25 parameters k1:b
+(default: the everyday search's, spec §9's 1.2:0.75); --choose-threshold
+adds the error rates of every set and the highest threshold that flags at
+most 15% of the answerable questions of every set.`,
 		run: runAnalyzersEveryday,
 	})
 }
