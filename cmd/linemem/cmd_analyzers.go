@@ -274,7 +274,8 @@ func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 	return nil
 }
 
-// parseBM25Params reads "k1:b", k1 ≥ 0 and b in [0, 1].
+// parseBM25Params reads "k1:b", two numbers that bm25.Params.Validate
+// accepts.
 func parseBM25Params(s string) (bm25.Params, error) {
 	k, b, ok := strings.Cut(s, ":")
 	if !ok {
@@ -282,10 +283,14 @@ func parseBM25Params(s string) (bm25.Params, error) {
 	}
 	k1, err1 := strconv.ParseFloat(strings.TrimSpace(k), 64)
 	bv, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	if err1 != nil || err2 != nil || !(k1 >= 0) || !(bv >= 0 && bv <= 1) {
-		return bm25.Params{}, fmt.Errorf("%q: k1 must be a number ≥ 0 and b a number in [0, 1]", s)
+	if err1 != nil || err2 != nil {
+		return bm25.Params{}, fmt.Errorf("%q: k1 and b must be numbers (as in 1.2:0.75)", s)
 	}
-	return bm25.Params{K1: k1, B: bv}, nil
+	p := bm25.Params{K1: k1, B: bv}
+	if err := p.Validate(); err != nil {
+		return bm25.Params{}, fmt.Errorf("%q: %w", s, err)
+	}
+	return p, nil
 }
 
 // everydayTable measures the folders with best-passage weight l and BM25

@@ -51,11 +51,20 @@ func SpecParams() Params { return Params{K1: K1, B: B} }
 // String returns "k1 = K1, b = B".
 func (p Params) String() string { return fmt.Sprintf("k1 = %g, b = %g", p.K1, p.B) }
 
-// check panics when p is out of range: a caller's mistake, as parameters
-// are constants or parsed and checked by the caller.
-func (p Params) check() {
+// Validate returns an error unless k1 ≥ 0 and b is in [0, 1] (NaN is
+// neither): the parameters a BM25 score is defined for.
+func (p Params) Validate() error {
 	if !(p.K1 >= 0) || !(p.B >= 0 && p.B <= 1) {
-		panic(fmt.Sprintf("bm25: parameters out of range: %v", p))
+		return fmt.Errorf("k1 must be ≥ 0 and b in [0, 1], got %v", p)
+	}
+	return nil
+}
+
+// check panics when p is out of range (Validate): a caller's mistake, as
+// parameters are constants or parsed and validated by the caller.
+func (p Params) check() {
+	if err := p.Validate(); err != nil {
+		panic("bm25: " + err.Error())
 	}
 }
 

@@ -63,10 +63,19 @@ func TestParams(t *testing.T) {
 	}
 }
 
-// TestParamsOutOfRangePanic checks that NewWith refuses parameters no BM25
-// has: a caller's mistake.
+// TestParamsOutOfRangePanic checks that Validate refuses parameters no
+// BM25 has and NewWith panics on them (a caller's mistake), and that the
+// bounds themselves are accepted.
 func TestParamsOutOfRangePanic(t *testing.T) {
-	for _, p := range []bm25.Params{{K1: -0.1, B: 0.75}, {K1: 1.2, B: 1.5}, {K1: 1.2, B: -0.1}, {K1: math.NaN(), B: 0.5}} {
+	for _, p := range []bm25.Params{{K1: 0, B: 0}, {K1: 0, B: 1}, bm25.SpecParams()} {
+		if err := p.Validate(); err != nil {
+			t.Errorf("Validate(%v) = %v, want nil", p, err)
+		}
+	}
+	for _, p := range []bm25.Params{{K1: -0.1, B: 0.75}, {K1: 1.2, B: 1.5}, {K1: 1.2, B: -0.1}, {K1: math.NaN(), B: 0.5}, {K1: 1.2, B: math.NaN()}} {
+		if p.Validate() == nil {
+			t.Errorf("Validate(%v) = nil, want an error", p)
+		}
 		func() {
 			defer func() {
 				if recover() == nil {

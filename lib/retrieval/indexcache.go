@@ -204,7 +204,8 @@ func writeDerived(path string, keys [][2]string, payload io.WriterTo) error {
 
 // loadBM25 opens the index file of (rep, tok) in dir, scored with params,
 // when its key name equals value; nil when there is none, it is of other
-// content, or it is damaged. The mapping is released when the index is no longer reachable.
+// content, or it is damaged. The mapping is released when the index is no
+// longer reachable.
 func loadBM25(dir, rep string, tok tokenize.Tokenizer, params bm25.Params, name, value string) *bm25.Index {
 	d, ok := openDerived(bm25Path(dir, rep, tok.Name()))
 	if !ok {
