@@ -33,7 +33,7 @@ const AbstainTableDoc = `"may not hold the answer" below 0.28 (linemem analyzers
   set        answerable flagged  unanswerable flagged  (goal: ≤ 15%, ≥ 80%)
   devblind   8.6%                68.4%                 (58 / 76 questions; its no-answer questions name real things of the chats)
   mixed      0.0%                62.5%                 (18 / 24)
-  synthetic  13.0%               62.8%                 (100 / 86)
+  synthetic  14.0%               62.8%                 (100 / 86)
   LoCoMo     0.4%                23.4%                 (1506 / 1952; adversarial questions name a real event of another person)`
 
 // ConfidenceOf is how much of the question the top window holds, in the
@@ -43,11 +43,12 @@ const AbstainTableDoc = `"may not hold the answer" below 0.28 (linemem analyzers
 //
 //	C = Σ_{t ∈ Q, held(t)} idf(t) / Σ_{t ∈ Q} idf(t),  idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)),
 //
-// in [0, 1]. A loanword key (everyday.Alternative: another spelling of a
-// word, in the other script) is in Q only when the document holds it, and
-// then holds the word it was read from too: a term is held when the
-// document contains it or a loanword key read from the same bytes of the
-// question (so "projector" is held by a window that writes プロジェクター). A
+// in [0, 1]. A loanword or spelling key (everyday.Alternative: another
+// spelling of a word, in the other script) is in Q only when the document
+// holds it, and then holds the word it was read from too: a term is held
+// when the document contains it or such a key read from the same bytes of
+// the question (so "projector" is held by a window that writes
+// プロジェクター, and ゴミ by one that writes ごみ). A
 // question term found nowhere in the history has the largest IDF, so a
 // question about something never written lowers C most. C is 0 for a
 // question without terms or a document not in the index. Search passes the
@@ -66,7 +67,7 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string
 		return 0
 	}
 	in := ix.Holds(topID, terms)
-	spelled := map[Span]bool{} // bytes of the question a held loanword key was read from
+	spelled := map[Span]bool{} // bytes of the question a held loanword or spelling key was read from
 	for i, t := range terms {
 		if in[i] && everyday.Alternative(t) {
 			for _, sp := range spans[t] {
@@ -95,7 +96,7 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string
 // history behind ix never contains, in question order. The words are
 // QuestionWords' with a base term; one is in the history when a document
 // holds a term read within its bytes — its base term, a kanji bigram, its
-// loanword key — or every reading bigram read within them together (the
+// loanword or spelling key — or every reading bigram read within them together (the
 // word spelled in kana: ちゅうしゃじょう holds 駐車場). A reading bigram alone,
 // or one across two words, says nothing: ドク and ショ of 読書 are in many
 // other words.
@@ -130,7 +131,8 @@ func inHistory(ix *bm25.Index, w *contentWord) bool {
 // QuestionWords groups the distinct terms of question under tok
 // (tokenize.QuestionTerms) by the word they were read from, words in
 // question order: each distinct base term (not an everyday.FieldTerm) opens
-// a word; a field term — a reading or kanji bigram, a loanword key — joins
+// a word; a field term — a reading or kanji bigram, a loanword or spelling
+// key — joins
 // the first word whose base term's bytes overlap its own, else the first
 // word of field terms only that it overlaps (which grows to cover it), else
 // opens such a word. A term is in one word only, the first that read it.

@@ -51,24 +51,24 @@ func TestQuestionWords(t *testing.T) {
 		question string
 		want     [][]string
 	}{
-		{"司会", [][]string{{"司会", "r:シカ", "r:カイ", "g:司会"}}},
+		{"司会", [][]string{{"司会", "k:シカイ", "r:シカ", "r:カイ", "g:司会"}}}, // k:シカイ: its spelling key, as a question looks for it
 		{"projector", [][]string{{"projector", "p:PRSKT"}}},
 		{"bring balls", [][]string{{"bring", "p:BRNG"}, {"ball", "p:BRS"}}},
 		// 会 of 忘年会 is no content term: its reading r:カイ is a word of
 		// its own, which 司会 then does not repeat; r:ンカ and g:年会,
 		// across 忘年|会, join 忘年
 		{"忘年会 司会", [][]string{
-			{"忘年", "r:ボウ", "r:ウネ", "r:ネン", "r:ンカ", "g:忘年", "g:年会"},
+			{"忘年", "k:ボウネン", "r:ボウ", "r:ウネ", "r:ネン", "r:ンカ", "g:忘年", "g:年会"},
 			{"r:カイ"},
-			{"司会", "r:シカ", "g:司会"},
+			{"司会", "k:シカイ", "r:シカ", "g:司会"},
 		}},
 		// written together, r:カイ of 会 ends where 司会 begins: touching
 		// is not overlapping, so it is still a word of its own; r:イシ and
 		// g:会司, across 会|司会, join 司会
 		{"忘年会司会", [][]string{
-			{"忘年", "r:ボウ", "r:ウネ", "r:ネン", "r:ンカ", "g:忘年", "g:年会"},
+			{"忘年", "k:ボウネン", "r:ボウ", "r:ウネ", "r:ネン", "r:ンカ", "g:忘年", "g:年会"},
 			{"r:カイ"},
-			{"司会", "r:イシ", "g:会司", "r:シカ", "g:司会"},
+			{"司会", "r:イシ", "g:会司", "k:シカイ", "r:シカ", "g:司会"},
 		}},
 	}
 	for _, c := range cases {

@@ -17,6 +17,7 @@ import (
 var tokenizersFingerprints = map[int]string{
 	3: "017a1e34a0df1e19252cbf39c3819a1ee11edcf5fd1c0e8067cf2dcedbe107f3", // the everyday analyzer's loanword field, kanji numerals, ・
 	4: "063120686fc11b95a72ebd5969e3c7682c2373658bbd84d62568b65fd0fae24f", // the loanword keys of English words under their own prefix
+	5: "0d6298c3910d82a6346b3e23bc7a6f04b499eff7db776fafae34818d709afe3a", // the everyday analyzer's spelling field
 }
 
 // sampleText holds what the tokenizers read differently: kanji and kana

@@ -64,7 +64,9 @@ func QueryTokens(tok Tokenizer, text string) []string {
 // QuestionAnalyzer is a Tokenizer that reads a question otherwise than a
 // document: under the everyday analyzer a loanword's key looks for words of
 // the other script (a katakana word in the question for an English word in
-// the text, and the other way round), never for words of its own.
+// the text, and the other way round), and a spelling key for the same word
+// in the other kind of script (ゴミ for ごみ or 塵, 鍵 for カギ), never for
+// words of its own.
 type QuestionAnalyzer interface {
 	AnalyzeQuestion(text string) []Token
 }

@@ -48,28 +48,30 @@ func TestTokens(t *testing.T) {
 		{"plural and tense share a stem", "Bring the balls, I brought mine", []string{"bring", "e:BRNG", "ball", "e:BRS", "brought", "e:BRT", "mine"}},
 		{"full-width Latin", "ＵＳＢ", []string{"usb"}},
 		{"apostrophe splits; s and t are stop words", "Ken's phone, don't", []string{"ken", "phone"}},
-		// Katakana: whole words, width folded, long vowel stemmed from 4 characters.
-		{"katakana word whole", "チョコレート", []string{"チョコレート", "p:TKRT"}},
-		{"a short katakana word is its own term", "コート", []string{"コート"}},
-		{"long vowel stemmed", "コンピューター", []string{"コンピュータ", "p:KNPT"}},
-		{"without long vowel", "コンピュータ", []string{"コンピュータ", "p:KNPT"}},
+		// Katakana: whole words, width folded, long vowel stemmed from 4
+		// characters, each with its spelling key (k:).
+		{"katakana word whole", "チョコレート", []string{"チョコレート", "k:チョコレート", "p:TKRT"}},
+		{"a short katakana word is its own term", "コート", []string{"コート", "k:コート"}},
+		{"long vowel stemmed", "コンピューター", []string{"コンピュータ", "k:コンピュータ", "p:KNPT"}},
+		{"without long vowel", "コンピュータ", []string{"コンピュータ", "k:コンピュータ", "p:KNPT"}},
 		// ・ joins the parts of a katakana name into one word.
-		{"a middle dot joins a katakana name", "バル・ソーレ", []string{"バルソーレ", "p:BRSR"}},
-		{"a half-width middle dot too", "ﾊﾞﾙ･ｿｰﾚ", []string{"バルソーレ", "p:BRSR"}},
-		{"a middle dot ending the text joins nothing", "バル・", []string{"バル"}},
+		{"a middle dot joins a katakana name", "バル・ソーレ", []string{"バルソーレ", "k:バルソーレ", "p:BRSR"}},
+		{"a half-width middle dot too", "ﾊﾞﾙ･ｿｰﾚ", []string{"バルソーレ", "k:バルソーレ", "p:BRSR"}},
+		{"a middle dot ending the text joins nothing", "バル・", []string{"バル", "k:バル"}},
 		// an accented Latin word is stemmed but has no loanword key
 		{"no key for a word beyond ASCII", "café crème", []string{"café", "crème"}},
-		{"a middle dot before kanji separates", "ソーレ・駅", terms([]string{"ソーレ", "駅"}, reading("エキ"))},
-		{"four characters stemmed", "コーヒー", []string{"コーヒ"}},
-		{"two characters kept", "ビー", []string{"ビー"}},
-		{"half-width katakana folded and stemmed", "ﾊﾞｰﾍﾞｷｭｰ", []string{"バーベキュ"}},
-		// Kanji and kana: base form, reading bigrams, kanji bigrams.
-		{"kanji compound", "駐車場", terms([]string{"駐車"}, reading("チュウシャジョウ"), []string{"g:駐車", "g:車場"})},
+		{"a middle dot before kanji separates", "ソーレ・駅", terms([]string{"ソーレ", "k:ソーレ", "駅", "j:エキ"}, reading("エキ"))},
+		{"four characters stemmed", "コーヒー", []string{"コーヒ", "k:コーヒ"}},
+		{"two characters kept", "ビー", []string{"ビー", "k:ビー"}},
+		{"half-width katakana folded and stemmed", "ﾊﾞｰﾍﾞｷｭｰ", []string{"バーベキュ", "k:バーベキュ"}},
+		// Kanji and kana: base form (an uninflected one with its spelling
+		// key, j: and its reading), reading bigrams, kanji bigrams.
+		{"kanji compound", "駐車場", terms([]string{"駐車", "j:チュウシャ"}, reading("チュウシャジョウ"), []string{"g:駐車", "g:車場"})},
 		{"the same word in hiragana", "ちゅうしゃじょう", terms([]string{"ちゅうする"}, reading("チュウシャジョウ"))},
-		{"okurigana compound", "買い物", terms([]string{"買い物"}, reading("カイモノ"))},
-		{"its hiragana spelling, read as かい|も|の", "かいもの", terms([]string{"かい"}, reading("カイモ"))},
+		{"okurigana compound", "買い物", terms([]string{"買い物", "j:カイモノ"}, reading("カイモノ"))},
+		{"its hiragana spelling, read as かい|も|の", "かいもの", terms([]string{"かい", "j:カイ"}, reading("カイモ"))},
 		{"verb in base form, auxiliary dropped", "行った", terms([]string{"行く"}, reading("イッ"))},
-		{"particles and auxiliaries after a word are never terms", "駅前だったのは", terms([]string{"駅前"}, reading("エキマエ"), []string{"g:駅前"})},
+		{"particles and auxiliaries after a word are never terms", "駅前だったのは", terms([]string{"駅前", "j:エキマエ"}, reading("エキマエ"), []string{"g:駅前"})},
 		{"a question ending has no term", "なんだっけ", nil},
 		// Numbers, times and dates.
 		{"digit groups joined", "3,000", []string{"3000"}},
@@ -85,7 +87,7 @@ func TestTokens(t *testing.T) {
 		{"half past", "7時半", []string{"07:30"}},
 		{"minutes with 分", "7時30分", []string{"07:30"}},
 		{"clock with minutes", "7:30", []string{"07:30"}},
-		{"hours of a duration are no time", "2時間", terms([]string{"2", "時間"}, reading("ジカン"), []string{"g:時間"})},
+		{"hours of a duration are no time", "2時間", terms([]string{"2", "時間", "j:ジカン"}, reading("ジカン"), []string{"g:時間"})},
 		{"month/day", "12/7", []string{"12/7"}},
 		{"month and day in kanji", "12月7日", []string{"12/7"}},
 		{"year/month/day", "2024/12/07", []string{"2024", "12/7"}},
@@ -94,10 +96,10 @@ func TestTokens(t *testing.T) {
 		{"three slashes are no date", "3/4/5", []string{"3", "4", "5"}},
 		{"25 is no hour", "25:00", []string{"25", "00"}},
 		// Kanji numerals before a counter are numbers.
-		{"kanji thousands before 円", "三千円", terms([]string{"3000", "円"}, reading("エン"))},
+		{"kanji thousands before 円", "三千円", terms([]string{"3000", "円", "j:エン"}, reading("エン"))},
 		{"kanji hour and half", "三時半", []string{"03:30"}},
 		{"kanji month and day", "十二月五日", []string{"12/5"}},
-		{"positional kanji", "三千五百円", terms([]string{"3500", "円"}, reading("エン"))},
+		{"positional kanji", "三千五百円", terms([]string{"3500", "円", "j:エン"}, reading("エン"))},
 	}
 	a := newAnalyzer(t)
 	for _, c := range cases {
@@ -201,10 +203,12 @@ func TestVariantsMeet(t *testing.T) {
 				continue
 			}
 			if c.term == "r:イモ" && v == "カイモノ" {
-				// A katakana word is one term (and its loanword key K M N):
-				// it does not read as bigrams.
-				if got := a.Tokens(v); !reflect.DeepEqual(got, []string{"カイモノ", "p:KMN"}) {
-					t.Errorf("Tokens(%q) = %q, want one katakana term", v, got)
+				// A katakana word is one term (with its spelling and
+				// loanword keys, K M N): it does not read as bigrams. It
+				// meets 買い物 through the spelling field
+				// (TestSpellingsMeetAcrossScripts).
+				if got := a.Tokens(v); !reflect.DeepEqual(got, []string{"カイモノ", "k:カイモノ", "p:KMN"}) {
+					t.Errorf("Tokens(%q) = %q, want one katakana term and its keys", v, got)
 				}
 				continue
 			}
@@ -272,9 +276,11 @@ func ExampleAnalyzer_Analyze() {
 	}
 	// Output:
 	// チョコレート "ﾁｮｺﾚｰﾄ"
+	// k:チョコレート "ﾁｮｺﾚｰﾄ"
 	// p:TKRT "ﾁｮｺﾚｰﾄ"
 	// 3000 "3,000"
 	// 円 "円"
+	// j:エン "円"
 	// r:エン "円"
 	// 19:00 "7pm"
 }

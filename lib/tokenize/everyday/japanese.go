@@ -102,6 +102,9 @@ func (a *Analyzer) japanese(out []token.Token, run []char) []token.Token {
 		}
 		s, e := from(m)
 		out = append(out, token.Token{Term: term, Start: s, End: e})
+		if k := readingSpelling(m, term); k != "" {
+			out = append(out, token.Token{Term: k, Start: s, End: e})
+		}
 	}
 
 	var readings []reading

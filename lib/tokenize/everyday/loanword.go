@@ -155,22 +155,3 @@ func phonetic(prefix, key string) string {
 	}
 	return prefix + key
 }
-
-// Alternative reports whether term only offers another spelling of a word
-// of a question (a loanword key): it counts where a text holds it, and a
-// text that does not is not missing the word for it (memory.ConfidenceOf).
-func Alternative(term string) bool {
-	return strings.HasPrefix(term, KatakanaKeyPrefix) || strings.HasPrefix(term, LatinKeyPrefix)
-}
-
-// otherScript turns a loanword term of one script into the term of the
-// same key in the other (p: ↔ e:); any other term is returned as it is.
-func otherScript(term string) string {
-	if k, ok := strings.CutPrefix(term, KatakanaKeyPrefix); ok {
-		return LatinKeyPrefix + k
-	}
-	if k, ok := strings.CutPrefix(term, LatinKeyPrefix); ok {
-		return KatakanaKeyPrefix + k
-	}
-	return term
-}

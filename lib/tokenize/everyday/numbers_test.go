@@ -15,10 +15,10 @@ func TestTimeAndDateEdges(t *testing.T) {
 		want []string
 	}{
 		{"24時", []string{"24:00"}},
-		{"25時", terms([]string{"25", "時"}, reading("トキ"))},
+		{"25時", terms([]string{"25", "時", "j:トキ"}, reading("トキ"))},
 		{"7時59分", []string{"07:59"}},
-		{"7時60分", terms([]string{"07:00", "60", "分"}, reading("ブン"))},
-		{"7時分", terms([]string{"07:00", "分"}, reading("ブン"))}, // 分 without minutes is no part of the time
+		{"7時60分", terms([]string{"07:00", "60", "分", "j:ブン"}, reading("ブン"))},
+		{"7時分", terms([]string{"07:00", "分", "j:ブン"}, reading("ブン"))}, // 分 without minutes is no part of the time
 		{"午後11時", []string{"23:00"}},
 		{"午後12時", []string{"12:00"}}, // 午後 adds 12 to an hour below 12 only
 		{"7:59", []string{"07:59"}},
@@ -36,7 +36,7 @@ func TestTimeAndDateEdges(t *testing.T) {
 		{"1/31", []string{"1/31"}},
 		{"12/", []string{"12"}},
 		{"12月1日", []string{"12/1"}},
-		{"12月1", terms([]string{"12", "月"}, reading("ツキ"), []string{"1"})}, // no 日: no date
+		{"12月1", terms([]string{"12", "月", "j:ツキ"}, reading("ツキ"), []string{"1"})}, // no 日: no date
 		{"1月31日", []string{"1/31"}},
 		{"123,456", []string{"123456"}},
 		{"1234,567", []string{"1234", "567"}},

@@ -12,7 +12,7 @@ import (
 // case folding of words outside the stemmer's reach, and the am/pm
 // suffix's edges.
 func TestRunsAndForms(t *testing.T) {
-	kanji := terms([]string{"東京"}, reading("トウキョウ"), []string{"g:東京"})
+	kanji := terms([]string{"東京", "j:トウキョウ"}, reading("トウキョウ"), []string{"g:東京"})
 	for _, c := range []struct {
 		name, text string
 		want       []string
@@ -21,8 +21,8 @@ func TestRunsAndForms(t *testing.T) {
 		{"a word the stemmer leaves is folded: A", "Aω", []string{"aω"}},
 		{"a word the stemmer leaves is folded: Z", "Zω", []string{"zω"}},
 		{"a word with a non-Latin letter is not stemmed", "ωballs", []string{"ωballs"}},
-		{"a stretched vowel keeps one ー in the stem", "ヤバーーー", []string{"ヤバー"}}, // 5 runes: stripped to minKatakanaStem − 1 = 3
-		{"katakana after kanji is a run of its own", "東京タワー", terms(kanji, []string{"タワー"})},
+		{"a stretched vowel keeps one ー in the stem", "ヤバーーー", []string{"ヤバー", "k:ヤバー"}}, // 5 runes: stripped to minKatakanaStem − 1 = 3
+		{"katakana after kanji is a run of its own", "東京タワー", terms(kanji, []string{"タワー", "k:タワー"})},
 		{"Latin after kanji is a run of its own", "東京cafe", terms(kanji, []string{"cafe"})},
 		{"pm before a symbol", "7pm!", []string{"19:00"}},
 		{"pm at the end", "7pm", []string{"19:00"}},
