@@ -15,8 +15,8 @@ const neighbourWeight = 0.5
 
 // coverageAnswer is MethodCoverage. Documents are the distinct non-empty
 // messages of the top window; W is the words of the question's content
-// (memory.QuestionWords: a word with its reading, kanji-bigram and loanword
-// terms; memory.ParseQuestion: question words such as いつ or "when" are not
+// (memory.QuestionWords: a word with its reading, kanji-bigram, loanword
+// and spelling terms; memory.ParseQuestion: question words such as いつ or "when" are not
 // matched), idf(t) a term's IDF over the history's index when WithIDF gave
 // one (as `ask` does), else its BM25 IDF over those messages, and
 // h(w, S) = max_{t ∈ w ∩ S} idf(t) (0 when S holds no term of w) what a set
@@ -150,13 +150,22 @@ func answerLine(msgs []memory.Message, j int, q memory.Question) int {
 	for _, m := range msgs {
 		senders = append(senders, m.Sender)
 	}
-	carries := func(k int) bool {
-		return !isQuestion(msgs[k].Text) && q.CarriedBy(msgs[k].Text, senders)
+	questions := map[int]bool{} // isQuestion of each line looked at, read once
+	question := func(k int) bool {
+		is, seen := questions[k]
+		if !seen {
+			is = isQuestion(msgs[k].Text)
+			questions[k] = is
+		}
+		return is
 	}
-	asked := isQuestion(msgs[j].Text)
+	carries := func(k int) bool {
+		return !question(k) && q.CarriedBy(msgs[k].Text, senders)
+	}
+	asked := question(j)
 	reply := func() int {
 		for k := j + 1; k < min(len(msgs), j+1+memory.ReplyReach); k++ {
-			if (!asked || msgs[k].Sender != msgs[j].Sender) && strings.TrimSpace(msgs[k].Text) != "" && !isQuestion(msgs[k].Text) {
+			if (!asked || msgs[k].Sender != msgs[j].Sender) && strings.TrimSpace(msgs[k].Text) != "" && !question(k) {
 				return k
 			}
 		}
