@@ -96,15 +96,17 @@ func ConfidenceOf(ix *bm25.Index, tok tokenize.Tokenizer, question, topID string
 // history behind ix never contains, in question order. The words are
 // QuestionWords' with a base term; one is in the history when a document
 // holds a term read within its bytes — its base term, a kanji bigram, its
-// loanword or spelling key — or every reading bigram read within them together (the
-// word spelled in kana: ちゅうしゃじょう holds 駐車場). A reading bigram alone,
-// or one across two words, says nothing: ドク and ショ of 読書 are in many
-// other words.
+// loanword or spelling key — or every reading bigram of the word read
+// alone, together (the word spelled in kana: ちゅうしゃじょう holds 駐車場).
+// Read alone, so that a bigram read across the word and a particle beside
+// it in the question (the デヤ of で休み) is not asked of the history. A
+// reading bigram alone, or one across two words, says nothing: ドク and
+// ショ of 読書 are in many other words.
 func MissingWords(ix *bm25.Index, tok tokenize.Tokenizer, question string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range questionWords(tok, question) {
-		if s := question[w.span.Start:w.span.End]; w.base && !inHistory(ix, w) && !seen[s] {
+		if s := question[w.span.Start:w.span.End]; w.base && !inHistory(ix, tok, s, w) && !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}
@@ -112,20 +114,21 @@ func MissingWords(ix *bm25.Index, tok tokenize.Tokenizer, question string) []str
 	return out
 }
 
-// inHistory reports whether the history behind ix holds word w (see
-// MissingWords).
-func inHistory(ix *bm25.Index, w *contentWord) bool {
-	var reading []string
+// inHistory reports whether the history behind ix holds word w, written
+// text in the question (see MissingWords).
+func inHistory(ix *bm25.Index, tok tokenize.Tokenizer, text string, w *contentWord) bool {
 	for _, t := range w.terms {
-		switch {
-		case t.Start < w.span.Start || t.End > w.span.End:
-		case strings.HasPrefix(t.Term, everyday.ReadingPrefix):
-			reading = append(reading, t.Term)
-		case ix.DocFreq(t.Term) > 0:
+		if t.Start >= w.span.Start && t.End <= w.span.End && !strings.HasPrefix(t.Term, everyday.ReadingPrefix) && ix.DocFreq(t.Term) > 0 {
 			return true
 		}
 	}
-	return ix.Together(reading)
+	var reading []string
+	for _, t := range tok.Analyze(text) {
+		if strings.HasPrefix(t.Term, everyday.ReadingPrefix) {
+			reading = append(reading, t.Term)
+		}
+	}
+	return len(reading) > 0 && ix.Together(reading)
 }
 
 // QuestionWords groups the distinct terms of question under tok

@@ -89,6 +89,8 @@ func TestMissingWords(t *testing.T) {
 		{ID: "c", Text: "櫛を買った"},
 		{ID: "d", Text: "小説"},
 		{ID: "e", Text: "projector broken"},
+		{ID: "f", Text: "駄目元でその日休み取れないか"},
+		{ID: "g", Text: "もえないごみ"},
 	}, tok)
 	for _, c := range []struct {
 		question string
@@ -99,6 +101,10 @@ func TestMissingWords(t *testing.T) {
 		{"読書会の部屋 駐車場", []string{"読書", "部屋"}}, // in question order, 駐車場 held
 		{"プロジェクター", nil},                     // its loanword key is in c
 		{"golf projector", []string{"golf"}},
+		// read alone, もと is r:モト of 駄目元 and 休み r:ヤス, r:スミ of 休み
+		// (the verb 休む there); the デヤ read across で休み is no part of it
+		{"ダメもとで休みを聞く", []string{"聞く"}},
+		{"ゴミ", nil}, // its spelling key is in g
 	} {
 		if got := memory.MissingWords(ix, tok, c.question); !slices.Equal(got, c.want) {
 			t.Errorf("MissingWords(%q) = %q, want %q", c.question, got, c.want)
