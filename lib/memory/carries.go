@@ -18,7 +18,9 @@ import (
 //     1800えん, 3万, ¥500, $20, 6000 yen, 3人, 2個, 千円), or a length of
 //     time (2時間, 90分);
 //   - where: a place word (駅, 店, 公園, ホテル, スーパー, 会場, 改札,
-//     station, park, hotel, …) or an address-like "…前", "…近く";
+//     station, park, hotel, …), a place in a home or office (室, 玄関, 部屋,
+//     棚, 引き出し, ポスト, ロッカー), a position (の上, の中, の横, の前, …)
+//     or an address-like "…前で", "…近く";
 //   - who: a person's honorific (さん, くん, ちゃん, 先生, 先輩) or a name of one
 //     of the chat's senders, given by the caller.
 //
@@ -30,6 +32,7 @@ var carriers = map[Asks]*regexp.Regexp{
 		`january|february|march|april|june|july|august|september|october|november|december|morning|noon|evening)\b`),
 	AsksHowMuch: regexp.MustCompile(`\d[\d,]*\s?(円|えん|万|まん|千|ドル|どる|人|にん|個|こ|枚|まい|本|回|かい|杯|泊|時間|じかん|分|ふん|ぷん|yen|dollars?|usd|people|persons?|k\b)|[¥$€£]\s?\d|[一二三四五六七八九十百千]+(円|万|人)|千円|万円`),
 	AsksWhere: regexp.MustCompile(`駅|えき|店|屋|公園|ホテル|旅館|空港|病院|館|センター|パーク|モール|ビル|カフェ|レストラン|スーパー|会場|学校|大学|改札|神社|寺|城|港|前で|の近く|` +
+		`室|玄関|部屋|棚|引き出し|ポスト|ロッカー|の(上|中|下|横|奥|裏|隣|前)|` +
 		`\b(station|park|hotel|restaurant|cafe|café|shop|store|mall|airport|street|avenue|building|center|centre|place|near|downtown|beach|museum)\b`),
 	AsksWho: regexp.MustCompile(`さん|くん|君|ちゃん|先生|先輩|様|\b(mr|mrs|ms|dr)\b`),
 }
