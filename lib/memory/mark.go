@@ -30,7 +30,11 @@ import (
 // (了解 and 料理, リョウ…) (it still counts in the ranking either way). A pair or two of kana read alike is as
 // often a coincidence across words (the って of なってる and the ッテ of 設定;
 // the ょうび of きゅうりょうび and of 誕生日, タンジョウビ) as a word; the
-// seven pairs of ちゅうしゃじょう for 駐車場 are marked.
+// seven pairs of ちゅうしゃじょう for 駐車場 are marked. A word read alike in
+// kana and in kanji is marked whole (かぎ for 鍵, 鍵 for かぎ: their spelling
+// key, everyday.ReadingSpellingPrefix), though its one reading pair is too
+// few; two kanji words read alike (橋, 箸) are not. This is a mark only: the
+// ranking and the confidence meet such words through the reading field.
 type Marker struct {
 	tok tokenize.Tokenizer
 	// loc is tok when its terms are not the text as written (the everyday
@@ -42,6 +46,10 @@ type Marker struct {
 	// readings are the reading bigrams of each word of the question
 	// (questionReadings), distinct, in order
 	readings [][]string
+	// spellings are the question's own spelling keys of kanji and kana
+	// words (everyday.ReadingSpellingPrefix), each true when a word in kana
+	// alone gave it (see Spans)
+	spellings map[string]bool
 }
 
 // NewMarker returns the marker of question under tok.
@@ -58,6 +66,14 @@ func NewMarker(tok tokenize.Tokenizer, question string) Marker {
 	}
 	sort.SliceStable(mk.terms, func(i, j int) bool { return len(mk.terms[i]) > len(mk.terms[j]) })
 	mk.readings = questionReadings(tokenize.QuestionTerms(tok, question))
+	if mk.loc != nil {
+		mk.spellings = map[string]bool{}
+		for _, t := range tok.Analyze(question) {
+			if strings.HasPrefix(t.Term, everyday.ReadingSpellingPrefix) {
+				mk.spellings[t.Term] = mk.spellings[t.Term] || !strings.ContainsFunc(question[t.Start:t.End], isHan)
+			}
+		}
+	}
 	return mk
 }
 
@@ -81,8 +97,12 @@ func (mk Marker) Spans(text string) []Span {
 	}
 	var hits []hit
 	for _, t := range mk.tok.Analyze(text) {
-		if mk.want[t.Term] {
+		kana, spelled := mk.spellings[t.Term]
+		switch {
+		case mk.want[t.Term]:
 			hits = append(hits, hit{Span{t.Start, t.End}, t.Term, strings.HasPrefix(t.Term, everyday.ReadingPrefix)})
+		case spelled && (kana || !strings.ContainsFunc(text[t.Start:t.End], isHan)):
+			hits = append(hits, hit{Span{t.Start, t.End}, t.Term, false})
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].span.Start < hits[j].span.Start })

@@ -38,6 +38,12 @@ func TestMarkerSpans(t *testing.T) {
 		// r:カイ and r:イモ, two of 買い物's three pairs, cover かい, which
 		// read alone is a particle
 		{"kana that read alone as a particle are not", "everyday", "買い物", "かいもの どうする", nil},
+		// 鍵 and かぎ share their spelling key, カギ: one reading pair, too
+		// few for a mark of reading pairs alone
+		{"a kana word for the question's kanji word, whole", "everyday", "鍵どこ", "自転車のかぎがない", []string{"かぎ"}},
+		{"a kanji word for the question's kana word, whole", "everyday", "かぎ", "鍵、玄関のポストに入れといた", []string{"鍵"}},
+		{"a short word in kana", "everyday", "嘘", "え、うそ、もう全部？", []string{"うそ"}},
+		{"two kanji words read alike are not marked", "everyday", "橋", "箸わすれた", nil},
 		{"other tokenizers: their own terms", "char-bigram", "tennis", "Photo", nil},
 		{"char-bigram marks fragments", "char-bigram", "go to", "Photo", []string{"to"}},
 		{"paper-regex marks its matches", "paper-regex", "東京タワー", "東京タワーの件", []string{"東京タワー"}},
