@@ -58,14 +58,15 @@ func NewMarker(tok tokenize.Tokenizer, question string) Marker {
 	if tok.Name() == everyday.Name {
 		mk.loc = tok
 	}
-	for _, t := range tokenize.QuestionTokens(tok, question) {
-		if !mk.want[t] {
-			mk.want[t] = true
-			mk.terms = append(mk.terms, t)
+	qt := tokenize.QuestionTerms(tok, question)
+	for _, t := range qt {
+		if !mk.want[t.Term] {
+			mk.want[t.Term] = true
+			mk.terms = append(mk.terms, t.Term)
 		}
 	}
 	sort.SliceStable(mk.terms, func(i, j int) bool { return len(mk.terms[i]) > len(mk.terms[j]) })
-	mk.readings = questionReadings(tokenize.QuestionTerms(tok, question))
+	mk.readings = questionReadings(qt)
 	if mk.loc != nil {
 		mk.spellings = map[string]bool{}
 		for _, t := range tok.Analyze(question) {

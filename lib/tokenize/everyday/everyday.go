@@ -193,15 +193,14 @@ func (a *Analyzer) QueryTokens(text string) []string {
 // SoleWeight for any other term (a Latin or katakana word, a number, a
 // time, a date).
 func Weight(term string) int {
+	if i, _ := alternativeField(term); i >= 0 {
+		return alternativeFields[i].weight
+	}
 	switch {
 	case strings.HasPrefix(term, ReadingPrefix):
 		return ReadingWeight
 	case strings.HasPrefix(term, FallbackPrefix):
 		return FallbackWeight
-	case strings.HasPrefix(term, KatakanaKeyPrefix), strings.HasPrefix(term, LatinKeyPrefix):
-		return PhoneticWeight
-	case strings.HasPrefix(term, KatakanaSpellingPrefix), strings.HasPrefix(term, ReadingSpellingPrefix):
-		return SpellingWeight
 	case strings.ContainsFunc(term, func(r rune) bool { return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) }):
 		return BaseWeight
 	}
@@ -239,8 +238,9 @@ func (a *Analyzer) Analyze(text string) []token.Token {
 			out = append(out, span(chars[i:j], runText(chars[i:j])))
 		case katakana:
 			w := strings.ReplaceAll(runText(chars[i:j]), "・", "")
-			out = append(out, span(chars[i:j], stemKatakana(w)))
-			if k := katakanaSpelling(stemKatakana(w)); k != "" {
+			stem := stemKatakana(w)
+			out = append(out, span(chars[i:j], stem))
+			if k := spelling(KatakanaSpellingPrefix, stem); k != "" {
 				out = append(out, span(chars[i:j], k))
 			}
 			if p := phonetic(KatakanaKeyPrefix, katakanaKey(w)); p != "" {

@@ -49,45 +49,15 @@ func readingSpelling(m kagome.Morpheme, term string) string {
 	default:
 		return ""
 	}
-	r = stemKatakana(r)
-	if utf8.RuneCountInString(r) < minSpelling {
+	return spelling(ReadingSpellingPrefix, stemKatakana(r))
+}
+
+// spelling returns the spelling key of a katakana spelling under prefix
+// (for a katakana word, the word long vowel stemmed), "" when it is shorter
+// than minSpelling.
+func spelling(prefix, kana string) string {
+	if utf8.RuneCountInString(kana) < minSpelling {
 		return ""
 	}
-	return ReadingSpellingPrefix + r
-}
-
-// katakanaSpelling returns the spelling key of the katakana word w (long
-// vowel stemmed), "" when it is shorter than minSpelling.
-func katakanaSpelling(w string) string {
-	if utf8.RuneCountInString(w) < minSpelling {
-		return ""
-	}
-	return KatakanaSpellingPrefix + w
-}
-
-// Alternative reports whether term only offers another spelling of a word
-// of a question (a loanword key or a spelling key): it counts where a text
-// holds it, and a text that does not is not missing the word for it
-// (memory.ConfidenceOf).
-func Alternative(term string) bool {
-	for _, p := range []string{KatakanaKeyPrefix, LatinKeyPrefix, KatakanaSpellingPrefix, ReadingSpellingPrefix} {
-		if strings.HasPrefix(term, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// otherScript turns a loanword or spelling key of one script into the key
-// of the other (p: ↔ e:, k: ↔ j:); any other term is returned as it is.
-func otherScript(term string) string {
-	for _, pair := range [][2]string{
-		{KatakanaKeyPrefix, LatinKeyPrefix}, {LatinKeyPrefix, KatakanaKeyPrefix},
-		{KatakanaSpellingPrefix, ReadingSpellingPrefix}, {ReadingSpellingPrefix, KatakanaSpellingPrefix},
-	} {
-		if k, ok := strings.CutPrefix(term, pair[0]); ok {
-			return pair[1] + k
-		}
-	}
-	return term
+	return prefix + kana
 }
