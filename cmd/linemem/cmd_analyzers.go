@@ -200,7 +200,7 @@ func init() {
 	register(&command{
 		name:    "analyzers everyday",
 		summary: "the everyday search and ask on data folders: answer line shown first, answerable and unanswerable questions flagged, ask quoting the answer line, Recall@5 and Success@1, with intervals",
-		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--at T] [--passage-weights LIST] [--bm25 LIST] [--choose-threshold]
+		usage: `--corpus NAME=DIR [--corpus NAME=DIR …] [--at T] [--passage-weights LIST] [--type-weights LIST] [--bm25 LIST] [--choose-threshold]
 
 Each DIR is a data folder as ` + "`analyzers compare`" + ` reads it, with evidence.jsonl
 naming the answer messages (role answer); noanswer.jsonl and
@@ -214,7 +214,9 @@ answer line shown in the first result, answerable questions flagged (confidence
 below --at, default the everyday threshold), unanswerable questions flagged,
 ask quoting the answer line, Recall@5 and Success@1, each with a 95%
 bootstrap interval. --passage-weights prints one table per weight λ of the
-best-passage ranking, --bm25 one per pair of BM25 parameters k1:b
+best-passage ranking, --type-weights one per weight μ of the answer-type
+prior (default: the everyday search's, ` + fmt.Sprint(memory.DefaultTypeWeight) + `; 0 turns it off), --bm25
+one per pair of BM25 parameters k1:b
 (default: the everyday search's, spec §9's 1.2:0.75); --choose-threshold
 adds the error rates of every set and the highest threshold that flags at
 most 15% of the answerable questions of every set.`,
@@ -228,6 +230,7 @@ func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 	corpora := addCorpusFlag(fset, "row")
 	at := addThresholdFlag(fset, "confidence threshold `T` below which a search is flagged")
 	weights := fset.Float64Slice("passage-weights", nil, "best-passage weights `LIST` (λ, comma-separated) to measure; default: the everyday one")
+	typeWeights := fset.Float64Slice("type-weights", nil, "answer-type prior weights `LIST` (μ, comma-separated) to measure; default: the everyday one")
 	params := fset.StringSlice("bm25", nil, "BM25 parameters `LIST` (k1:b pairs, comma-separated) to measure; default: the everyday ones")
 	choose := fset.Bool("choose-threshold", false, "also print the abstention error rates and the threshold that minimises their pooled mean")
 	boot := addBootstrapFlags(fset)
@@ -242,14 +245,13 @@ func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	lambdas := *weights
-	if len(lambdas) == 0 {
-		lambdas = []float64{memory.DefaultPassageWeight}
+	lambdas, err := weightList("passage-weights", *weights, memory.DefaultPassageWeight)
+	if err != nil {
+		return err
 	}
-	for _, l := range lambdas {
-		if l < 0 || l > 1 {
-			return fmt.Errorf("%w: --passage-weights: %v is not in [0, 1]", errUsage, l)
-		}
+	mus, err := weightList("type-weights", *typeWeights, memory.DefaultTypeWeight)
+	if err != nil {
+		return err
 	}
 	bm25s := []bm25.Params{memory.DefaultBM25()}
 	if len(*params) > 0 {
@@ -264,14 +266,51 @@ func runAnalyzersEveryday(env *environment, c *command, args []string) error {
 	}
 	first := true
 	for _, l := range lambdas {
-		for _, p := range bm25s {
-			if err := everydayTable(env, folders, l, p, *at, *choose, proto, first); err != nil {
-				return err
+		for _, mu := range mus {
+			for _, p := range bm25s {
+				if err := everydayTable(env, folders, everydayRanking{l, mu, p}, *at, *choose, proto, first); err != nil {
+					return err
+				}
+				first = false
 			}
-			first = false
 		}
 	}
 	return nil
+}
+
+// everydayRanking is one setting of the everyday ranking to measure: the
+// best-passage weight λ, the answer-type prior's μ (0: none) and BM25's
+// parameters.
+type everydayRanking struct {
+	lambda, mu float64
+	bm25       bm25.Params
+}
+
+// options are the setting as analyzers.MeasureEveryday takes it, where 0
+// means the default and a negative weight none.
+func (r everydayRanking) options() analyzers.EverydayOptions {
+	opts := analyzers.EverydayOptions{PassageWeight: r.lambda, TypeWeight: r.mu, BM25: r.bm25}
+	if r.lambda == 0 {
+		opts.PassageWeight = -1
+	}
+	if r.mu == 0 {
+		opts.TypeWeight = -1
+	}
+	return opts
+}
+
+// weightList is the weights given with --flag, each in [0, 1], or the
+// default alone when none was given.
+func weightList(flag string, given []float64, def float64) ([]float64, error) {
+	if len(given) == 0 {
+		return []float64{def}, nil
+	}
+	for _, w := range given {
+		if w < 0 || w > 1 {
+			return nil, fmt.Errorf("%w: --%s: %v is not in [0, 1]", errUsage, flag, w)
+		}
+	}
+	return given, nil
 }
 
 // parseBM25Params reads "k1:b", two numbers that bm25.Params.Validate
@@ -293,18 +332,14 @@ func parseBM25Params(s string) (bm25.Params, error) {
 	return p, nil
 }
 
-// everydayTable measures the folders with best-passage weight l and BM25
-// parameters p and prints their table (and the threshold choice when
-// choose), after a blank line unless first.
-func everydayTable(env *environment, folders []corpusFolder, l float64, p bm25.Params, at float64, choose bool, proto experiment.Protocol, first bool) error {
+// everydayTable measures the folders with the ranking r and prints their
+// table (and the threshold choice when choose), after a blank line unless
+// first.
+func everydayTable(env *environment, folders []corpusFolder, r everydayRanking, at float64, choose bool, proto experiment.Protocol, first bool) error {
 	var runs []*analyzers.EverydayRun
 	var sets []analyzers.Confidences
 	for _, f := range folders {
-		opts := analyzers.EverydayOptions{PassageWeight: l, BM25: p}
-		if l == 0 {
-			opts.PassageWeight = -1
-		}
-		run, err := analyzers.MeasureEveryday(f.name, f.dir, opts)
+		run, err := analyzers.MeasureEveryday(f.name, f.dir, r.options())
 		if err != nil {
 			return err
 		}
@@ -315,7 +350,7 @@ func everydayTable(env *environment, folders []corpusFolder, l float64, p bm25.P
 		fmt.Fprintln(env.stdout)
 	}
 	rt := analyzers.EverydayReport(runs, at, proto.B, proto.Seed)
-	rt.Notes = append(rt.Notes, fmt.Sprintf("Best-passage weight λ = %g; BM25 %v.", l, p))
+	rt.Notes = append(rt.Notes, fmt.Sprintf("Best-passage weight λ = %g; answer-type prior μ = %g; BM25 %v.", r.lambda, r.mu, r.bm25))
 	if err := rt.WriteMarkdown(env.stdout); err != nil {
 		return err
 	}

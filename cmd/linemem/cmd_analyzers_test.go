@@ -32,13 +32,26 @@ func TestParseBM25Params(t *testing.T) {
 	}
 }
 
-// TestAnalyzersEverydayRefusesBadBM25 checks that a malformed --bm25 is a
-// usage error (exit 2) naming the flag and what was expected, before any
-// folder is read.
-func TestAnalyzersEverydayRefusesBadBM25(t *testing.T) {
-	var out, errOut bytes.Buffer
-	code := runMain(&environment{stdout: &out, stderr: &errOut}, []string{"analyzers", "everyday", "--corpus", "x=/nonexistent", "--bm25", "1.2"})
-	if code != 2 || !strings.Contains(errOut.String(), "--bm25") || !strings.Contains(errOut.String(), "k1:b") {
-		t.Errorf("exit %d, stderr %q; want 2 and a message naming --bm25 and k1:b", code, errOut.String())
+// TestAnalyzersEverydayRefusesBadSettings checks that a malformed --bm25
+// and a weight outside [0, 1] are usage errors (exit 2) naming the flag and
+// what was expected, before any folder is read.
+func TestAnalyzersEverydayRefusesBadSettings(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		says []string
+	}{
+		{[]string{"--bm25", "1.2"}, []string{"--bm25", "k1:b"}},
+		{[]string{"--passage-weights", "1.5"}, []string{"--passage-weights", "[0, 1]"}},
+		{[]string{"--type-weights", "-0.35"}, []string{"--type-weights", "[0, 1]"}},
+	} {
+		var out, errOut bytes.Buffer
+		code := runMain(&environment{stdout: &out, stderr: &errOut}, append([]string{"analyzers", "everyday", "--corpus", "x=/nonexistent"}, c.args...))
+		ok := code == 2
+		for _, s := range c.says {
+			ok = ok && strings.Contains(errOut.String(), s)
+		}
+		if !ok {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and a message naming %q", c.args, code, errOut.String(), c.says)
+		}
 	}
 }

@@ -32,7 +32,11 @@ Question words (いつ, どこ, 誰, いくら, 何, なんだっけ-type ending
 who, what, how much) are not matched: they say what the question asks for.
 Windows are ranked by BM25: re-ranking by the best passage (a message with
 the one before it and the reply after it) did not help with this analyzer
-(λ = ` + fmt.Sprint(memory.DefaultPassageWeight) + `; docs/everyday-search.md).
+(λ = ` + fmt.Sprint(memory.DefaultPassageWeight) + `; docs/everyday-search.md). For a question that asks for an
+amount or a time of day (いくら, 何時, なんじ, how much, what time), a window
+of the first ` + fmt.Sprint(memory.TypeDepth) + ` that holds one beyond what the question states (2万円,
+19時) gains μ = ` + fmt.Sprint(memory.DefaultTypeWeight) + ` times the best BM25 score, the answer-type prior,
+chosen by measurement (--explain shows it).
 Below confidence ` + fmt.Sprint(memory.DefaultMinConfidence) + ` (the IDF-weighted share of the question's terms in
 the first result) search says the history may not hold the answer and
 names the question's words the history never contains; a search without
@@ -240,7 +244,7 @@ func runSearch(env *environment, c *command, args []string) error {
 			item.Messages = append(item.Messages, mj)
 		}
 		if explain {
-			e, ok, err := mem.Explain(q.Text, r.ChunkID)
+			e, ok, err := mem.Explain(q.Text, r)
 			if err != nil {
 				return err
 			}

@@ -55,6 +55,9 @@ type EverydayRun struct {
 type EverydayOptions struct {
 	// PassageWeight is memory.Options.PassageWeight (0: the default).
 	PassageWeight float64
+	// TypeWeight is memory.Options.TypeWeight (0: the default; negative:
+	// no answer-type prior).
+	TypeWeight float64
 	// BM25 is memory.Options.BM25 (zero: the default).
 	BM25 bm25.Params
 	// Work is the folder of the temporary databases; "" = os.TempDir().
@@ -271,7 +274,7 @@ func openFolderDB(path string, inputs []ingest.Input, without string, summaries 
 			return nil, nil, err
 		}
 	}
-	m, err := memory.Open(st, memory.Options{PassageWeight: opts.PassageWeight, BM25: opts.BM25})
+	m, err := memory.Open(st, memory.Options{PassageWeight: opts.PassageWeight, TypeWeight: opts.TypeWeight, BM25: opts.BM25})
 	if err != nil {
 		st.Close()
 		return nil, nil, err

@@ -130,7 +130,7 @@ func TestBM25ParamsFollowTheTokenizer(t *testing.T) {
 			if err != nil || len(resp.Results) == 0 {
 				t.Fatalf("search: %v, %d results", err, len(resp.Results))
 			}
-			e, ok, err := m.Explain("沖縄 ホテル", resp.Results[0].ChunkID)
+			e, ok, err := m.Explain("沖縄 ホテル", resp.Results[0])
 			if err != nil || !ok {
 				t.Fatalf("explain: %v, %v", ok, err)
 			}

@@ -9,8 +9,10 @@
 //
 // Under the everyday analyzer a question's question words (いつ, どこ, when,
 // how much, なんだっけ, …) are not matched but read as what it asks for
-// (ParseQuestion); a result shows its matches, the replies to them and the
-// lines near them that carry what is asked (Result.Shown); a search
+// (ParseQuestion); a question for an amount or a time of day puts first the
+// windows that hold one (TypeRerank, the answer-type prior); a result shows
+// its matches, the replies to them and the lines near them that carry what
+// is asked (Result.Shown); a search
 // reports a confidence, 0 when nothing is found, and the question's words
 // the history never contains (docs/everyday-search.md).
 //
@@ -74,6 +76,11 @@ type Options struct {
 	// ranks by the window's BM25 score alone (λ = 0). Under another
 	// tokenizer windows are ranked by BM25 alone.
 	PassageWeight float64
+	// TypeWeight is μ of TypeRerank, the answer-type prior, for a BM25
+	// retriever under the everyday tokenizer: 0 means DefaultTypeWeight,
+	// a negative value turns the prior off. Under another tokenizer
+	// windows are ranked by BM25 alone.
+	TypeWeight float64
 	// BM25 are the BM25 parameters under the everyday tokenizer; the zero
 	// value means DefaultBM25. Under another tokenizer (the paper's, as
 	// `reproduce` opens a memory) BM25 keeps spec §9's.
@@ -93,6 +100,7 @@ type Memory struct {
 	retriever retrieval.Retriever
 	tokenizer tokenize.Tokenizer
 	lambda    float64 // Rerank's λ; 0 under any tokenizer but the everyday one
+	mu        float64 // TypeRerank's μ; 0 under any tokenizer but the everyday one
 	// everyday: the tokenizer is the everyday analyzer, so question words
 	// are kept out of the match (ParseQuestion); another tokenizer (the
 	// paper's, as `reproduce` opens a memory) searches the question as
@@ -129,12 +137,15 @@ func Open(st *store.Store, opts Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Memory{st: st, tokenizer: tok, model: opts.EmbedModel, spec: spec, lambda: DefaultPassageWeight}
+	m := &Memory{st: st, tokenizer: tok, model: opts.EmbedModel, spec: spec, lambda: DefaultPassageWeight, mu: DefaultTypeWeight}
 	if opts.PassageWeight != 0 {
 		m.lambda = max(opts.PassageWeight, 0)
 	}
+	if opts.TypeWeight != 0 {
+		m.mu = max(opts.TypeWeight, 0)
+	}
 	if m.everyday = tokName == DefaultTokenizer; !m.everyday {
-		m.lambda = 0
+		m.lambda, m.mu = 0, 0
 	}
 	if spec.NeedsVectors() && m.model == "" {
 		if m.model, err = SoleEmbedModel(st); err != nil {
@@ -261,8 +272,12 @@ type Result struct {
 	// not counting one the question itself states).
 	Carriers []int
 	// Asks is what the question asks for (ParseQuestion).
-	Asks    Asks
-	RawText string // the chunk's raw_text (spec §5)
+	Asks Asks
+	// TypeBonus is what the answer-type prior added to Score (TypeRerank):
+	// μ times the best score of the first TypeDepth windows when a message
+	// of this one carries what the question asks for; 0 otherwise.
+	TypeBonus float64
+	RawText   string // the chunk's raw_text (spec §5)
 	// Why says, when no message is marked (Matched is empty), why the
 	// window was ranked; "" otherwise.
 	Why string
@@ -347,11 +362,15 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 		pq.Content = q.Text
 	}
 	lx, lexical := m.retriever.(retrieval.Lexical)
+	typed := lexical && m.mu > 0 && pq.Typed()
 	depth := 0
 	if m.spec.Prefix() && !q.filtered() {
 		depth = q.K
 		if lexical && m.lambda > 0 {
 			depth = max(depth, PassageDepth)
+		}
+		if typed {
+			depth = max(depth, TypeDepth)
 		}
 	}
 	// a vector retriever embeds the question as typed (its stored vector
@@ -366,6 +385,12 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 	}
 	if lexical && m.lambda > 0 {
 		if hits, err = m.rerank(lx, pq.Content, hits); err != nil {
+			return resp, err
+		}
+	}
+	var bonus map[string]float64
+	if typed {
+		if hits, bonus, err = m.typeRerank(pq, hits); err != nil {
 			return resp, err
 		}
 	}
@@ -420,7 +445,7 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 			if !q.Since.IsZero() && end.Before(q.Since) || !q.Until.IsZero() && start.After(q.Until) {
 				continue
 			}
-			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, RawText: c.RawText, Asks: pq.Asks}
+			res := Result{Rank: len(resp.Results) + 1, ChunkID: c.ID, Score: h.Score, Source: c.Source, Title: m.Title(c.Source), StartAt: start, EndAt: end, RawText: c.RawText, Asks: pq.Asks, TypeBonus: bonus[c.ID]}
 			var last int
 			if res.Messages, last, err = m.messages(c.Source, c.MessageIDs, spans); err != nil {
 				return resp, err
@@ -489,7 +514,39 @@ func (m *Memory) Search(ctx context.Context, q Query) (Response, error) {
 // rerank is Rerank of hits for the question's content under the lexical
 // index, the first PassageDepth windows' texts read from the store.
 func (m *Memory) rerank(lx retrieval.Lexical, content string, hits []trec.Hit) ([]trec.Hit, error) {
-	head := hits[:min(len(hits), PassageDepth)]
+	texts, err := m.headTexts(hits, PassageDepth)
+	if err != nil {
+		return nil, err
+	}
+	terms := tokenize.QuestionTokens(m.tokenizer, content)
+	idf := IndexIDF(lx.LexicalIndex())
+	passage := make([]float64, len(texts))
+	for i, text := range texts {
+		passage[i] = PassageScore(m.tokenizer, idf, terms, text)
+	}
+	return Rerank(hits, passage, m.lambda), nil
+}
+
+// typeRerank is TypeRerank of hits with the everyday μ, whether each of the
+// first TypeDepth windows carries what q asks for read from their raw_text
+// in the store.
+func (m *Memory) typeRerank(q Question, hits []trec.Hit) ([]trec.Hit, map[string]float64, error) {
+	texts, err := m.headTexts(hits, TypeDepth)
+	if err != nil {
+		return nil, nil, err
+	}
+	carries := make([]bool, len(texts))
+	for i, text := range texts {
+		carries[i] = WindowCarries(q, text)
+	}
+	out, bonus := TypeRerank(hits, carries, m.mu)
+	return out, bonus, nil
+}
+
+// headTexts reads the raw_text of the first depth hits' chunks from the
+// store, in hit order.
+func (m *Memory) headTexts(hits []trec.Hit, depth int) ([]string, error) {
+	head := hits[:min(len(hits), depth)]
 	ids := make([]string, len(head))
 	for i, h := range head {
 		ids[i] = h.ChunkID
@@ -498,13 +555,11 @@ func (m *Memory) rerank(lx retrieval.Lexical, content string, hits []trec.Hit) (
 	if err != nil {
 		return nil, err
 	}
-	terms := tokenize.QuestionTokens(m.tokenizer, content)
-	idf := IndexIDF(lx.LexicalIndex())
-	passage := make([]float64, len(head))
+	texts := make([]string, len(head))
 	for i, h := range head {
-		passage[i] = PassageScore(m.tokenizer, idf, terms, chunks[h.ChunkID].RawText)
+		texts[i] = chunks[h.ChunkID].RawText
 	}
-	return Rerank(hits, passage, m.lambda), nil
+	return texts, nil
 }
 
 // ReplyReach is how far after a matched message its reply is looked for,

@@ -31,6 +31,9 @@ type Question struct {
 	// matched against the history. Text itself when nothing would be left.
 	Content string
 	Asks    Asks
+	// Clock: a when-question asks for a time of day (何時, なんじ, what
+	// time), not for a date (いつ, when).
+	Clock bool
 	// Words are the question words taken out, as typed, in order.
 	Words []string
 	// stated are the dates, times or amounts of the kind a when or
@@ -63,6 +66,10 @@ var jaQuestionWords = []questionWord{
 	{"だれ", AsksWho}, {"誰", AsksWho},
 	{"どんな", AsksWhat}, {"どれ", AsksWhat}, {"どの", AsksWhat}, {"どっち", AsksWhat}, {"なに", AsksWhat}, {"なん", AsksWhat}, {"何", AsksWhat},
 }
+
+// jaClockWords are the interrogatives of jaQuestionWords that ask for a
+// time of day (Question.Clock).
+var jaClockWords = map[string]bool{"何時": true, "なんじ": true}
 
 // indefinite reports whether rest, the question after a Japanese
 // interrogative, opens with the も or か that makes it indefinite (いつも,
@@ -141,6 +148,7 @@ func ParseQuestion(text string) Question {
 			}
 		case ok && lw == "what" && n+1 < len(words) && strings.EqualFold(s[words[n+1][0]:words[n+1][1]], "time"):
 			q.setAsks(AsksWhen)
+			q.Clock = true
 			blank(w[0], w[1])
 			blank(words[n+1][0], words[n+1][1])
 		case ok:
@@ -181,6 +189,7 @@ func ParseQuestion(text string) Question {
 			if q.Asks == AsksOther || q.Asks == AsksYesNo || q.Asks == AsksWhat && w.asks != AsksWhat {
 				q.Asks = w.asks
 			}
+			q.Clock = q.Clock || jaClockWords[w.word]
 			blank(i, j)
 		}
 	}
