@@ -36,7 +36,8 @@ message that, with its neighbours, holds most of the question's words
 (everyday analyzer, each word weighted by rarity; question words such as
 いつ or "when" are not matched); then, as the line to quote, that message
 when it carries what the question asks for (a date or time for いつ/when,
-an amount or a length of time for いくら/how much, a place for
+a clock time for 何時/what time, a sum of money for いくら/how much, a
+count or a length of time for 何人/何時間/how many, a place for
 どこ/where, a person for 誰/who), else the nearest line within 3 messages that does, else, when the
 message is itself a question, the reply after it, else the message (all in
 the window: never the chat's next message that search shows after it). The

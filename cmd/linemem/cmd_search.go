@@ -47,7 +47,8 @@ results has confidence 0.
 Each result shows the messages that contain a question term, the terms
 marked (bold on a terminal, **like this** otherwise), the replies to them,
 and the lines near them that carry what the question asks for (a date or
-time for いつ/when, an amount or a length of time for いくら/how much, a
+time for いつ/when, a clock time for 何時/what time, a sum of money for
+いくら/how much, a count or a length of time for 何人/何時間/how many, a
 place for どこ/where, a person for 誰/who); --context N messages of the window around each match;
 a single line between two shown ones is shown rather than "…"; and, under
 "— after this conversation, 4 hours later —", the chat's one next message

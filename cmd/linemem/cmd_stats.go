@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/linemem/linemem/lib/store"
+	"golang.org/x/text/width"
 )
 
 func init() {
@@ -133,8 +133,8 @@ func statsDocument(s store.Stats) statsJSON {
 
 // statsTable prints the paper's Table 1 rows first, then what else is stored.
 func statsTable(env *environment, s store.Stats, titles []statsChatTitle) error {
-	w := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
-	row := func(item, value string) { fmt.Fprintf(w, "%s\t%s\n", item, value) }
+	var items, values []string
+	row := func(item, value string) { items, values = append(items, item), append(values, value) }
 	row("Item", "Value")
 	row("LINE messages", thousands(s.Messages))
 	row("Chunks", thousands(s.Chunks))
@@ -160,7 +160,32 @@ func statsTable(env *environment, s store.Stats, titles []statsChatTitle) error 
 			row("  "+t.Title, t.Source)
 		}
 	}
-	return w.Flush()
+	wide := 0
+	for _, item := range items {
+		wide = max(wide, displayWidth(item))
+	}
+	for i, item := range items {
+		if _, err := fmt.Fprintf(env.stdout, "%s%s%s\n", item, strings.Repeat(" ", wide-displayWidth(item)+2), values[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// displayWidth is how many columns s takes on a terminal: two for an East
+// Asian wide or full-width character (ゼミ, ＡＢ), one for any other, so
+// that a column after a Japanese chat title lines up.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 func lengthCells(l store.LengthStats) string {

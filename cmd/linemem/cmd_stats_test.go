@@ -126,3 +126,41 @@ func TestStatsShowsChatTitles(t *testing.T) {
 		t.Errorf("stats table lacks the chat title beside its file name:\n%s", out)
 	}
 }
+
+// TestStatsTableLinesUpJapaneseTitles: the value column starts at the same
+// terminal column on every row, a Japanese chat title (two columns a
+// character) included.
+func TestStatsTableLinesUpJapaneseTitles(t *testing.T) {
+	db := ingestSideDB(t)
+	ingestSideMust(t, "ingest", "--db", db, filepath.Join("..", "..", "testdata", "history"))
+	out := ingestSideMust(t, "stats", "--db", db)
+	column := -1
+	for l := range strings.Lines(out) {
+		l = strings.TrimRight(l, "\n")
+		i := strings.LastIndex(l, "  ")
+		if i < 0 {
+			t.Fatalf("row %q has no gap before its value", l)
+		}
+		at := displayWidth(l[:i+2])
+		if column < 0 {
+			column = at
+		}
+		if at != column {
+			t.Errorf("row %q: value at column %d, want %d (the header's)\n%s", l, at, column, out)
+		}
+	}
+	if !strings.Contains(out, "家族") {
+		t.Errorf("no Japanese chat title in:\n%s", out)
+	}
+}
+
+func TestDisplayWidth(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want int
+	}{{"", 0}, {"Emma", 4}, {"ゼミ同期", 2 * 4}, {"ＡＢ", 2 * 2}, {"ｶﾗｵｹ", 4}, {"  家族 x", 2 + 2*2 + 2}} {
+		if got := displayWidth(c.s); got != c.want {
+			t.Errorf("displayWidth(%q) = %d, want %d", c.s, got, c.want)
+		}
+	}
+}

@@ -33,9 +33,9 @@ const neighbourWeight = 0.5
 // The line quoted is then answerLine's, in this order:
 //
 //  1. the best message, when it is no question and carries what the
-//     question asks for (a time for いつ/when, an amount for いくら/how
-//     much, …, beyond what the question itself states:
-//     memory.Question.CarriedBy);
+//     question asks for (a date or time for いつ/when, a clock time for
+//     何時, a sum of money for いくら/how much, …, beyond what the
+//     question itself states: memory.Question.CarriedBy);
 //  2. for a who-question, the best message when it is no question (its
 //     sender is the person asked about), else the first reply to it by
 //     someone else that is no question (the replier is);

@@ -127,7 +127,8 @@ func TestCoverageQuotesTheAnswerLine(t *testing.T) {
 // the question states (2日) carries nothing it asks for, and the line with
 // the new one (4日, 19時) is quoted beside it; a line ending in でした
 // states something, and is the reply quoted rather than skipped as a
-// question.
+// question; いくら asks for money, not a travel time, and 何時 for a time
+// of day, not a date.
 func TestCoverageLineChoiceReadsTheQuestion(t *testing.T) {
 	at := time.Date(2026, 8, 31, 22, 30, 0, 0, time.UTC)
 	cases := []struct {
@@ -142,6 +143,12 @@ func TestCoverageLineChoiceReadsTheQuestion(t *testing.T) {
 		{"a statement ending in でした", "バルソーレにならなかったのなんで",
 			[3][2]string{{"中村", "バル・ソーレが多かったので電話してみます"}, {"中村", "バル・ソーレ、金曜は貸切20人までだそうです…30人は無理でした"}, {"田中", "えーざんねん"}},
 			"中村（2026年8月31日）：「バル・ソーレ、金曜は貸切20人までだそうです…30人は無理でした」 [1]", []string{"a", "b"}},
+		{"a sum of money, not a length of time", "ロマンスカーいくら",
+			[3][2]string{{"けん", "箱根がいいと思う、ロマンスカーで1時間半くらい"}, {"あや", "いいね"}, {"けん", "片道2,470円だって"}},
+			"けん（2026年8月31日）：「片道2,470円だって」 [1]", []string{"a", "c"}},
+		{"a clock time, not a date", "集合なんじ",
+			[3][2]string{{"あや", "集合は12/12にしよう"}, {"けん", "おっけー"}, {"あや", "じゃあ駅に18時半ね"}},
+			"あや（2026年8月31日）：「じゃあ駅に18時半ね」 [1]", []string{"a", "c"}},
 	}
 	ex, err := answer.NewExtractiveMethod(newEveryday(t), answer.MethodCoverage)
 	if err != nil {

@@ -78,7 +78,8 @@ func TypeRerank(hits []trec.Hit, carries []bool, mu float64) (out []trec.Hit, bo
 // WindowCarries reports whether a message of a window's raw_text (one line
 // per message, as spec §5 renders it; each line's date, time and sender
 // left out) carries what q asks for beyond what it states
-// (Question.CarriedBy, without the chat's senders).
+// (Question.CarriedBy without the chat's senders: a clock time for a
+// question for a time of day, not a date such as 12/12).
 func WindowCarries(q Question, rawText string) bool {
 	for _, line := range strings.Split(rawText, "\n") {
 		if q.CarriedBy(body(line), nil) {

@@ -16,27 +16,30 @@ import (
 // day, not to one for a date, a place, a person or a thing.
 func TestTyped(t *testing.T) {
 	cases := []struct {
-		question     string
-		clock, typed bool
+		question            string
+		clock, money, typed bool
 	}{
-		{"送別会 なんじから", true, true},
-		{"二次会のｶﾗｵｹ 何時から", true, true},
-		{"what time does practice start", true, true},
-		{"景品の予算いくらまで", false, true},
-		{"how much is the membership fee", false, true},
-		{"のみほうだい 何時間", false, true}, // a length of time: how much
-		{"忘年会っていつになったんだっけ", false, false},
-		{"when did the new projector arrive", false, false},
-		{"歯医者 どこ", false, false},
-		{"ライブのチケット取ったの誰", false, false},
-		{"ビンゴの一等って何にした", false, false},
-		{"年末のミーティングは大会議室？", false, false},
-		{"いつもの店", false, false},
+		{"送別会 なんじから", true, false, true},
+		{"二次会のｶﾗｵｹ 何時から", true, false, true},
+		{"what time does practice start", true, false, true},
+		{"景品の予算いくらまで", false, true, true},
+		{"how much is the membership fee", false, true, true},
+		{"ホテル何円だった", false, true, true},
+		{"のみほうだい 何時間", false, false, true}, // a length of time: how much
+		{"何人来る？", false, false, true},
+		{"how many people came", false, false, true},
+		{"忘年会っていつになったんだっけ", false, false, false},
+		{"when did the new projector arrive", false, false, false},
+		{"歯医者 どこ", false, false, false},
+		{"ライブのチケット取ったの誰", false, false, false},
+		{"ビンゴの一等って何にした", false, false, false},
+		{"年末のミーティングは大会議室？", false, false, false},
+		{"いつもの店", false, false, false},
 	}
 	for _, c := range cases {
 		q := memory.ParseQuestion(c.question)
-		if q.Clock != c.clock || q.Typed() != c.typed {
-			t.Errorf("%q: Clock %v, Typed %v; want %v, %v", c.question, q.Clock, q.Typed(), c.clock, c.typed)
+		if q.Clock != c.clock || q.Money != c.money || q.Typed() != c.typed {
+			t.Errorf("%q: Clock %v, Money %v, Typed %v; want %v, %v, %v", c.question, q.Clock, q.Money, q.Typed(), c.clock, c.money, c.typed)
 		}
 	}
 }
@@ -121,6 +124,10 @@ func TestWindowCarries(t *testing.T) {
 	}{
 		{"送別会 なんじから", head + "送別会って何時からでしたっけ\n2026-09-16 17:46 田中美穂: 19時だよ", true},
 		{"送別会 なんじから", head + "送別会って何時からでしたっけ\n2026-09-16 17:47 田中美穂: www", false},
+		// a date is no time of day
+		{"忘年会って何時からだっけ", head + "忘年会、12/12か12/13どっちがいい？", false},
+		{"忘年会って何時からだっけ", head + "忘年会は18:30スタートに変更", true},
+		{"what time does the show start", head + "the show starts at 7pm", true},
 		{"景品の予算いくらまで", head + "景品は2万円まで経費で出せるよ", true},
 		{"景品の予算いくらまで", head + "景品買い出し行きます！", false},
 		{"歯医者 2日から何時にずらした", head + "はいしゃ、2日むりになった", false},

@@ -25,6 +25,10 @@ import (
 //     of the chat's senders, given by the caller.
 //
 // "what" and yes/no questions have no carrier: any line can answer them.
+// Two questions ask for less than their kind (Question.Pattern): one for a
+// time of day (Question.Clock) for a clock time alone (clockCarrier), one
+// for a sum of money (Question.Money) for an amount of money alone
+// (moneyCarrier).
 var carriers = map[Asks]*regexp.Regexp{
 	AsksWhen: regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s?(am|pm)\b|\d{1,2}時|\d{1,2}/\d{1,2}|\d{1,2}月|\d{1,2}日|\d{4}-\d{2}-\d{2}|` +
 		`[月火水木金土日]曜|(げつ|か|すい|もく|きん|ど|にち)ようび|明日|あした|今日|きょう|昨日|きのう|来週|らいしゅう|先週|せんしゅう|今週|来月|らいげつ|先月|週末|\d{1,2}じ|` +
@@ -37,16 +41,40 @@ var carriers = map[Asks]*regexp.Regexp{
 	AsksWho: regexp.MustCompile(`さん|くん|君|ちゃん|先生|先輩|様|\b(mr|mrs|ms|dr)\b`),
 }
 
+// clockCarrier is the part of the when-pattern that writes a time of day
+// (19:30, 7pm, 19時, 10じ; not 12/12 or 土曜), matched alike, so that a time
+// the question states is left out the same way.
+var clockCarrier = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s?(am|pm)\b|\d{1,2}時|\d{1,2}じ`)
+
+// moneyCarrier is the part of the how-much pattern that writes a sum of
+// money (9,500円, 1800えん, 3万, ¥500, $20, 6000 yen, 千円; not 3人, 2個 or
+// 2時間), matched alike.
+var moneyCarrier = regexp.MustCompile(`\d[\d,]*\s?(円|えん|万|まん|千|ドル|どる|yen|dollars?|usd|k\b)|[¥$€£]\s?\d|[一二三四五六七八九十百千]+(円|万)|千円|万円`)
+
+// Pattern is the carrier pattern of what q asks for: clockCarrier for a
+// question for a time of day, moneyCarrier for one for a sum of money,
+// else its kind's (carriers); nil for a kind without one.
+func (q Question) Pattern() *regexp.Regexp {
+	switch {
+	case q.Asks == AsksWhen && q.Clock:
+		return clockCarrier
+	case q.Asks == AsksHowMuch && q.Money:
+		return moneyCarrier
+	}
+	return carriers[q.Asks]
+}
+
 // Carries reports whether text carries what a question asking asks asks
 // for (see carriers); for AsksWho also when it names one of names (the
 // chat's senders, compared as whole words, any letter case). Always false
 // for what, yes/no and other questions.
 func Carries(asks Asks, text string, names []string) bool {
-	return carries(asks, text, names, nil)
+	return carries(carriers[asks], asks, text, names, nil)
 }
 
 // CarriedBy reports whether text carries what q asks for (Carries with
-// q.Asks) beyond what q itself states: for a when or how-much question, a
+// q.Pattern: a clock time for a question for a time of day, an amount of
+// money for one for a sum of money) beyond what q itself states: for a when or how-much question, a
 // date, time or amount that q's own text holds (the same match of the
 // pattern, after NFKC and lower-casing; read once, by ParseQuestion) does
 // not count. In 「歯医者 2日から何日にずらした」 the line 「はいしゃ、2日むりに
@@ -55,13 +83,13 @@ func Carries(asks Asks, text string, names []string) bool {
 // holds still counts: it says what kind of thing a line names, not which
 // one.
 func (q Question) CarriedBy(text string, names []string) bool {
-	return carries(q.Asks, text, names, q.stated)
+	return carries(q.Pattern(), q.Asks, text, names, q.stated)
 }
 
-// carries is Carries with the pattern's matches in stated not counted.
-func carries(asks Asks, text string, names []string, stated map[string]bool) bool {
-	re, ok := carriers[asks]
-	if !ok {
+// carries is Carries with pattern re (nil: none) and re's matches in
+// stated not counted.
+func carries(re *regexp.Regexp, asks Asks, text string, names []string, stated map[string]bool) bool {
+	if re == nil {
 		return false
 	}
 	s := strings.ToLower(norm.NFKC.String(text))

@@ -34,6 +34,10 @@ type Question struct {
 	// Clock: a when-question asks for a time of day (何時, なんじ, what
 	// time), not for a date (いつ, when).
 	Clock bool
+	// Money: a how-much question asks for a sum of money (いくら, 何円,
+	// なんえん, how much), not for a count (何人, いくつ, how many) or a
+	// length of time (何時間).
+	Money bool
 	// Words are the question words taken out, as typed, in order.
 	Words []string
 	// stated are the dates, times or amounts of the kind a when or
@@ -70,6 +74,10 @@ var jaQuestionWords = []questionWord{
 // jaClockWords are the interrogatives of jaQuestionWords that ask for a
 // time of day (Question.Clock).
 var jaClockWords = map[string]bool{"何時": true, "なんじ": true}
+
+// jaMoneyWords are the interrogatives of jaQuestionWords that ask for a sum
+// of money (Question.Money).
+var jaMoneyWords = map[string]bool{"いくら": true, "何円": true, "なんえん": true}
 
 // indefinite reports whether rest, the question after a Japanese
 // interrogative, opens with the も or か that makes it indefinite (いつも,
@@ -142,6 +150,7 @@ func ParseQuestion(text string) Question {
 			if n+1 < len(words) {
 				if next := strings.ToLower(s[words[n+1][0]:words[n+1][1]]); next == "much" || next == "many" {
 					q.setAsks(AsksHowMuch)
+					q.Money = q.Money || next == "much"
 					blank(w[0], w[1])
 					blank(words[n+1][0], words[n+1][1])
 				}
@@ -190,6 +199,7 @@ func ParseQuestion(text string) Question {
 				q.Asks = w.asks
 			}
 			q.Clock = q.Clock || jaClockWords[w.word]
+			q.Money = q.Money || jaMoneyWords[w.word]
 			blank(i, j)
 		}
 	}

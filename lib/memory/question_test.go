@@ -151,10 +151,18 @@ func TestCarriedBy(t *testing.T) {
 		{"歯医者 2日から何日にずらしたんだっけ", "はいしゃ、しごとで2日むりになった", false},
 		{"歯医者 2日から何日にずらしたんだっけ", "4日(金)の19時にへんこうした", true},
 		{"12日の集合は何時", "12日ね", false},
-		{"12日の集合は何時", "2日ね", true}, // 2日 is no match the question states
+		{"12日の集合はいつ", "2日ね", true}, // 2日 is no match the question states
+		{"12日の集合は何時", "2日ね", false}, // a question for a time of day: a date is none
 		{"12日の集合は何時", "１２日の１０時", true},
 		{"3人でいくら", "3人で行く", false},
 		{"3人でいくら", "3人で9,000円", true},
+		// a question for a sum of money: a length of time or a count is none
+		{"ロマンスカーいくら", "ロマンスカーで1時間半くらい", false},
+		{"ロマンスカーいくら", "片道2,470円", true},
+		{"how much were the tickets", "4,400 yen each", true},
+		{"how much were the tickets", "for 2 people", false},
+		{"何人来る？", "5人くる", true},
+		{"のみほうだい 何時間", "飲み放題3時間にした", true},
 		{"when did we move it from March 3", "moved it from march 3", false},
 		{"when did we move it from March 3", "moved to friday", true},
 		{"駅前のカフェどこ", "駅前のカフェ", true},
