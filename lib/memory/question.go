@@ -217,12 +217,13 @@ func ParseQuestion(text string) Question {
 }
 
 // statementEndings are the question endings that end a statement as often
-// as a question: 「無理でした」, 「3,300円だった」, 「これは」.
-var statementEndings = map[string]bool{"だった": true, "でした": true, "は": true}
+// as a question: 「無理でした」, 「3,300円だった」, 「これは」, and かな, which
+// hedges a statement (「片道2,470円くらいかな」, 「行こうかな」).
+var statementEndings = map[string]bool{"だった": true, "でした": true, "は": true, "かな": true}
 
 // Asking reports whether q's text asks something: it holds a question
 // word, opens as an English yes/no question (did, is, …) or ends as only a
-// question ends (だっけ, ですか, かな, か, の, …); だった, でした and は,
+// question ends (だっけ, ですか, か, の, …); だった, でした, は and かな,
 // stripped from a question all the same, end statements as often and do
 // not count. A question mark is not looked at.
 func (q Question) Asking() bool {

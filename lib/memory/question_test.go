@@ -87,6 +87,8 @@ func TestAsking(t *testing.T) {
 		{"30人は無理でした", false},
 		{"ロクシタンのハンドクリーム 3,300円だった", false},
 		{"今日は", false},
+		{"新宿から片道2,470円くらいかな", false}, // かな hedges a statement
+		{"どこにしようかな", true},
 		{"何か買った", false},
 		{"Booked it", false},
 	}
