@@ -42,13 +42,12 @@ var carriers = map[Asks]*regexp.Regexp{
 }
 
 // clockCarrier is the part of the when-pattern that writes a time of day
-// (19:30, 7pm, 19時, 10じ; not 12/12 or 土曜), matched alike, so that a time
-// the question states is left out the same way.
+// (19:30, 7pm, 19時, 10じ; not 12/12 or 土曜).
 var clockCarrier = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s?(am|pm)\b|\d{1,2}時|\d{1,2}じ`)
 
 // moneyCarrier is the part of the how-much pattern that writes a sum of
 // money (9,500円, 1800えん, 3万, ¥500, $20, 6000 yen, 千円; not 3人, 2個 or
-// 2時間), matched alike.
+// 2時間).
 var moneyCarrier = regexp.MustCompile(`\d[\d,]*\s?(円|えん|万|まん|千|ドル|どる|yen|dollars?|usd|k\b)|[¥$€£]\s?\d|[一二三四五六七八九十百千]+(円|万)|千円|万円`)
 
 // Pattern is the carrier pattern of what q asks for: clockCarrier for a
@@ -74,10 +73,10 @@ func Carries(asks Asks, text string, names []string) bool {
 
 // CarriedBy reports whether text carries what q asks for (Carries with
 // q.Pattern: a clock time for a question for a time of day, an amount of
-// money for one for a sum of money) beyond what q itself states: for a when or how-much question, a
-// date, time or amount that q's own text holds (the same match of the
-// pattern, after NFKC and lower-casing; read once, by ParseQuestion) does
-// not count. In 「歯医者 2日から何日にずらした」 the line 「はいしゃ、2日むりに
+// money for one for a sum of money) beyond what q itself states: for a
+// when or how-much question, a date, time or amount that q's own text
+// holds (the same match of the same pattern, after NFKC and lower-casing;
+// read once, by ParseQuestion) does not count. In 「歯医者 2日から何日にずらした」 the line 「はいしゃ、2日むりに
 // なった」 repeats the question's 2日 and carries nothing; 「4日(金)の19時に
 // へんこうした」 carries 4日 and 19時. A place word or a name the question
 // holds still counts: it says what kind of thing a line names, not which

@@ -41,8 +41,9 @@ type Question struct {
 	// Words are the question words taken out, as typed, in order.
 	Words []string
 	// stated are the dates, times or amounts of the kind a when or
-	// how-much question asks for that its own text holds, as the carrier
-	// pattern matches them (CarriedBy); nil for other questions.
+	// how-much question asks for that its own text holds, as its carrier
+	// pattern (Pattern, the one CarriedBy matches lines with) matches
+	// them; nil for other questions.
 	stated map[string]bool
 }
 
@@ -205,7 +206,7 @@ func ParseQuestion(text string) Question {
 	}
 	if q.Asks == AsksWhen || q.Asks == AsksHowMuch {
 		q.stated = map[string]bool{}
-		for _, m := range carriers[q.Asks].FindAllString(strings.ToLower(s), -1) {
+		for _, m := range q.Pattern().FindAllString(strings.ToLower(s), -1) {
 			q.stated[m] = true
 		}
 	}

@@ -153,7 +153,7 @@ func TestCarriedBy(t *testing.T) {
 		{"歯医者 2日から何日にずらしたんだっけ", "はいしゃ、しごとで2日むりになった", false},
 		{"歯医者 2日から何日にずらしたんだっけ", "4日(金)の19時にへんこうした", true},
 		{"12日の集合は何時", "12日ね", false},
-		{"12日の集合はいつ", "2日ね", true}, // 2日 is no match the question states
+		{"12日の集合はいつ", "2日ね", true},  // 2日 is no match the question states
 		{"12日の集合は何時", "2日ね", false}, // a question for a time of day: a date is none
 		{"12日の集合は何時", "１２日の１０時", true},
 		{"3人でいくら", "3人で行く", false},
