@@ -22,7 +22,7 @@ func init() {
 		summary: "answer a question from your chat memory, citing the conversations it rests on",
 		usage: `[--retriever NAME] [--k N] [--me NAME] [--provider extractive|openai] [--allow-remote] [--dry-run] [--json] QUESTION
 
-Retrieves the top k conversation windows (lib/memory, the same search as
+Retrieves the top k conversation windows (the same search as
 ` + "`search`" + `), numbers them and answers from them alone, citing [1], [2], ….
 When the search's confidence is below ` + fmt.Sprint(memory.DefaultMinConfidence) + ` (see ` + "`search --help`" + `) the answer
 still quotes the closest line and says that the history may not hold the
@@ -54,8 +54,8 @@ remote model); without it, the stored name. With neither, nobody is
 two-person chat, the one its title does not name) as its guess and says
 how to confirm it with --me. openai
 (default with --allow-remote): the Responses API, or any OpenAI-compatible
-server at OPENAI_BASE_URL / --base-url, with the Japanese prompt of
-lib/answer (its version is recorded with each answer). Only the question
+server at OPENAI_BASE_URL / --base-url, with linemem's Japanese prompt
+(its version is recorded with each answer). Only the question
 and the k windows are sent, never the rest of the history; the command says
 so before sending, --dry-run prints the exact prompt and sends nothing,
 --redact masks identifiers first, and answers are cached with provenance in
@@ -81,8 +81,8 @@ type askFlags struct {
 func (f *askFlags) bind(fs *flag.FlagSet) {
 	f.remote.bind(fs, 0)
 	fs.Lookup("provider").Usage = "provider `NAME`: extractive or openai (default: extractive, openai with --allow-remote or --dry-run)"
-	fs.StringVar(&f.retriever, "retriever", "", "retriever `NAME` (spec §9 grammar; default: lib/memory's everyday default)")
-	fs.StringVar(&f.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` of the retriever (default: lib/memory's)")
+	fs.StringVar(&f.retriever, "retriever", "", "retriever `NAME` (as in `search --help`, e.g. raw_text_bm25, rrf:raw_text_bm25+raw_text_vector; default: the everyday one, as search's)")
+	fs.StringVar(&f.tokenizer, "tokenizer", "", "BM25 `TOKENIZER` of the retriever (default "+memory.DefaultTokenizer+", as search's)")
 	fs.StringVar(&f.embedModel, "embed-model", "", "embedding `MODEL` of a dense or hybrid retriever (default: the only one stored)")
 	fs.IntVar(&f.k, "k", answer.DefaultK, "number of conversation windows the answer is built from")
 	fs.IntVar(&f.inputCap, "input-cap", answer.DefaultInputCap, "most characters of prompt input sent per question")
@@ -253,7 +253,11 @@ func runAsk(env *environment, c *command, args []string) error {
 	}
 	printNotices(env.stderr, resp.Notices, memory.KindWarning, memory.KindNote)
 	for _, n := range resp.Notices {
-		if n.Kind == memory.KindLowConfidence {
+		switch {
+		case n.Kind != memory.KindLowConfidence:
+		case a.Abstained:
+			fmt.Fprintf(env.stdout, "(%s)\n", n.Message)
+		default:
 			fmt.Fprintf(env.stdout, "(%s; the closest line is quoted)\n", n.Message)
 		}
 	}

@@ -184,3 +184,29 @@ func TestAskNamesAGuessedOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestAskLowConfidenceSaysWhatItDoes: under low confidence ask says it
+// quotes the closest line only when it quotes one; with no word of the
+// question in the history it says the history does not, and nothing more.
+func TestAskLowConfidenceSaysWhatItDoes(t *testing.T) {
+	dir := t.TempDir()
+	chat := "[LINE] ゆいとのトーク履歴\n保存日時：2024/06/01 22:00\n\n2024/05/03(金)\n09:00\tみお\t傘忘れた、ごめん\n09:03\tゆい\tえっ\n09:06\tみお\t明日返すね\n"
+	if err := os.WriteFile(filepath.Join(dir, "[LINE] ゆいとのトーク.txt"), []byte(chat), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "me.db")
+	run(t, "ingest", "--db", db, dir)
+	for _, tc := range []struct {
+		question string
+		quotes   bool
+	}{
+		{"傘と量子力学の論文の査読", true},
+		{"みおの電話番号", false},
+	} {
+		code, out, errOut := runCode("ask", "--db", db, tc.question)
+		says := strings.Contains(out, "the closest line is quoted")
+		if code != 0 || !strings.Contains(out, "may not hold the answer") || says != tc.quotes || strings.Contains(out, "「") != tc.quotes {
+			t.Errorf("%s: exit %d\nstdout %s\nstderr %s\nwant the low-confidence notice, saying a line is quoted: %v", tc.question, code, out, errOut, tc.quotes)
+		}
+	}
+}

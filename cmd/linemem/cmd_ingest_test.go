@@ -198,9 +198,13 @@ func TestIngestUsage(t *testing.T) {
 			for i, a := range tc.args {
 				args[i] = strings.NewReplacer("DB", db, "EMPTY", empty).Replace(a)
 			}
-			code, _, stderr := ingestSideRun(t, args...)
-			if code != tc.wantCode || !strings.Contains(stderr, tc.wantErr) {
-				t.Errorf("exit %d, stderr:\n%s\nwant exit %d mentioning %q", code, stderr, tc.wantCode, tc.wantErr)
+			code, stdout, stderr := ingestSideRun(t, args...)
+			says := stderr
+			if tc.wantCode == 0 { // the usage asked for goes to stdout
+				says = stdout
+			}
+			if code != tc.wantCode || !strings.Contains(says, tc.wantErr) {
+				t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit %d mentioning %q", code, stdout, stderr, tc.wantCode, tc.wantErr)
 			}
 		})
 	}

@@ -39,15 +39,15 @@ var usesNoDatabase = map[string]bool{"synth": true, "robustness": true}
 
 // TestEveryCommandParsesFlagsAnywhere checks, for every registered command,
 // that a flag written after a positional argument is read as a flag (--help
-// after it prints the usage and exits 0; an unknown flag after it is a usage
+// after it prints the usage to stdout and exits 0; an unknown flag after it is a usage
 // error, exit 2, reported once), and that -h works too.
 func TestEveryCommandParsesFlagsAnywhere(t *testing.T) {
 	for _, name := range commandNames() {
 		words := strings.Fields(name)
 		t.Run(name, func(t *testing.T) {
-			code, _, stderr := runCode(append(words, "POSITIONAL", "--help")...)
-			if code != 0 || !strings.Contains(stderr, "Usage: linemem "+name) {
-				t.Errorf("%s POSITIONAL --help: exit %d, stderr %q; want 0 and the usage", name, code, stderr)
+			code, stdout, stderr := runCode(append(words, "POSITIONAL", "--help")...)
+			if code != 0 || !strings.Contains(stdout, "Usage: linemem "+name) || stderr != "" {
+				t.Errorf("%s POSITIONAL --help: exit %d, stdout %q, stderr %q; want 0 and the usage on stdout (it pages), nothing on stderr", name, code, stdout, stderr)
 			}
 			code, _, stderr = runCode(append(words, "POSITIONAL", "--no-such-flag")...)
 			if code != 2 || strings.Count(stderr, "no-such-flag") != 1 {

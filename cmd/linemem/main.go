@@ -40,6 +40,11 @@ type command struct {
 type environment struct {
 	stdout io.Writer
 	stderr io.Writer
+	// help: the command line asks for a command's usage (-h or --help
+	// before any "--"), which then goes to stdout, so that it pages
+	// (`linemem search --help | less`); a usage printed beside a usage
+	// error goes to stderr.
+	help bool
 }
 
 var commands = map[string]*command{}
@@ -49,6 +54,20 @@ func register(c *command) {
 		panic("linemem: command registered twice: " + c.name)
 	}
 	commands[c.name] = c
+}
+
+// asksForHelp reports whether args ask for a command's usage: -h or
+// --help before any "--".
+func asksForHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // errUsage marks an error whose message is a usage hint; exit code 2.
@@ -91,6 +110,7 @@ func runMain(env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "linemem: unknown command %q%s; run `linemem help`\n", args[0], didYouMean(args[0], commandWords()))
 		return 2
 	}
+	env.help = asksForHelp(rest)
 	if err := cmd.run(env, cmd, rest); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -215,14 +235,20 @@ func versionLine() string {
 // the shared --db flag bound to db. Flags are GNU style (spf13/pflag):
 // `--name value` or `--name=value`, anywhere on the line; `--` ends them.
 // The set prints nothing itself: a parse error is returned once, wrapped in
-// errUsage, and printed by runMain; --help prints the usage to stderr.
+// errUsage, and printed by runMain; --help prints the usage to stdout
+// (environment.help), a usage beside a usage error goes to stderr.
 func newFlagSet(env *environment, c *command, db *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("linemem "+c.name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	fs.SortFlags = false
 	fs.StringVar(db, "db", "linemem.db", "SQLite database `FILE`")
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "Usage: linemem %s [flags] %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.summary)
+		w := env.stderr
+		if env.help {
+			w = env.stdout
+		}
+		fs.SetOutput(w)
+		fmt.Fprintf(w, "Usage: linemem %s [flags] %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.summary)
 		fs.PrintDefaults()
 	}
 	return fs

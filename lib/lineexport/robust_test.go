@@ -184,3 +184,21 @@ func TestInvalidUTF8AtTheFirstByte(t *testing.T) {
 		}
 	}
 }
+
+// TestDayShapedContinuationWarns: a day-shaped line that names no real date
+// after a message is read as a line of that message, and a warning names
+// its line; a real day line after a message warns of nothing.
+func TestDayShapedContinuationWarns(t *testing.T) {
+	const header = "[LINE] x\n\n2024/01/14(日)\n10:00\tAoi\tdeadline:\n"
+	got, warnings := messagesOf(t, []byte(header+"2024/13/45(月)\n10:01\tRen\tok\n"))
+	want := []string{"2024-01-14|10:00:00|Aoi|text|deadline:\n2024/13/45(月)", "2024-01-14|10:01:00|Ren|text|ok"}
+	if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if len(warnings) != 1 || warnings[0].Line != 5 || !strings.Contains(warnings[0].Message, "2024/13/45(月)") || !strings.Contains(warnings[0].Message, "no real date") {
+		t.Errorf("warnings %v, want one at line 5 naming 2024/13/45(月)", warnings)
+	}
+	if _, warnings := messagesOf(t, []byte(header+"2024/01/15(月)\n10:01\tRen\tok\n")); len(warnings) != 0 {
+		t.Errorf("a real day line: warnings %v", warnings)
+	}
+}

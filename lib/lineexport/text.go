@@ -67,7 +67,8 @@ import (
 // follows a blank line or no message has been read since the last day line:
 // there a day line belongs, and anything else (a day-shaped line naming no
 // real date included) is an InputError. Elsewhere a day-shaped line naming
-// no real date is a continuation line.
+// no real date is a continuation line, with a Warning naming it (a typo
+// in a day line would otherwise move a day's messages unnoticed).
 //
 // Text that is exactly a placeholder sets Type and keeps the placeholder as
 // Text (see TypeOf). Errors (*InputError): invalid UTF-8, no header, a day
@@ -485,6 +486,8 @@ func (tr *textReader) readRecords(records []record) error {
 				messageSinceDay = false
 				break
 			}
+			tr.result.Warnings = append(tr.result.Warnings, Warning{File: tr.source, Line: rec.line.num,
+				Message: fmt.Sprintf("%q is shaped like a day line but names no real date; read as a line of the message before it", clip(rec.text))})
 			tr.continueMessage(rec)
 		default:
 			if afterBlank || !messageSinceDay {
