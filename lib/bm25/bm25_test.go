@@ -160,9 +160,22 @@ func TestExplain(t *testing.T) {
 			if math.Abs(e.Value-h.Score) > tol {
 				t.Errorf("%s: Explain = %g, Search = %g", h.ChunkID, e.Value, h.Score)
 			}
-			if len(e.Children) != 3 {
-				t.Errorf("%s: %d children, want one per query token (3)", h.ChunkID, len(e.Children))
+			if len(e.Children) != 2 {
+				t.Errorf("%s: %d children, want one per distinct query term (2)", h.ChunkID, len(e.Children))
 			}
+		}
+	})
+	t.Run("a repeated term is one child", func(t *testing.T) {
+		e := ix.Explain("banana cherry cherry", "d2")
+		cherry := e.Children[1]
+		if want := 2 * term(2, 1, 2); math.Abs(cherry.Value-want) > tol || !strings.Contains(cherry.Message, `"cherry" ×2: 2 · IDF`) {
+			t.Errorf("cherry: %g %q, want 2 × %g and ×2 in the message", cherry.Value, cherry.Message, term(2, 1, 2))
+		}
+		if banana := e.Children[0]; strings.Contains(banana.Message, "×") {
+			t.Errorf("banana, once in the query: %q", banana.Message)
+		}
+		if !strings.Contains(e.Message, "3 query tokens, 2 distinct terms") {
+			t.Errorf("root: %q", e.Message)
 		}
 	})
 	t.Run("term parts", func(t *testing.T) {
@@ -174,6 +187,13 @@ func TestExplain(t *testing.T) {
 			if math.Abs(c.Value-want[i]) > tol {
 				t.Errorf("child %d (%s) = %g, want %g", i, c.Message, c.Value, want[i])
 			}
+		}
+	})
+	t.Run("a term of a named field", func(t *testing.T) {
+		ix := bm25.New(corpus, fielded{})
+		e := ix.Explain("cherry", "d2")
+		if c := e.Children[0]; !strings.Contains(c.Message, `"cherry" (field f) ×2: 2 · IDF`) || math.Abs(c.Value-e.Value) > tol {
+			t.Errorf("%q = %g of the root's %g", c.Message, c.Value, e.Value)
 		}
 	})
 	t.Run("absent term contributes zero", func(t *testing.T) {
@@ -188,6 +208,25 @@ func TestExplain(t *testing.T) {
 			t.Errorf("Explain(unknown) = %+v", e)
 		}
 	})
+}
+
+// fielded is tokenizetest.Fields whose questions weigh each term twice
+// and whose term "cherry" is of a field named "field f".
+type fielded struct{ tokenizetest.Fields }
+
+func (fielded) QueryTokens(text string) []string {
+	var out []string
+	for _, t := range strings.Fields(text) {
+		out = append(out, t, t)
+	}
+	return out
+}
+
+func (fielded) FieldName(term string) string {
+	if term == "cherry" {
+		return "field f"
+	}
+	return ""
 }
 
 func assertHits(t *testing.T, got, want []ranking.Hit) {

@@ -2,9 +2,10 @@ package bm25
 
 import (
 	"fmt"
-	"github.com/linemem/linemem/lib/tokenize"
+	"strings"
 
 	"github.com/linemem/linemem/lib/ranking"
+	"github.com/linemem/linemem/lib/tokenize"
 )
 
 // Explanation is ranking.Explanation.
@@ -13,12 +14,17 @@ import (
 type Explanation = ranking.Explanation
 
 // Explain breaks the score of document docID for query into one child per
-// query token (repeats included, in query order). Each child is
-// IDF · tf-factor with children IDF (with N and df), the term frequency
-// f(t,d) and the length norm k1·(1 − b + b·|d|/avgdl). A token absent from
-// the index or the document contributes 0 and says so. The root's Value equals
-// the score Search reports. An unknown docID gives a root with Value 0 and a
-// message saying the document is not indexed.
+// distinct query term, in the order of first appearance. A tokenizer may
+// repeat a term in a query (tokenize.QueryTokens: the everyday analyzer
+// repeats each by its field's weight); a term k times in the query is one
+// child of value k · IDF · tf-factor that says so, and names the term's
+// field (tokenize.FieldName). Each child's children are IDF (with N and
+// df), the term frequency f(t,d), the length norm k1·(1 − b + b·|d|/avgdl)
+// and the tf factor of one occurrence. A term absent from the index or
+// the document contributes 0 and says so. The root's Value is summed over
+// the query tokens in query order, as Search sums, so it equals the score
+// Search reports. An unknown docID gives a root with Value 0 and a message
+// saying the document is not indexed.
 func (ix *Index) Explain(query, docID string) ranking.Explanation {
 	d := -1
 	for i := range ix.docs {
@@ -31,13 +37,55 @@ func (ix *Index) Explain(query, docID string) ranking.Explanation {
 		return ranking.Explanation{Message: fmt.Sprintf("document %s is not in the index", docID)}
 	}
 	tokens := tokenize.QueryTokens(ix.tok, query)
-	root := ranking.Explanation{Message: fmt.Sprintf("BM25 score of %s: sum over %d query tokens (%s tokenizer)", docID, len(tokens), ix.tok.Name())}
+	var (
+		terms   []string
+		repeats = map[string]int{}
+		one     = map[string]ranking.Explanation{}
+	)
+	root := ranking.Explanation{}
 	for _, t := range tokens {
-		child := ix.explainTerm(t, int32(d))
-		root.Value += child.Value
-		root.Children = append(root.Children, child)
+		if repeats[t] == 0 {
+			terms = append(terms, t)
+			one[t] = ix.explainTerm(t, int32(d))
+		}
+		repeats[t]++
+		root.Value += one[t].Value
+	}
+	root.Message = fmt.Sprintf("BM25 score of %s: sum over %d query tokens (%s tokenizer)", docID, len(tokens), ix.tok.Name())
+	if len(terms) < len(tokens) {
+		root.Message = fmt.Sprintf("BM25 score of %s: sum over %d query tokens, %d distinct terms, each repeated as often as the tokenizer weighs it (%s tokenizer)", docID, len(tokens), len(terms), ix.tok.Name())
+	}
+	for _, t := range terms {
+		root.Children = append(root.Children, repeated(one[t], t, tokenize.FieldName(ix.tok, t), repeats[t]))
 	}
 	return root
+}
+
+// repeated turns the explanation e of one occurrence of term into that of
+// its k occurrences in a query, naming its field when field is not "": the
+// value k · e.Value (summed k times, as Search sums), the message with
+// "(field) ×k" after the quoted term, the children as they are.
+func repeated(e ranking.Explanation, term, field string, k int) ranking.Explanation {
+	if field == "" && k == 1 {
+		return e
+	}
+	label := fmt.Sprintf("term %q", term)
+	tag := label
+	if field != "" {
+		tag += " (" + field + ")"
+	}
+	if k > 1 {
+		tag += fmt.Sprintf(" ×%d", k)
+	}
+	v := 0.0
+	for range k {
+		v += e.Value
+	}
+	msg := strings.Replace(e.Message, label, tag, 1)
+	if k > 1 && e.Value > 0 {
+		msg = strings.Replace(msg, ": IDF", fmt.Sprintf(": %d · IDF", k), 1)
+	}
+	return ranking.Explanation{Value: v, Message: msg, Children: e.Children}
 }
 
 func (ix *Index) explainTerm(term string, d int32) ranking.Explanation {

@@ -72,3 +72,26 @@ func MessageID(m Message) string {
 func ChunkID(source string, index int, messageIDs []string) string {
 	return HashID(source, strconv.Itoa(index), strings.Join(messageIDs, ","))
 }
+
+// SendClock returns the bytes [start, end) of the HH:MM of a raw_text line
+// (spec §5: `{date} {HH:MM} {sender}: {body}`, rendered by
+// lib/chunking.RenderLine): when line starts with a date YYYY-MM-DD, a
+// space, a clock of two digits, ':' and two digits (or the unknown clock
+// "--:--") and a space, start = 11 and end = 16; ok is false for any other
+// line. The clock is the time the message was sent, not a word of it.
+func SendClock(line string) (start, end int, ok bool) {
+	const head = "2006-01-02 15:04 "
+	if len(line) < len(head) || line[10] != ' ' || line[16] != ' ' {
+		return 0, 0, false
+	}
+	if _, err := time.Parse(DateLayout, line[:10]); err != nil {
+		return 0, 0, false
+	}
+	clock := line[11:16]
+	if clock != "--:--" {
+		if _, err := time.Parse("15:04", clock); err != nil {
+			return 0, 0, false
+		}
+	}
+	return 11, 16, true
+}

@@ -39,3 +39,29 @@ func ExampleHashID() {
 	fmt.Println(chat.HashID("a", "b"))
 	// Output: 687d61996b1c1278
 }
+
+// TestSendClock: the clock of a raw_text line head (spec §5), known or
+// not, and no clock in a line without a whole head.
+func TestSendClock(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		clock string // "" when there is none
+	}{
+		{"2026-04-10 20:15 A: What time tomorrow?", "20:15"},
+		{"2026-04-10 --:-- A: x", "--:--"},
+		{"2026-04-10 08:00 A: ", "08:00"},
+		{"2026-04-10 08:00 ", "08:00"},
+		{"2026-04-10 08:00", ""},
+		{"2026-13-10 20:15 A: x", ""},
+		{"2026-04-10 25:15 A: x", ""},
+		{"2026-04-10 8:15 A: x", ""},
+		{"2026/04/10 20:15 A: x", ""},
+		{"8時半集合", ""},
+		{"", ""},
+	} {
+		start, end, ok := chat.SendClock(tc.line)
+		if ok != (tc.clock != "") || ok && tc.line[start:end] != tc.clock {
+			t.Errorf("SendClock(%q) = %d, %d, %v; want the clock %q", tc.line, start, end, ok, tc.clock)
+		}
+	}
+}

@@ -512,8 +512,12 @@ func TestRenderLine(t *testing.T) {
 			"2026-04-10 08:00 A: a b c d  e"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := chunking.RenderLine(tc.m); got != tc.want {
+			got := chunking.RenderLine(tc.m)
+			if got != tc.want {
 				t.Errorf("RenderLine = %q, want %q", got, tc.want)
+			}
+			if start, end, ok := chat.SendClock(got); !ok || got[start:end] != tc.want[11:16] {
+				t.Errorf("SendClock(%q) = %d, %d, %v: want the clock %q", got, start, end, ok, tc.want[11:16])
 			}
 		})
 	}

@@ -31,9 +31,9 @@ const DefaultMinConfidence = 0.28
 // question asked against the other chats) flagged, per development set.
 const AbstainTableDoc = `"may not hold the answer" below 0.28 (linemem analyzers everyday --choose-threshold):
   set        answerable flagged  unanswerable flagged  (goal: ≤ 15%, ≥ 80%)
-  devblind   6.9%                67.1%                 (58 / 76 questions; its no-answer questions name real things of the chats)
+  devblind   6.9%                65.8%                 (58 / 76 questions; its no-answer questions name real things of the chats)
   mixed      5.6%                62.5%                 (18 / 24)
-  synthetic  14.0%               65.1%                 (100 / 86)
+  synthetic  14.0%               64.0%                 (100 / 86)
   LoCoMo     0.4%                23.5%                 (1506 / 1952; adversarial questions name a real event of another person)`
 
 // ConfidenceOf is how much of the question the top window holds, in the

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/linemem/linemem/lib/tokenize"
 	"github.com/linemem/linemem/lib/tokenize/everyday"
@@ -33,7 +34,10 @@ import (
 // seven pairs of ちゅうしゃじょう for 駐車場 are marked. A word read alike in
 // kana and in kanji is marked whole (かぎ for 鍵, 鍵 for かぎ: their spelling
 // key, everyday.ReadingSpellingPrefix), though its one reading pair is too
-// few; two kanji words read alike (橋, 箸) are not. This is a mark only: the
+// few; two kanji words read alike (橋, 箸) are not. A kanji word is marked
+// for a word the question spells in kana when it holds every reading pair
+// of a run of kana of the question, or three of them (readsAKanaRun: 保険証
+// for ほけんしょう, 温泉 for おんせんりょこう). This is a mark only: the
 // ranking and the confidence meet such words through the reading field.
 type Marker struct {
 	tok tokenize.Tokenizer
@@ -50,6 +54,9 @@ type Marker struct {
 	// words (everyday.ReadingSpellingPrefix), each true when a word in kana
 	// alone gave it (see Spans)
 	spellings map[string]bool
+	// kanaRuns are the reading bigrams read within each run of kana of the
+	// question (kanaRunReadings), for runs with at least two
+	kanaRuns [][]string
 }
 
 // NewMarker returns the marker of question under tok.
@@ -67,6 +74,7 @@ func NewMarker(tok tokenize.Tokenizer, question string) Marker {
 	}
 	sort.SliceStable(mk.terms, func(i, j int) bool { return len(mk.terms[i]) > len(mk.terms[j]) })
 	mk.readings = questionReadings(qt)
+	mk.kanaRuns = kanaRunReadings(question, qt)
 	if mk.loc != nil {
 		mk.spellings = map[string]bool{}
 		for _, t := range tok.Analyze(question) {
@@ -128,7 +136,8 @@ func (mk Marker) Spans(text string) []Span {
 	}
 	kept := out[:0]
 	for i, sp := range out {
-		if only[i] == nil || mk.readsAWord(only[i]) && mk.content(text[sp.Start:sp.End]) && !strings.ContainsFunc(text[sp.Start:sp.End], isHan) {
+		s := text[sp.Start:sp.End]
+		if only[i] == nil || (mk.readsAKanaRun(only[i]) || mk.readsAWord(only[i]) && !strings.ContainsFunc(s, isHan)) && mk.content(s) {
 			kept = append(kept, sp)
 		}
 	}
@@ -169,6 +178,68 @@ func (mk Marker) readsAWord(held map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// readsAKanaRun reports whether the reading bigrams held of a span of
+// reading matches alone are, of one run of kana of the question, every
+// reading bigram (two or more) or at least three: the span reads as the
+// whole of a word the question spells in kana, or as a word of four kana
+// or more of it, such as 保険証 for ほけんしょう and 温泉 for
+// おんせんりょこう, which the dictionary may cut into pieces that are no
+// word (ほけ, ん, しょう; おん, せんり, ょこう). Two pairs alone are as often
+// another word read alike (了解 and りょうり share リョ and ョウ).
+func (mk Marker) readsAKanaRun(held map[string]bool) bool {
+	for _, run := range mk.kanaRuns {
+		n := 0
+		for _, b := range run {
+			if held[b] {
+				n++
+			}
+		}
+		if n == len(run) || n >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// kanaRunReadings returns, for each maximal run of kana (hiragana,
+// katakana, ー) in question, the distinct reading bigrams of toks read
+// within it, for runs with at least two.
+func kanaRunReadings(question string, toks []tokenize.Token) [][]string {
+	var out [][]string
+	for start := 0; start < len(question); {
+		r, size := utf8.DecodeRuneInString(question[start:])
+		if !isKanaRune(r) {
+			start += size
+			continue
+		}
+		end := start
+		for end < len(question) {
+			r, size := utf8.DecodeRuneInString(question[end:])
+			if !isKanaRune(r) {
+				break
+			}
+			end += size
+		}
+		var run []string
+		for _, t := range toks {
+			if strings.HasPrefix(t.Term, everyday.ReadingPrefix) && start <= t.Start && t.End <= end && !slices.Contains(run, t.Term) {
+				run = append(run, t.Term)
+			}
+		}
+		if len(run) >= 2 {
+			out = append(out, run)
+		}
+		start = end
+	}
+	return out
+}
+
+// isKanaRune reports whether r is hiragana, katakana or the long-vowel
+// mark ー.
+func isKanaRune(r rune) bool {
+	return unicode.In(r, unicode.Hiragana, unicode.Katakana) || r == 'ー'
 }
 
 // questionReadings groups the reading bigrams of a question's terms by

@@ -44,6 +44,14 @@ func TestMarkerSpans(t *testing.T) {
 		{"a kanji word for the question's kana word, whole", "everyday", "かぎ", "鍵、玄関のポストに入れといた", []string{"鍵"}},
 		{"a short word in kana", "everyday", "嘘", "え、うそ、もう全部？", []string{"うそ"}},
 		{"two kanji words read alike are not marked", "everyday", "橋", "箸わすれた", nil},
+		// ほけんしょう, cut by the dictionary into ほけ, ん, しょう, reads
+		// ホケンショウ: 保険証 holds all five of its pairs
+		{"a kanji word for the question's kana word the dictionary cuts", "everyday", "ほけんしょう", "保険証は引き出しの中", []string{"保険証"}},
+		// 温泉 holds three of the six pairs of おんせんりょこう, 旅行 three
+		{"kanji words for parts of a kana compound", "everyday", "おんせんりょこう いつだっけ", "雨でも温泉は入れるし、旅行は行こう", []string{"温泉", "旅行"}},
+		// 了解 holds two of the three pairs of りょうり: two are as often
+		// another word read alike
+		{"two pairs of a kana question word are not a kanji word", "everyday", "りょうり", "19日ね、了解", nil},
 		{"other tokenizers: their own terms", "char-bigram", "tennis", "Photo", nil},
 		{"char-bigram marks fragments", "char-bigram", "go to", "Photo", []string{"to"}},
 		{"paper-regex marks its matches", "paper-regex", "東京タワー", "東京タワーの件", []string{"東京タワー"}},

@@ -18,13 +18,15 @@ var tokenizersFingerprints = map[int]string{
 	3: "017a1e34a0df1e19252cbf39c3819a1ee11edcf5fd1c0e8067cf2dcedbe107f3", // the everyday analyzer's loanword field, kanji numerals, ・
 	4: "063120686fc11b95a72ebd5969e3c7682c2373658bbd84d62568b65fd0fae24f", // the loanword keys of English words under their own prefix
 	5: "0d6298c3910d82a6346b3e23bc7a6f04b499eff7db776fafae34818d709afe3a", // the everyday analyzer's spelling field
+	6: "1d299c3af4e9194837dd114078d7fc1d1bee6b220b24efe0e32de6a4b5e452be", // a raw_text line's send time is no everyday term (and the sample holds such a line)
 }
 
 // sampleText holds what the tokenizers read differently: kanji and kana
 // spellings, katakana loanwords and names, widths, numbers in digits and
-// kanji, times, dates and English.
+// kanji, times, dates and English, and a raw_text line (spec §5).
 const sampleText = "駐車場 ちゅうしゃじょう 買い物 かいもの バル・ソーレ ﾊﾞｰﾍﾞｷｭｰ コンピューター projector プロジェクター " +
-	"3,000円 ３０００円 三千円 一等 19時 7:30pm 十二月五日 12/7 Bringing the balls 鍋 なんだっけ"
+	"3,000円 ３０００円 三千円 一等 19時 7:30pm 十二月五日 12/7 Bringing the balls 鍋 なんだっけ\n" +
+	"2026-04-10 20:15 A: What time tomorrow?"
 
 // tokenizerOutput hashes the tokens (and, for tokenizers with query
 // tokens, the query tokens) of sampleText under every registered tokenizer.

@@ -49,7 +49,7 @@ import (
 // Neither key sees the code: derivedFormat must be raised whenever a
 // representation or a tokenizer changes the texts or tokens of an index
 // (TestDerivedFormatFollowsTheTokenizers holds the tokenizers to it).
-const derivedFormat = 5
+const derivedFormat = 6
 
 // derivedLayout is the derived file's header: magic, format, the number of
 // keys.

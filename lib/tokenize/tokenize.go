@@ -61,6 +61,24 @@ func QueryTokens(tok Tokenizer, text string) []string {
 	return tok.Tokens(text)
 }
 
+// FieldNamer is a Tokenizer whose terms belong to named fields (the
+// everyday analyzer's reading and kanji bigrams, loanword and spelling
+// keys), so that an explanation of a score can say which field a term is
+// of.
+type FieldNamer interface {
+	// FieldName names the field of term; "" for the base field.
+	FieldName(term string) string
+}
+
+// FieldName returns tok's name for the field of term: "" when tok has no
+// fields (is no FieldNamer) or term is of the base field.
+func FieldName(tok Tokenizer, term string) string {
+	if f, ok := tok.(FieldNamer); ok {
+		return f.FieldName(term)
+	}
+	return ""
+}
+
 // QuestionAnalyzer is a Tokenizer that reads a question otherwise than a
 // document: under the everyday analyzer a loanword's key looks for words of
 // the other script (a katakana word in the question for an English word in

@@ -46,6 +46,24 @@ func TestNew(t *testing.T) {
 	})
 }
 
+// TestFieldName: a tokenizer without fields names none; the everyday
+// analyzer names its reading field and not its base one.
+func TestFieldName(t *testing.T) {
+	for _, tc := range []struct{ tokenizer, term, want string }{
+		{"paper-regex", "r:カギ", ""},
+		{"everyday", "r:カギ", "reading bigram"},
+		{"everyday", "鍵", ""},
+	} {
+		tok, err := tokenize.New(tc.tokenizer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tokenize.FieldName(tok, tc.term); got != tc.want {
+			t.Errorf("%s: FieldName(%q) = %q, want %q", tc.tokenizer, tc.term, got, tc.want)
+		}
+	}
+}
+
 func TestNames(t *testing.T) {
 	want := []string{"paper-regex", "kagome", "char-bigram", "everyday"}
 	if got := tokenize.Names(); !slices.Equal(got, want) {

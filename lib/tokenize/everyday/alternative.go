@@ -4,16 +4,17 @@ import "strings"
 
 // alternativeFields are the fields whose keys offer another spelling of a
 // word (the loanword and spelling fields), each with the field of the
-// other script, where a question looks for its keys (AnalyzeQuestion), and
-// the key's weight in a question (Weight).
+// other script, where a question looks for its keys (AnalyzeQuestion), the
+// key's weight in a question (Weight) and the field's name (FieldName).
 var alternativeFields = []struct {
 	prefix, other string
 	weight        int
+	name          string
 }{
-	{KatakanaKeyPrefix, LatinKeyPrefix, PhoneticWeight},
-	{LatinKeyPrefix, KatakanaKeyPrefix, PhoneticWeight},
-	{KatakanaSpellingPrefix, ReadingSpellingPrefix, SpellingWeight},
-	{ReadingSpellingPrefix, KatakanaSpellingPrefix, SpellingWeight},
+	{KatakanaKeyPrefix, LatinKeyPrefix, PhoneticWeight, "loanword key: the sound of a katakana word"},
+	{LatinKeyPrefix, KatakanaKeyPrefix, PhoneticWeight, "loanword key: the sound of an English word"},
+	{KatakanaSpellingPrefix, ReadingSpellingPrefix, SpellingWeight, "spelling key: a katakana word as written"},
+	{ReadingSpellingPrefix, KatakanaSpellingPrefix, SpellingWeight, "spelling key: the reading of a kanji or hiragana word"},
 }
 
 // alternativeField returns the index in alternativeFields of term's field

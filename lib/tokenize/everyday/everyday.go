@@ -73,8 +73,13 @@
 // kanji. So a mark never falls inside a katakana or Latin word,
 // and a particle or auxiliary is never a term.
 //
+// A chunk's raw_text writes each message after its date, send time and
+// sender (spec §5); the send time is not read (withoutSendClocks): it is
+// when a message was sent, not what it says.
+//
 // Imports: lib/tokenize/kagome (the morphology, loaded from its
-// fast-loading dictionary form), lib/tokenize/token, golang.org/x/text,
+// fast-loading dictionary form), lib/tokenize/token, lib/chat (the
+// raw_text line head), golang.org/x/text,
 // github.com/kljensen/snowball and the standard library.
 package everyday
 
@@ -207,11 +212,27 @@ func Weight(term string) int {
 	return SoleWeight
 }
 
+// FieldName names the field of term for an explanation of a score
+// (tokenize.FieldNamer): "reading bigram", "kanji bigram", the loanword and
+// spelling keys' names, and "" for a base term.
+func (*Analyzer) FieldName(term string) string {
+	if i, _ := alternativeField(term); i >= 0 {
+		return alternativeFields[i].name
+	}
+	switch {
+	case strings.HasPrefix(term, ReadingPrefix):
+		return "reading bigram"
+	case strings.HasPrefix(term, FallbackPrefix):
+		return "kanji bigram"
+	}
+	return ""
+}
+
 // Analyze returns the terms of text with the bytes of text each was read
 // from, in reading order (within a run of Japanese: base terms, then
 // reading bigrams, then kanji bigrams); nil when there are none.
 func (a *Analyzer) Analyze(text string) []token.Token {
-	chars := kanjiNumerals(normalize(text))
+	chars := kanjiNumerals(normalize(withoutSendClocks(text)))
 	var out []token.Token
 	for i := 0; i < len(chars); {
 		if t, n := timeOrNumber(chars, i); n > 0 {

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/linemem/linemem/lib/tokenize/everyday"
+	"github.com/linemem/linemem/lib/tokenize/token"
 )
 
 func newAnalyzer(t testing.TB) *everyday.Analyzer {
@@ -268,6 +269,58 @@ func TestQueryTokensRepeatByWeight(t *testing.T) {
 	}
 	if len(got) != want {
 		t.Errorf("QueryTokens(金沢) = %q: %d terms, want Σ weights = %d", got, len(got), want)
+	}
+}
+
+// TestSendClockIsNoTerm: in a raw_text line the time the message was sent
+// is no term; its date, its sender and a time written in the message are,
+// and every term keeps its bytes.
+func TestSendClockIsNoTerm(t *testing.T) {
+	a := newAnalyzer(t)
+	text := "2024-06-10 08:30 翔太: 雨やばい\n2024-06-10 08:31 ゆい: 8時半集合で"
+	toks := a.Analyze(text)
+	got := map[string]string{}
+	for _, tk := range toks {
+		got[tk.Term] = text[tk.Start:tk.End]
+	}
+	if n := slices.Index(token.Terms(toks), "08:31"); n >= 0 || strings.Count(strings.Join(token.Terms(toks), " "), "08:30") != 1 {
+		t.Errorf("a send time is a term: %q", token.Terms(toks))
+	}
+	for term, bytes := range map[string]string{"08:30": "8時半", "2024": "2024", "翔太": "翔太", "雨": "雨"} {
+		if got[term] != bytes {
+			t.Errorf("term %q read from %q, want %q (terms %q)", term, got[term], bytes, token.Terms(toks))
+		}
+	}
+	if q := a.Tokens("8時半"); !slices.Contains(q, "08:30") {
+		t.Errorf("a question's 8時半 reads %q, want 08:30", q)
+	}
+}
+
+// TestFieldName: every field but the base one has a name, and each of the
+// analyzer's terms of a text that reaches every field is named by its
+// prefix.
+func TestFieldName(t *testing.T) {
+	a := newAnalyzer(t)
+	for _, tc := range []struct{ term, want string }{
+		{"駐車", ""},
+		{"チョコレート", ""},
+		{"3000", ""},
+		{"19:00", ""},
+		{everyday.ReadingPrefix + "チュ", "reading bigram"},
+		{everyday.FallbackPrefix + "駐車", "kanji bigram"},
+		{everyday.KatakanaKeyPrefix + "TKRT", "loanword key: the sound of a katakana word"},
+		{everyday.LatinKeyPrefix + "PRSKT", "loanword key: the sound of an English word"},
+		{everyday.KatakanaSpellingPrefix + "ゴミ", "spelling key: a katakana word as written"},
+		{everyday.ReadingSpellingPrefix + "ゴミ", "spelling key: the reading of a kanji or hiragana word"},
+	} {
+		if got := a.FieldName(tc.term); got != tc.want {
+			t.Errorf("FieldName(%q) = %q, want %q", tc.term, got, tc.want)
+		}
+	}
+	for _, term := range a.Tokens("駐車場でﾁｮｺﾚｰﾄとprojectorとゴミ 3,000円 7pm") {
+		if named := a.FieldName(term) != ""; named != everyday.FieldTerm(term) {
+			t.Errorf("%q: named %v, a field term %v", term, named, everyday.FieldTerm(term))
+		}
 	}
 }
 
