@@ -3,10 +3,12 @@ package memory
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
+	"github.com/linemem/linemem/lib/chat"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 )
@@ -192,8 +194,9 @@ func (m *Memory) Senders() ([]string, error) {
 const allSendersUpTo = 8
 
 // CheckSender returns an error wrapping ErrNoSuchName, offering the closest
-// senders (all of them when there are at most allSendersUpTo), when sender
-// names no one who wrote in the memory; nil otherwise.
+// senders (all of them when there are at most allSendersUpTo; never
+// chat.SystemSender, which stands for the chat's own notices, no person),
+// when sender names no one who wrote in the memory; nil otherwise.
 func (m *Memory) CheckSender(sender string) error {
 	_, err := m.matchSenders(sender)
 	return err
@@ -213,11 +216,12 @@ func (m *Memory) matchSenders(sender string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
+		people := slices.DeleteFunc(slices.Clone(all), func(s string) bool { return s == chat.SystemSender })
 		limit := closestLimit
-		if len(all) <= allSendersUpTo {
-			limit = len(all)
+		if len(people) <= allSendersUpTo {
+			limit = len(people)
 		}
-		return nil, noSuchName{fmt.Sprintf("no one called %q wrote in these chats; closest: %s", sender, quoteList(Closest(all, sender, limit)))}
+		return nil, noSuchName{fmt.Sprintf("no one called %q wrote in these chats; closest: %s", sender, quoteList(Closest(people, sender, limit)))}
 	}
 	return out, nil
 }

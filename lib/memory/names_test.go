@@ -129,3 +129,17 @@ func TestCheckSenderOffersEveryoneUpToEight(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSenderOffersNoSystemSender: a chat's notices (sender SYSTEM)
+// are no person to offer for a name that names no one.
+func TestCheckSenderOffersNoSystemSender(t *testing.T) {
+	m := chatMemory(t, "09:00\tゆい\tおはよう\n09:01\tRenがグループに参加しました。\n09:02\tみお\tおはよ\n")
+	senders, err := m.Senders()
+	if err != nil || !slices.Contains(senders, "SYSTEM") {
+		t.Fatalf("senders %q, %v: want a SYSTEM line in the chat", senders, err)
+	}
+	err = m.CheckSender("エミリー")
+	if !errors.Is(err, memory.ErrNoSuchName) || strings.Contains(err.Error(), "SYSTEM") || !strings.Contains(err.Error(), `"ゆい"`) {
+		t.Errorf("CheckSender(エミリー) = %v; want ゆい and みお offered, not SYSTEM", err)
+	}
+}
