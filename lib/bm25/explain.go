@@ -2,7 +2,6 @@ package bm25
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/linemem/linemem/lib/ranking"
 	"github.com/linemem/linemem/lib/tokenize"
@@ -37,61 +36,48 @@ func (ix *Index) Explain(query, docID string) ranking.Explanation {
 		return ranking.Explanation{Message: fmt.Sprintf("document %s is not in the index", docID)}
 	}
 	tokens := tokenize.QueryTokens(ix.tok, query)
-	var (
-		terms   []string
-		repeats = map[string]int{}
-		one     = map[string]ranking.Explanation{}
-	)
-	root := ranking.Explanation{}
+	var terms []string
+	repeats := map[string]int{}
 	for _, t := range tokens {
 		if repeats[t] == 0 {
 			terms = append(terms, t)
-			one[t] = ix.explainTerm(t, int32(d))
 		}
 		repeats[t]++
-		root.Value += one[t].Value
 	}
-	root.Message = fmt.Sprintf("BM25 score of %s: sum over %d query tokens (%s tokenizer)", docID, len(tokens), ix.tok.Name())
+	root := ranking.Explanation{Message: fmt.Sprintf("BM25 score of %s: sum over %d query tokens (%s tokenizer)", docID, len(tokens), ix.tok.Name())}
 	if len(terms) < len(tokens) {
 		root.Message = fmt.Sprintf("BM25 score of %s: sum over %d query tokens, %d distinct terms, each repeated as often as the tokenizer weighs it (%s tokenizer)", docID, len(tokens), len(terms), ix.tok.Name())
 	}
+	once := map[string]float64{} // a term's score for one occurrence
 	for _, t := range terms {
-		root.Children = append(root.Children, repeated(one[t], t, tokenize.FieldName(ix.tok, t), repeats[t]))
+		v, child := ix.explainTerm(t, tokenize.FieldName(ix.tok, t), repeats[t], int32(d))
+		once[t] = v
+		root.Children = append(root.Children, child)
+	}
+	for _, t := range tokens {
+		root.Value += once[t]
 	}
 	return root
 }
 
-// repeated turns the explanation e of one occurrence of term into that of
-// its k occurrences in a query, naming its field when field is not "": the
-// value k · e.Value (summed k times, as Search sums), the message with
-// "(field) ×k" after the quoted term, the children as they are.
-func repeated(e ranking.Explanation, term, field string, k int) ranking.Explanation {
-	if field == "" && k == 1 {
-		return e
-	}
+// explainTerm explains term, k times in the query, in document d: the score
+// of one occurrence, and the child whose value is that score summed k times
+// (as Search sums) and whose message names the term, its field when field
+// is not "" and its repeats when k > 1 (`term "r:カギ" (reading bigram)
+// ×2: 2 · IDF · …`), with one occurrence's parts as its children.
+func (ix *Index) explainTerm(term, field string, k int, d int32) (float64, ranking.Explanation) {
 	label := fmt.Sprintf("term %q", term)
-	tag := label
 	if field != "" {
-		tag += " (" + field + ")"
+		label += " (" + field + ")"
 	}
+	times := ""
 	if k > 1 {
-		tag += fmt.Sprintf(" ×%d", k)
+		label += fmt.Sprintf(" ×%d", k)
+		times = fmt.Sprintf("%d · ", k)
 	}
-	v := 0.0
-	for range k {
-		v += e.Value
-	}
-	msg := strings.Replace(e.Message, label, tag, 1)
-	if k > 1 && e.Value > 0 {
-		msg = strings.Replace(msg, ": IDF", fmt.Sprintf(": %d · IDF", k), 1)
-	}
-	return ranking.Explanation{Value: v, Message: msg, Children: e.Children}
-}
-
-func (ix *Index) explainTerm(term string, d int32) ranking.Explanation {
 	list := ix.postingsOf(term)
 	if list == nil {
-		return ranking.Explanation{Message: fmt.Sprintf("term %q: in no document", term)}
+		return 0, ranking.Explanation{Message: label + ": in no document"}
 	}
 	var tf int32
 	for _, p := range list {
@@ -101,15 +87,20 @@ func (ix *Index) explainTerm(term string, d int32) ranking.Explanation {
 		}
 	}
 	if tf == 0 {
-		return ranking.Explanation{Message: fmt.Sprintf("term %q: not in this document", term)}
+		return 0, ranking.Explanation{Message: label + ": not in this document"}
 	}
 	n, df := len(ix.docs), len(list)
 	idf := IDF(n, df)
 	norm := ix.lenNorm[d]
 	f := float64(tf)
-	return ranking.Explanation{
-		Value:   ix.termScore(idf, tf, norm),
-		Message: fmt.Sprintf("term %q: IDF · f·(K1+1)/(f + length norm)", term),
+	one := ix.termScore(idf, tf, norm)
+	v := 0.0
+	for range k {
+		v += one
+	}
+	return one, ranking.Explanation{
+		Value:   v,
+		Message: label + ": " + times + "IDF · f·(K1+1)/(f + length norm)",
 		Children: []ranking.Explanation{
 			{Value: idf, Message: fmt.Sprintf("IDF = ln(1 + (N − df + 0.5)/(df + 0.5)), N = %d, df = %d", n, df)},
 			{Value: f, Message: "f(t,d), occurrences in the document"},
