@@ -55,7 +55,8 @@ two-person chat, the one its title does not name) as its guess and says
 how to confirm it with --me. openai
 (default with --allow-remote): the Responses API, or any OpenAI-compatible
 server at OPENAI_BASE_URL / --base-url, with linemem's Japanese prompt
-(its version is recorded with each answer). Only the question
+(its version is recorded with each answer); a server on a loopback address
+(Ollama, vLLM) is this machine and needs no --allow-remote. Only the question
 and the k windows are sent, never the rest of the history; the command says
 so before sending, --dry-run prints the exact prompt and sends nothing,
 --redact masks identifiers first, and answers are cached with provenance in

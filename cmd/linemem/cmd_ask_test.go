@@ -58,12 +58,24 @@ func TestAskExtractiveJSON(t *testing.T) {
 	}
 }
 
+// TestAskLoopbackIsLocal: an OpenAI-compatible server on loopback (Ollama,
+// vLLM) is this machine, so `ask --provider openai` asks it without
+// --allow-remote, as docs/your-history.md says.
+func TestAskLoopbackIsLocal(t *testing.T) {
+	db := conformanceDB(t)
+	n, _ := answerServer(t)
+	code, stdout, stderr := providerSideRun(t, "ask", "--db", db, "--provider", "openai", "数学のテストの範囲はどこまで？")
+	if code != 0 || n.Load() != 1 || !strings.Contains(stdout, "範囲は教科書の3章までです") {
+		t.Errorf("exit %d, %d requests:\n%s%s", code, n.Load(), stdout, stderr)
+	}
+}
+
 func TestAskRemote(t *testing.T) {
 	db := conformanceDB(t)
 	n, _ := answerServer(t)
 	q := "数学のテストの範囲はどこまで？"
 
-	code, stdout, stderr := providerSideRun(t, "ask", "--db", db, "--provider", "openai", q)
+	code, stdout, stderr := providerSideRun(t, "ask", "--db", db, "--provider", "openai", "--base-url", remoteURL, q)
 	if code != 1 || !strings.Contains(stderr, "Nothing was sent") || n.Load() != 0 {
 		t.Fatalf("without --allow-remote: exit %d, %d requests, stderr %q", code, n.Load(), stderr)
 	}

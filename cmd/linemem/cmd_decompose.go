@@ -68,7 +68,7 @@ func runDecompose(env *environment, c *command, args []string) error {
 		fmt.Fprintf(env.stdout, "would send %s; nothing was sent\n", what)
 		return nil
 	}
-	if !*allowRemote {
+	if gen.Remote() && !*allowRemote {
 		return fmt.Errorf("this run would send %s.\nNothing was sent. Add --allow-remote to send them, or --dry-run to count", what)
 	}
 	online := &expand.Decomposer{Gen: gen, Cache: cc}

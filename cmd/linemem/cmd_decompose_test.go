@@ -12,11 +12,12 @@ func TestDecomposeThenEvalMultiLLM(t *testing.T) {
 	questions := filepath.Join("..", "..", "data", "synthetic", "questions.jsonl")
 	qrels := filepath.Join("..", "..", "data", "synthetic", "qrels.txt")
 
-	code, _, stderr := providerSideRun(t, "decompose", "--db", db, "--questions", questions, "--base-url", url)
-	if code != 1 || !strings.Contains(stderr, "Nothing was sent") || !strings.Contains(stderr, "--allow-remote") || requests.Load() != 0 {
-		t.Fatalf("without --allow-remote: exit %d, %d requests, stderr %q; want exit 1, none sent", code, requests.Load(), stderr)
+	code, _, stderr := providerSideRun(t, "decompose", "--db", db, "--questions", questions, "--base-url", remoteURL)
+	if code != 1 || !strings.Contains(stderr, "Nothing was sent") || !strings.Contains(stderr, "--allow-remote") {
+		t.Fatalf("remote service without --allow-remote: exit %d, stderr %q; want exit 1, none sent", code, stderr)
 	}
-	code, out, stderr := providerSideRun(t, "decompose", "--questions", questions, "--base-url", url, "--allow-remote", "--db", db)
+	// the test server is on loopback, this machine: no --allow-remote needed
+	code, out, stderr := providerSideRun(t, "decompose", "--questions", questions, "--base-url", url, "--db", db)
 	if code != 0 || !strings.Contains(out, "decomposed 100 questions") || requests.Load() != 100 {
 		t.Fatalf("decompose: exit %d, %d requests, %s%s", code, requests.Load(), out, stderr)
 	}

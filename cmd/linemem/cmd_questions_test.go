@@ -59,7 +59,7 @@ func TestQuestionsDraftOpenAI(t *testing.T) {
 	args := []string{"questions", "draft", "--db", db, "--provider", "openai", "--out", out, "--quiet"}
 
 	// Without --allow-remote nothing is sent.
-	code, _, stderr := providerSideRun(t, args...)
+	code, _, stderr := providerSideRun(t, append(args, "--base-url", remoteURL)...)
 	if code == 0 || !strings.Contains(stderr, "--allow-remote") || requests.Load() != 0 {
 		t.Fatalf("without --allow-remote: exit %d, %d requests, %s", code, requests.Load(), stderr)
 	}

@@ -221,11 +221,11 @@ func TestDryRunRetryIncomplete(t *testing.T) {
 		want  []string
 	}{
 		{nil, []string{
-			fmt.Sprintf("%d total, 0 already stored, 0 in cache, 0 to send in 0 distinct inputs", days),
+			fmt.Sprintf("%d total, 0 already stored, 0 in cache, 0 to process locally in 0 distinct inputs", days),
 			fmt.Sprintf("incomplete summaries left alone (--retry-incomplete resends them): %d", days),
 		}},
 		{[]string{"--retry-incomplete"}, []string{
-			fmt.Sprintf("%d total, 0 already stored, 0 in cache, %d to send in %d distinct inputs", days, days, days),
+			fmt.Sprintf("%d total, 0 already stored, 0 in cache, %d to process locally in %d distinct inputs", days, days, days),
 			fmt.Sprintf("incomplete summaries to resend with %d× the output budget: %d", retryBudgetFactor, days),
 			fmt.Sprintf(", output ≤ %d\n", days*retryBudgetFactor*maxOut),
 		}},

@@ -65,7 +65,7 @@ type remoteFlags struct {
 func (f *remoteFlags) bind(fs *flag.FlagSet, defaultInterval time.Duration) {
 	fs.StringVar(&f.provider, "provider", "", "provider `NAME` (required)")
 	fs.StringVar(&f.model, "model", "", "requested `MODEL` (default: the provider's)")
-	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow sending chat-derived text to a remote provider")
+	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow sending chat-derived text to a remote provider (one on a loopback address is this machine: no flag needed)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print counts, characters and estimated cost; send nothing")
 	fs.StringVar(&f.redactKinds, "redact", "", "replace `KINDS` before sending: comma list of email, url, phone, name; all = email,url,phone (+ name with --redact-names)")
 	fs.StringVar(&f.redactNames, "redact-names", "", "`FILE` of names to replace, one per line (implies name redaction)")

@@ -51,6 +51,10 @@ func providerSideDB(t *testing.T) (string, int) {
 
 // providerSideAPI is an OpenAI-compatible server that counts requests and
 // answers /responses and /embeddings (dimension 8).
+// remoteURL names a service that is not on loopback, so a provider there
+// is remote: TEST-NET-1 (RFC 5737), never routed. A refusal never dials it.
+const remoteURL = "http://192.0.2.1:9/v1"
+
 func providerSideAPI(t *testing.T) (*atomic.Int32, string) {
 	var n atomic.Int32
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -125,19 +129,24 @@ func providerSideStats(t *testing.T, db string) (s struct{ Summaries int }) {
 
 func TestSummarizeRemoteNeedsAllowRemote(t *testing.T) {
 	db, chunks := providerSideDB(t)
-	requests, url := providerSideAPI(t)
-	code, _, stderr := providerSideRun(t, "summarize", "--db", db, "--provider", "openai", "--base-url", url)
-	if code == 0 || requests.Load() != 0 {
-		t.Fatalf("exit %d after %d requests", code, requests.Load())
+	code, _, stderr := providerSideRun(t, "summarize", "--db", db, "--provider", "openai", "--base-url", remoteURL)
+	if code == 0 {
+		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"provider openai is remote", fmt.Sprintf("raw_text of %d chunks", chunks), url + "/responses", "gpt-4o-mini", "Nothing was sent", "--allow-remote"} {
+	for _, want := range []string{"provider openai is remote", fmt.Sprintf("raw_text of %d chunks", chunks), remoteURL + "/responses", "gpt-4o-mini", "Nothing was sent", "--allow-remote"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("refusal lacks %q:\n%s", want, stderr)
 		}
 	}
-	code, out, _ := providerSideRun(t, "summarize", "--db", db, "--provider", "openai", "--base-url", url, "--dry-run")
-	if code != 0 || requests.Load() != 0 || !strings.Contains(out, "estimated cost: ≈ $") || !strings.Contains(out, fmt.Sprintf("output ≤ %d", 700*chunks)) {
-		t.Errorf("dry run: exit %d, %d requests:\n%s", code, requests.Load(), out)
+	code, out, _ := providerSideRun(t, "summarize", "--db", db, "--provider", "openai", "--base-url", remoteURL, "--dry-run")
+	if code != 0 || !strings.Contains(out, "estimated cost: ≈ $") || !strings.Contains(out, fmt.Sprintf("output ≤ %d", 700*chunks)) {
+		t.Errorf("dry run: exit %d:\n%s", code, out)
+	}
+	// A server on loopback (Ollama, vLLM) is this machine: no flag needed.
+	requests, url := providerSideAPI(t)
+	code, out, stderr = providerSideRun(t, "summarize", "--db", db, "--provider", "openai", "--base-url", url, "--interval", "0")
+	if code != 0 || int(requests.Load()) != chunks {
+		t.Errorf("loopback server without --allow-remote: exit %d, %d requests for %d chunks:\n%s%s", code, requests.Load(), chunks, out, stderr)
 	}
 }
 

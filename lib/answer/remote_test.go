@@ -91,8 +91,15 @@ func newRemote(t *testing.T, srv *responsesServer) (*answer.Remote, *cache.Cache
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &answer.Remote{Gen: gen, Cache: cc, Tokenizer: tok}, cc
+	return &answer.Remote{Gen: remoteService{gen}, Cache: cc, Tokenizer: tok}, cc
 }
+
+// remoteService is the test server standing in for a remote one: a
+// service on loopback is local (openai.Summarizer.Remote), and these tests
+// are about what is, and is not, sent off the machine.
+type remoteService struct{ *openai.Summarizer }
+
+func (remoteService) Remote() bool { return true }
 
 func remoteChunks() []memory.Result {
 	return []memory.Result{

@@ -49,11 +49,10 @@ func TestConstructorsCheckTheBaseURL(t *testing.T) {
 	}
 }
 
-// TestLoopbackEmbedderIsLocal: an embedder whose service URL names a
-// loopback host is local (no --allow-remote needed to send it texts); any
-// other host, including a private-range address, is remote. The summarizer
-// stays remote whatever its URL.
-func TestLoopbackEmbedderIsLocal(t *testing.T) {
+// TestLoopbackServiceIsLocal: an embedder or summarizer whose service URL
+// names a loopback host is local (no --allow-remote needed to send it
+// texts); any other host, including a private-range address, is remote.
+func TestLoopbackServiceIsLocal(t *testing.T) {
 	for _, c := range []struct {
 		url    string
 		remote bool
@@ -77,10 +76,10 @@ func TestLoopbackEmbedderIsLocal(t *testing.T) {
 		if e.Remote() != c.remote || openai.IsLoopbackURL(c.url) == c.remote {
 			t.Errorf("%s: Remote() = %v, IsLoopbackURL = %v; want remote %v", c.url, e.Remote(), openai.IsLoopbackURL(c.url), c.remote)
 		}
-	}
-	s, err := openai.NewSummarizer(openai.SummarizerConfig{Instructions: "x", Config: openai.Config{BaseURL: "http://127.0.0.1:8791/v1"}})
-	if err != nil || !s.Remote() {
-		t.Errorf("summarizer on loopback: Remote() = %v, %v; want true", s != nil && s.Remote(), err)
+		s, err := openai.NewSummarizer(openai.SummarizerConfig{Instructions: "x", Config: openai.Config{BaseURL: c.url}})
+		if err != nil || s.Remote() != c.remote {
+			t.Errorf("%s: summarizer Remote() = %v, %v; want %v", c.url, s != nil && s.Remote(), err, c.remote)
+		}
 	}
 }
 

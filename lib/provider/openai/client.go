@@ -1,9 +1,9 @@
 // Package openai implements provider.Summarizer with the OpenAI Responses API
 // and provider.Embedder with the Embeddings API, through the official
 // openai-go SDK, so the same code talks to OpenAI and to OpenAI-compatible
-// local servers (set BaseURL or OPENAI_BASE_URL). An embedder whose URL names
-// a loopback host is local (Embedder.Remote is false); the summarizer is
-// always treated as remote.
+// local servers (set BaseURL or OPENAI_BASE_URL). A service whose URL names
+// a loopback host is local (Embedder.Remote and Summarizer.Remote are
+// false): sending it chat text needs no --allow-remote.
 //
 // The API key is read by the SDK from OPENAI_API_KEY and nowhere else; no
 // option takes a key, so none can end up in a database, a log or a report.

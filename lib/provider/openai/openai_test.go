@@ -371,7 +371,7 @@ func TestRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Model() != "gpt-4o-mini" || !s.Remote() || !strings.Contains(s.Params(), "max_output_tokens=700") {
+	if s.Model() != "gpt-4o-mini" || s.Remote() || !strings.Contains(s.Params(), "max_output_tokens=700") {
 		t.Errorf("summarizer %s %v %s", s.Model(), s.Remote(), s.Params())
 	}
 	if ep := s.(interface{ Endpoint() string }).Endpoint(); ep != "http://localhost:9/v1/responses" {

@@ -61,7 +61,11 @@ func NewSummarizer(cfg SummarizerConfig) (*Summarizer, error) {
 
 func (s *Summarizer) Name() string  { return Name }
 func (s *Summarizer) Model() string { return s.c.cfg.Model }
-func (s *Summarizer) Remote() bool  { return true }
+
+// Remote reports whether texts leave this machine, as Embedder.Remote
+// does: false when the service URL's host is a loopback address or
+// "localhost" (Ollama or vLLM beside linemem), true otherwise.
+func (s *Summarizer) Remote() bool { return !IsLoopbackURL(s.c.baseURL) }
 
 // Endpoint is the URL requests go to.
 func (s *Summarizer) Endpoint() string { return s.c.endpoint("responses") }
